@@ -1,0 +1,95 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { systemClock, type Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import { createContext, type AppServices, type Context } from './context.ts';
+import type { Database } from './db/database.ts';
+import { randomIds, type IdGenerator } from './ids.ts';
+import { authenticate } from './http/auth.ts';
+import { registerErrorHandling } from './http/errors.ts';
+import { loggerOptions } from './http/logging.ts';
+import { registerPolicyGuard } from './http/policy-guard.ts';
+import { healthRoutes } from './http/health.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { SecretBox, Signer } from './secrets.ts';
+import { organizationRoutes } from './modules/orgs/routes.ts';
+import { userRoutes } from './modules/users/routes.ts';
+import { memberRoutes } from './modules/members/routes.ts';
+import { teamRoutes } from './modules/teams/routes.ts';
+import { samlRoutes } from './modules/saml/routes.ts';
+import { inviteRoutes } from './modules/invites/routes.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ctx: Context;
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  database: Database;
+  masterKey: Buffer;
+  clock?: Clock;
+  ids?: IdGenerator;
+  /** false silences the request log (tests). */
+  logger?: boolean;
+}
+
+export const VERSION = '0.1.0';
+
+/** Builds the Quire HTTP app (without listening): the only place plugins and routes are wired. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger === false ? false : loggerOptions(config.logLevel),
+    bodyLimit: config.bodyLimit,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+
+  const services: AppServices = {
+    db: database.db,
+    dialect: database.dialect,
+    clock: options.clock ?? systemClock,
+    ids: options.ids ?? randomIds,
+    config,
+    secrets: new SecretBox(options.masterKey),
+    cursors: new Signer(options.masterKey, 'cursor'),
+  };
+  app.decorateRequest('ctx', null as unknown as Context);
+  app.addHook('onRequest', async (request) => {
+    request.ctx = createContext(services, null);
+  });
+
+  registerErrorHandling(app, database.dialect);
+  registerPolicyGuard(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Quire API', version: VERSION, description: 'The JSON API of Quire. Authenticate with "Authorization: Bearer <token>".' },
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true }, staticCSP: true });
+
+  await app.register(healthRoutes, { database });
+  await app.register(
+    async (v1) => {
+      v1.addHook('onRequest', authenticate);
+      await v1.register(userRoutes);
+      await v1.register(organizationRoutes);
+      await v1.register(memberRoutes);
+      await v1.register(teamRoutes);
+      await v1.register(samlRoutes);
+      await v1.register(inviteRoutes);
+    },
+    { prefix: '/v1' },
+  );
+  return app;
+}

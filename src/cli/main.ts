@@ -1,0 +1,180 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ConfigError, loadConfig, resolveMasterKey, type Config } from '../config.ts';
+import { createContext, type Context } from '../context.ts';
+import { randomIds } from '../ids.ts';
+import { systemClock } from '../clock.ts';
+import { SecretBox, Signer } from '../secrets.ts';
+import { migrateToLatest } from '../db/database.ts';
+import { openMigratedDatabase, serve } from '../server.ts';
+import { createOrganization } from '../modules/orgs/service.ts';
+import { findOrCreateUser, isEmail, issueApiToken } from '../modules/users/service.ts';
+import { openDatabase } from '../db/database.ts';
+
+const USAGE = `Usage: quire <command> [options]
+
+Commands:
+  serve                                   Run the server (the default). Applies pending migrations first.
+  migrate                                 Apply pending database migrations.
+  init --org <title> --email <email> [--name <name>] [--json]
+                                          On an empty database: create the first organization, its admin
+                                          and an API token (printed once).
+  token create --email <email> [--name <name>] [--json]
+                                          Print a new API token for a user (created if there is none).
+  org create --title <title> --owner <email> [--json]
+                                          Create another organization owned by that user.
+
+Configuration comes from the environment (QUIRE_DATA_DIR, QUIRE_DATABASE_URL, QUIRE_PUBLIC_URL, HOST, PORT,
+QUIRE_LOG_LEVEL, QUIRE_SECRET_KEY); see README.md.`;
+
+class UsageError extends Error {}
+
+type Out = { json: boolean };
+
+function print(out: Out, object: Record<string, unknown>, lines: string[]): void {
+  process.stdout.write(out.json ? JSON.stringify(object) + '\n' : lines.join('\n') + '\n');
+}
+
+function parse(args: string[], options: ParseArgsConfig['options']) {
+  try {
+    return parseArgs({ args, options: { ...options, json: { type: 'boolean' } }, strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function required(values: Record<string, string | boolean | undefined>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required.`);
+  return value.trim();
+}
+
+function email(values: Record<string, string | boolean | undefined>, name: string): string {
+  const value = required(values, name);
+  if (!isEmail(value)) throw new UsageError(`--${name} must be an e-mail address; "${value}" is not.`);
+  return value;
+}
+
+function title(value: string, name: string): string {
+  if (value.length < 2 || value.length > 255) throw new UsageError(`--${name} must be 2 to 255 characters long.`);
+  return value;
+}
+
+/** Runs `work` with a Context over the migrated database (no acting user: the operator is trusted). */
+async function withContext<T>(config: Config, work: (ctx: Context) => Promise<T>): Promise<T> {
+  const masterKey = resolveMasterKey(config);
+  const { database } = await openMigratedDatabase(config);
+  try {
+    const ctx = createContext(
+      { db: database.db, dialect: database.dialect, clock: systemClock, ids: randomIds, config, secrets: new SecretBox(masterKey), cursors: new Signer(masterKey, 'cursor') },
+      null,
+    );
+    return await work(ctx);
+  } finally {
+    await database.close();
+  }
+}
+
+async function init(config: Config, args: string[]): Promise<number> {
+  const values = parse(args, { org: { type: 'string' }, email: { type: 'string' }, name: { type: 'string' } });
+  const orgTitle = title(required(values, 'org'), 'org');
+  const ownerEmail = email(values, 'email');
+  const out = { json: values.json === true };
+  return withContext(config, async (ctx) => {
+    const existing = await ctx.db.selectFrom('organizations').select('id').limit(1).executeTakeFirst();
+    if (existing) {
+      process.stderr.write('quire init: this Quire is already initialised (it has an organization). Use "quire token create" for a new token, or "quire org create" for another organization.\n');
+      return 1;
+    }
+    const { organization, owner } = await createOrganization(ctx, { title: orgTitle, ownerEmail, ownerName: values.name as string | undefined });
+    const token = await issueApiToken(ctx, owner.id, 'init');
+    print(out, { token, organization: organization.id, user: owner.id }, [
+      `Created organization "${organization.title}" (${organization.id}) with ${owner.email} as its admin.`,
+      '',
+      `API token (shown once, keep it safe): ${token}`,
+      '',
+      `Try it: curl -H "Authorization: Bearer ${token}" ${config.publicUrl}/v1/orgs`,
+    ]);
+    return 0;
+  });
+}
+
+async function tokenCreate(config: Config, args: string[]): Promise<number> {
+  const values = parse(args, { email: { type: 'string' }, name: { type: 'string' } });
+  const userEmail = email(values, 'email');
+  const out = { json: values.json === true };
+  return withContext(config, async (ctx) => {
+    const user = await findOrCreateUser(ctx, userEmail, values.name as string | undefined);
+    const token = await issueApiToken(ctx, user.id, 'cli');
+    print(out, { token, user: user.id, created: user.created }, [
+      `${user.created ? 'Created user' : 'User'} ${user.email} (${user.id}).`,
+      `API token (shown once, keep it safe): ${token}`,
+    ]);
+    return 0;
+  });
+}
+
+async function orgCreate(config: Config, args: string[]): Promise<number> {
+  const values = parse(args, { title: { type: 'string' }, owner: { type: 'string' } });
+  const orgTitle = title(required(values, 'title'), 'title');
+  const ownerEmail = email(values, 'owner');
+  const out = { json: values.json === true };
+  return withContext(config, async (ctx) => {
+    const { organization, owner } = await createOrganization(ctx, { title: orgTitle, ownerEmail });
+    print(out, { organization: organization.id, owner: owner.id }, [
+      `Created organization "${organization.title}" (${organization.id}) owned by ${owner.email}.`,
+    ]);
+    return 0;
+  });
+}
+
+async function migrate(config: Config): Promise<number> {
+  const database = openDatabase(config.databaseUrl);
+  try {
+    const applied = await migrateToLatest(database.db);
+    process.stdout.write(applied.length ? `Applied ${applied.length} migration(s): ${applied.join(', ')}\n` : 'The database is up to date.\n');
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+/** Runs one CLI command; returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [command = 'serve', ...rest] = argv;
+  try {
+    if (command === '--help' || command === '-h' || command === 'help') {
+      process.stdout.write(USAGE + '\n');
+      return 0;
+    }
+    const config = loadConfig();
+    switch (command) {
+      case 'serve':
+        if (rest.length) throw new UsageError(`serve takes no arguments; configure it with the environment.`);
+        await serve(config);
+        return 0;
+      case 'migrate':
+        return await migrate(config);
+      case 'init':
+        return await init(config, rest);
+      case 'token':
+        if (rest[0] !== 'create') throw new UsageError('Did you mean "quire token create --email <email>"?');
+        return await tokenCreate(config, rest.slice(1));
+      case 'org':
+        if (rest[0] !== 'create') throw new UsageError('Did you mean "quire org create --title <title> --owner <email>"?');
+        return await orgCreate(config, rest.slice(1));
+      default:
+        throw new UsageError(`Unknown command "${command}".`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`quire: ${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    if (error instanceof ConfigError) {
+      process.stderr.write(`quire: configuration error: ${error.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`quire: ${(error as Error).message}\n`);
+    return 1;
+  }
+}

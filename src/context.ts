@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { DialectName } from './db/database.ts';
+import type { DB } from './db/types.ts';
+import type { IdGenerator } from './ids.ts';
+import type { PolicyLedger } from './policy/index.ts';
+import type { SecretBox, Signer } from './secrets.ts';
+import { Unauthorized } from './errors.ts';
+
+/** The user a request acts for. */
+export interface Actor {
+  userId: string;
+  email: string;
+}
+
+/** What every service function receives: who acts, the database (or the open transaction), time and ids. */
+export interface Context extends PolicyLedger {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  clock: Clock;
+  ids: IdGenerator;
+  config: Config;
+  secrets: SecretBox;
+  cursors: Signer;
+  actor: Actor | null;
+}
+
+/** The services shared by every Context of one running app. */
+export type AppServices = Omit<Context, 'actor' | 'checked'>;
+
+export function createContext(services: AppServices, actor: Actor | null): Context {
+  return { ...services, actor, checked: new Set() };
+}
+
+/** The acting user; 401 when the request has none. */
+export function requireActor(ctx: Context): Actor {
+  if (!ctx.actor) throw new Unauthorized();
+  return ctx.actor;
+}
+
+/** Runs `work` in one transaction, with a Context whose `db` is that transaction. Nested calls reuse it. */
+export async function inTransaction<T>(ctx: Context, work: (tx: Context) => Promise<T>): Promise<T> {
+  if (ctx.db.isTransaction) return work(ctx);
+  return ctx.db.transaction().execute((trx) => work({ ...ctx, db: trx, checked: ctx.checked }));
+}
+
+/** Now, as the ISO string Quire stores. */
+export function nowIso(ctx: Pick<Context, 'clock'>): string {
+  return ctx.clock.now().toISOString();
+}

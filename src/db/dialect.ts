@@ -1,0 +1,18 @@
+import type { DialectName } from './database.ts';
+
+/**
+ * The few places where SQLite and PostgreSQL differ, kept together. Everything else in Quire is written
+ * once in Kysely and runs on both.
+ */
+
+/** True when a driver error is a unique-constraint violation. */
+export function isUniqueViolation(dialect: DialectName, error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return dialect === 'sqlite' ? code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' : code === '23505';
+}
+
+/** A LIKE pattern that matches `text` anywhere, with LIKE's own wildcards escaped (used with ESCAPE '\'). */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

@@ -1,0 +1,103 @@
+/**
+ * Table types for Kysely. Conventions that hold on both SQLite and PostgreSQL:
+ * timestamps are ISO-8601 UTC strings (`Date#toISOString`, fixed width, so they sort as text);
+ * booleans are integers 0/1; structured values are JSON text. See docs/decisions/0002-portable-columns.md.
+ */
+export type Flag = 0 | 1;
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  display_name: string;
+  photo_url: string | null;
+  created_at: string;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  name: string | null;
+  created_at: string;
+}
+
+export interface OrganizationsTable {
+  id: string;
+  title: string;
+  created_at: string;
+  hostname: string | null;
+  type: string;
+  use_case: string | null;
+  community_type: string | null;
+  default_role: string | null;
+  default_content: string | null;
+  logo_url: string | null;
+  sso: Flag;
+  ai: Flag;
+  invite_links: Flag;
+  plan: string;
+  /** The per-organization key that signs visitor claims, sealed with the master key. */
+  signing_key: string;
+}
+
+export interface OrganizationEmailDomainsTable {
+  organization_id: string;
+  domain: string;
+}
+
+export interface MembersTable {
+  organization_id: string;
+  user_id: string;
+  /** null for guests */
+  role: string | null;
+  disabled: Flag;
+  sso: Flag;
+  joined_at: string;
+  last_seen_at: string | null;
+}
+
+export interface TeamsTable {
+  id: string;
+  organization_id: string;
+  title: string;
+  created_at: string;
+}
+
+export interface TeamMembersTable {
+  team_id: string;
+  user_id: string;
+  role: string;
+  added_at: string;
+}
+
+export interface SamlProvidersTable {
+  id: string;
+  organization_id: string;
+  label: string;
+  entity_id: string | null;
+  sso_url: string | null;
+  certificate: string | null;
+  default_team_id: string | null;
+  default_role: string | null;
+  created_at: string;
+}
+
+export interface LinkInvitesTable {
+  id: string;
+  organization_id: string;
+  role: string | null;
+  created_by: string;
+  created_at: string;
+}
+
+export interface DB {
+  users: UsersTable;
+  api_tokens: ApiTokensTable;
+  organizations: OrganizationsTable;
+  organization_email_domains: OrganizationEmailDomainsTable;
+  members: MembersTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  saml_providers: SamlProvidersTable;
+  link_invites: LinkInvitesTable;
+}

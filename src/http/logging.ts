@@ -1,0 +1,20 @@
+import type { FastifyRequest } from 'fastify';
+import type { LogLevel } from '../config.ts';
+
+const SECRET_QUERY = /([?&](?:sharekey|jwt_token|token|key|signature|sig|password)=)[^&]*/gi;
+
+/** A URL as it may appear in logs: credentials in the query string are replaced. */
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_QUERY, '$1[redacted]');
+}
+
+/** Pino options: no header is logged (so neither Authorization nor Cookie), credentials in URLs are redacted. */
+export function loggerOptions(level: LogLevel) {
+  return {
+    level,
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.token', '*.password', '*.secret'], censor: '[redacted]' },
+    serializers: {
+      req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+    },
+  };
+}

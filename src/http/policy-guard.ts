@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { isRoutePolicy, type RoutePolicy } from '../policy/index.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The policy this route checks: a name from src/policy/index.ts, or 'public' / 'authenticated'. */
+    policy?: RoutePolicy;
+  }
+}
+
+/**
+ * Fails closed, twice: a route registered without a known policy stops the server at start, and a
+ * request that succeeds without its declared policy having been checked is answered with a 500.
+ */
+export function registerPolicyGuard(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const documentation = route.url.startsWith('/docs') && (route.schema as { hide?: boolean } | undefined)?.hide;
+    if (documentation || route.method === 'HEAD') return;
+    const policy = route.config?.policy;
+    if (!isRoutePolicy(policy)) {
+      throw new Error(`Route ${String(route.method)} ${route.url} declares no policy (config.policy); every route must.`);
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const policy = request.routeOptions.config?.policy;
+    if (!policy || policy === 'public' || policy === 'authenticated' || reply.statusCode >= 400) return payload;
+    if (request.ctx.checked.has(policy)) return payload;
+    request.log.error({ policy, route: request.routeOptions.url }, 'route answered without checking its policy');
+    reply.code(500).type('application/json; charset=utf-8');
+    return JSON.stringify({ error: { code: 500, message: 'Something went wrong on the server. The error has been logged.' } });
+  });
+}

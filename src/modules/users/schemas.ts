@@ -1,0 +1,16 @@
+import { Type, type Static } from 'typebox';
+
+export const UserSchema = Type.Object(
+  {
+    object: Type.Literal('user'),
+    id: Type.String(),
+    displayName: Type.String(),
+    email: Type.Optional(Type.String()),
+    photoURL: Type.Optional(Type.String()),
+    urls: Type.Object({ location: Type.String({ format: 'uri' }) }),
+  },
+  { $id: 'User' },
+);
+export type User = Static<typeof UserSchema>;
+
+export const UserParams = Type.Object({ userId: Type.String({ minLength: 1, maxLength: 100 }) });

@@ -1,0 +1,76 @@
+import type { Context } from '../../context.ts';
+import { nowIso, requireActor } from '../../context.ts';
+import { NotFound } from '../../errors.ts';
+import { hashToken, newApiToken } from '../../secrets.ts';
+import type { UserRow } from './presenter.ts';
+
+const USER_COLUMNS = ['users.id', 'users.email', 'users.display_name', 'users.photo_url'] as const;
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** A plausible e-mail address: something@domain.tld, no spaces. */
+export function isEmail(value: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim()) && value.length <= 254;
+}
+
+/** The name shown for a user created from an address alone: the part before the @. */
+function nameFromEmail(email: string): string {
+  return email.split('@')[0];
+}
+
+export async function getAuthenticatedUser(ctx: Context): Promise<UserRow> {
+  const actor = requireActor(ctx);
+  const row = await ctx.db.selectFrom('users').select(USER_COLUMNS).where('users.id', '=', actor.userId).executeTakeFirst();
+  if (!row) throw new NotFound('Your user no longer exists.');
+  return row;
+}
+
+/**
+ * A user is visible to themselves and to anyone who shares an organization with them; to anyone else it
+ * does not exist.
+ */
+export async function getVisibleUser(ctx: Context, userId: string): Promise<UserRow> {
+  const actor = requireActor(ctx);
+  const row = await ctx.db
+    .selectFrom('users')
+    .select(USER_COLUMNS)
+    .where('users.id', '=', userId)
+    .where((eb) =>
+      eb.or([
+        eb('users.id', '=', actor.userId),
+        eb.exists(
+          eb
+            .selectFrom('members as theirs')
+            .innerJoin('members as mine', 'mine.organization_id', 'theirs.organization_id')
+            .select('theirs.user_id')
+            .whereRef('theirs.user_id', '=', 'users.id')
+            .where('mine.user_id', '=', actor.userId),
+        ),
+      ]),
+    )
+    .executeTakeFirst();
+  if (!row) throw new NotFound(`No user "${userId}" is visible to you.`);
+  return row;
+}
+
+/** The user with this address, created (named after the address) when there is none. */
+export async function findOrCreateUser(ctx: Context, email: string, displayName?: string): Promise<UserRow & { created: boolean }> {
+  const address = normalizeEmail(email);
+  const existing = await ctx.db.selectFrom('users').select(USER_COLUMNS).where('users.email', '=', address).executeTakeFirst();
+  if (existing) return { ...existing, created: false };
+  const row = { id: ctx.ids.next(), email: address, display_name: displayName?.trim() || nameFromEmail(address), photo_url: null };
+  await ctx.db.insertInto('users').values({ ...row, created_at: nowIso(ctx) }).execute();
+  return { ...row, created: true };
+}
+
+/** Issues a new API token for a user; the token itself is returned once and only its hash is kept. */
+export async function issueApiToken(ctx: Context, userId: string, name: string | null = null): Promise<string> {
+  const token = newApiToken();
+  await ctx.db
+    .insertInto('api_tokens')
+    .values({ id: ctx.ids.next(), user_id: userId, token_hash: hashToken(token), name, created_at: nowIso(ctx) })
+    .execute();
+  return token;
+}

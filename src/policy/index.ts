@@ -1,0 +1,61 @@
+import { Forbidden } from '../errors.ts';
+import { organizationRules, type OrganizationActor } from './organization.ts';
+import { teamRules, type TeamActor } from './team.ts';
+
+/**
+ * Every policy a route can declare, with the sentence a caller reads when it denies them. A route names
+ * one in `config.policy`; the service that does the work calls `authorize` with that name; a route without
+ * a policy stops the server at start, and a route that answers success without checking its policy is
+ * turned into a 500 (see src/http/policy-guard.ts). Failing closed both ways.
+ */
+export const policies = {
+  'organization.view': { allow: (a: OrganizationActor) => organizationRules.view(), denied: 'You cannot see this organization.' },
+  'organization.admin': { allow: organizationRules.admin, denied: 'Only administrators of the organization can do this.' },
+  'organization.ping': { allow: (a: OrganizationActor) => organizationRules.view(), denied: 'You are not a member of this organization.' },
+  'members.list': { allow: organizationRules.listMembers, denied: 'Guests cannot list the members of the organization.' },
+  'members.view': { allow: organizationRules.viewMember, denied: 'Guests can only see their own membership.' },
+  'members.update': { allow: organizationRules.admin, denied: 'Only administrators can change the role of a member.' },
+  'members.remove': { allow: organizationRules.removeMember, denied: 'Only administrators can remove another member.' },
+  'members.teams': { allow: organizationRules.listMemberTeams, denied: 'Guests can only list their own teams.' },
+  'teams.list': { allow: organizationRules.listTeams, denied: 'Guests cannot list the teams of the organization.' },
+  'teams.create': { allow: teamRules.administer, denied: 'Only administrators of the organization can create teams.' },
+  'teams.delete': { allow: teamRules.administer, denied: 'Only administrators of the organization can delete teams.' },
+  'team.view': { allow: teamRules.view, denied: 'You cannot see this team.' },
+  'team.manage': { allow: teamRules.manage, denied: 'Only organization administrators and owners of the team can change it.' },
+  'team.removeMember': { allow: teamRules.removeMember, denied: 'Only organization administrators and owners of the team can remove its members.' },
+  'saml.manage': { allow: organizationRules.admin, denied: 'Only administrators of the organization can manage SAML providers.' },
+  'invites.manage': { allow: organizationRules.admin, denied: 'Only administrators of the organization can invite members.' },
+} as const;
+
+export type PolicyName = keyof typeof policies;
+
+/** Policies that need no check inside the handler: open routes, and routes any token holder may call. */
+export type OpenPolicy = 'public' | 'authenticated';
+export type RoutePolicy = PolicyName | OpenPolicy;
+
+type RuleArgs<N extends PolicyName> = Parameters<(typeof policies)[N]['allow']>;
+
+/** Anything that records which policies a request has checked (the request Context). */
+export interface PolicyLedger {
+  checked: Set<string>;
+}
+
+/** Evaluates a policy; records that it was checked; throws Forbidden when it denies. */
+export function authorize<N extends PolicyName>(ledger: PolicyLedger, name: N, ...args: RuleArgs<N>): void {
+  ledger.checked.add(name);
+  const allow = policies[name].allow as (...a: RuleArgs<N>) => boolean;
+  if (!allow(...args)) throw new Forbidden(policies[name].denied);
+}
+
+/** Evaluates a policy without throwing (for filtering lists); records the check like authorize. */
+export function allows<N extends PolicyName>(ledger: PolicyLedger, name: N, ...args: RuleArgs<N>): boolean {
+  ledger.checked.add(name);
+  return (policies[name].allow as (...a: RuleArgs<N>) => boolean)(...args);
+}
+
+export function isRoutePolicy(value: unknown): value is RoutePolicy {
+  return value === 'public' || value === 'authenticated' || (typeof value === 'string' && value in policies);
+}
+
+export type { TeamActor } from './team.ts';
+export type { OrganizationActor } from './organization.ts';

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { resolveMasterKey, type Config } from './config.ts';
+import { migrateToLatest, openDatabase, type Database } from './db/database.ts';
+
+/** Opens the configured database and applies pending migrations. */
+export async function openMigratedDatabase(config: Config): Promise<{ database: Database; applied: string[] }> {
+  const database = openDatabase(config.databaseUrl);
+  try {
+    const applied = await migrateToLatest(database.db);
+    return { database, applied };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+/** `quire serve`: migrate, build, listen; closes cleanly on SIGINT and SIGTERM. */
+export async function serve(config: Config): Promise<FastifyInstance> {
+  const masterKey = resolveMasterKey(config);
+  const { database, applied } = await openMigratedDatabase(config);
+  const app = await buildApp({ config, database, masterKey });
+  if (applied.length > 0) app.log.info({ migrations: applied }, 'applied migrations');
+  const organizations = await database.db.selectFrom('organizations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  if (Number(organizations.n) === 0) {
+    app.log.info('This Quire has no organization yet. Create the first one and its admin token with: bin/quire init --org "<title>" --email <you@example.com>');
+  }
+  app.addHook('onClose', async () => database.close());
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      app.log.info({ signal }, 'shutting down');
+      app.close().then(() => process.exit(0), () => process.exit(1));
+    });
+  }
+  await app.listen({ host: config.host, port: config.port });
+  return app;
+}

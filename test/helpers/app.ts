@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../src/app.ts';
+import { ManualClock } from '../../src/clock.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { createContext, type Context } from '../../src/context.ts';
+import { migrateToLatest, openDatabase, type Database, type DialectName } from '../../src/db/database.ts';
+import { randomIds } from '../../src/ids.ts';
+import { SecretBox, Signer } from '../../src/secrets.ts';
+import { checkResponse } from './contract.ts';
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL names a server. */
+export const dialects: DialectName[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  clock: ManualClock;
+  /** An operator Context (no acting user) for factories. */
+  ctx: Context;
+  /** Responses that broke the client's document, collected by the contract hook. */
+  violations: string[];
+  close(): Promise<void>;
+}
+
+async function postgresSchema(): Promise<{ schema: string; drop: () => Promise<void> }> {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  return {
+    schema,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await client.connect();
+      await client.query(`drop schema ${schema} cascade`);
+      await client.end();
+    },
+  };
+}
+
+/**
+ * A Quire app on a fresh database of the given dialect (in-memory SQLite, or a new PostgreSQL schema),
+ * migrated, with a manual clock. Every response is checked against the client's document.
+ */
+export async function createTestApp(dialect: DialectName, env: Record<string, string> = {}): Promise<TestApp> {
+  const config = loadConfig({ QUIRE_LOG_LEVEL: 'error', QUIRE_PUBLIC_URL: 'http://quire.test', QUIRE_DATA_DIR: '/tmp/quire-test-unused', ...env });
+  let database: Database;
+  let drop = async () => {};
+  if (dialect === 'sqlite') {
+    database = openDatabase('sqlite::memory:');
+  } else {
+    const created = await postgresSchema();
+    drop = created.drop;
+    database = openDatabase(process.env.TEST_DATABASE_URL!, { schema: created.schema });
+  }
+  await migrateToLatest(database.db);
+  const masterKey = randomBytes(32);
+  const clock = new ManualClock(new Date('2026-03-01T09:00:00.000Z'));
+  // QUIRE_TEST_LOG=1 shows the server's error log while debugging a test.
+  const app = await buildApp({ config, database, masterKey, clock, logger: Boolean(process.env.QUIRE_TEST_LOG) });
+  const violations: string[] = [];
+  app.addHook('onSend', async (request, reply, payload) => {
+    const route = request.routeOptions.url;
+    if (!route || typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').includes('json')) return payload;
+    violations.push(...checkResponse(request.method, route, reply.statusCode, JSON.parse(payload)));
+    return payload;
+  });
+  await app.ready();
+  const ctx = createContext(
+    { db: database.db, dialect: database.dialect, clock, ids: randomIds, config, secrets: new SecretBox(masterKey), cursors: new Signer(masterKey, 'cursor') },
+    null,
+  );
+  return {
+    app,
+    database,
+    config,
+    clock,
+    ctx,
+    violations,
+    close: async () => {
+      await app.close();
+      await database.close();
+      await drop();
+      assert.deepEqual(violations, [], 'responses must validate against the client\'s OpenAPI document');
+    },
+  };
+}
+
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+  headers: Record<string, unknown>;
+}
+
+/** A small client over app.inject, acting with one token (or none). */
+export function client(app: FastifyInstance, token?: string) {
+  const call = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> => {
+    const response = await app.inject({
+      method: method as 'GET',
+      url,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = response.body;
+    return { status: response.statusCode, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+  };
+  return {
+    get: (url: string) => call('GET', url),
+    post: (url: string, body?: unknown) => call('POST', url, body ?? {}),
+    put: (url: string, body?: unknown) => call('PUT', url, body ?? {}),
+    patch: (url: string, body?: unknown) => call('PATCH', url, body ?? {}),
+    delete: (url: string) => call('DELETE', url),
+    raw: call,
+  };
+}
+export type Client = ReturnType<typeof client>;
+
+/** Asserts a refusal: the status, the error shape, and (optionally) words the message must contain. */
+export function assertError(reply: Reply, status: number, contains?: string | RegExp): void {
+  assert.equal(reply.status, status, `expected ${status}, got ${reply.status}: ${JSON.stringify(reply.body)}`);
+  assert.equal(reply.body?.error?.code, status);
+  assert.equal(typeof reply.body.error.message, 'string');
+  if (contains) assert.match(reply.body.error.message, typeof contains === 'string' ? new RegExp(contains.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i') : contains);
+}

@@ -1,0 +1,97 @@
+import { createRequire } from 'node:module';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+/**
+ * The contract check: every response that a route described by the public client's bundled OpenAPI
+ * document (`@gitbook/api` 0.130.0, spec/openapi.json) sends is validated against that document's schema
+ * for its status. The test app runs it on every response (see app.ts), so no test keeps a list by hand.
+ */
+const require = createRequire(import.meta.url);
+const spec = require('@gitbook/api/spec/openapi.json') as {
+  paths: Record<string, Record<string, { responses?: Record<string, { $ref?: string; content?: Record<string, { schema?: unknown }> }> }>>;
+  components: Record<string, Record<string, unknown>>;
+};
+
+/**
+ * Known defects of the client's document, corrected before validating; each is explained in
+ * docs/decisions/0003-client-document-errata.md.
+ */
+function applyErrata(): void {
+  const emailDomains = spec.paths['/email-domains/{emailDomain}/orgs']?.get?.responses?.['200']?.content?.['application/json']?.schema as
+    | { required?: string[] }
+    | undefined;
+  // The document requires "organizaitons", a misspelling of the "organizations" it describes and the client reads.
+  if (emailDomains?.required) emailDomains.required = emailDomains.required.map((name) => (name === 'organizaitons' ? 'organizations' : name));
+}
+applyErrata();
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => void;
+const ajv = new Ajv({ strict: false, allErrors: true, discriminator: false });
+addFormats(ajv);
+for (const format of ['emoji', 'int32', 'int64', 'float', 'double', 'byte', 'binary', 'password', 'markdown']) ajv.addFormat(format, true);
+
+/**
+ * Turns the document's OpenAPI 3.0 schema dialect into JSON Schema for Ajv: `nullable: true` becomes a
+ * null alternative, and local references point into the 'spec' schema registered below.
+ */
+function rebase(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(rebase);
+  if (!node || typeof node !== 'object') return node;
+  const { nullable, ...rest } = node as Record<string, unknown>;
+  const converted = Object.fromEntries(
+    Object.entries(rest).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `spec${v}` : k === 'properties' || k === 'components' || k === 'schemas' ? mapValues(v) : rebase(v)]),
+  );
+  if (nullable !== true) return converted;
+  if (typeof converted.type === 'string') return { ...converted, type: [converted.type, 'null'], ...(Array.isArray(converted.enum) && !converted.enum.includes(null) ? { enum: [...converted.enum, null] } : {}) };
+  return { anyOf: [converted, { type: 'null' }] };
+}
+
+/** Rebases each value of a name → schema map (property names are not keywords). */
+function mapValues(map: unknown): unknown {
+  if (!map || typeof map !== 'object') return map;
+  return Object.fromEntries(Object.entries(map).map(([k, v]) => [k, rebase(v)]));
+}
+
+ajv.addSchema({ $id: 'spec', components: Object.fromEntries(Object.entries(spec.components).map(([k, v]) => [k, mapValues(v)])) });
+
+const validators = new Map<string, ValidateFunction | null>();
+
+function responseSchema(method: string, path: string, status: number): ValidateFunction | null {
+  const key = `${method} ${path} ${status}`;
+  if (validators.has(key)) return validators.get(key)!;
+  let validate: ValidateFunction | null = null;
+  const operation = spec.paths[path]?.[method.toLowerCase()];
+  let response = operation?.responses?.[String(status)] ?? operation?.responses?.default;
+  if (response?.$ref) {
+    const name = response.$ref.split('/').pop()!;
+    response = { ...(spec.components.responses[name] as object), ...response };
+  }
+  const schema = response?.content?.['application/json']?.schema;
+  if (schema) validate = ajv.compile(rebase(schema) as object);
+  validators.set(key, validate);
+  return validate;
+}
+
+/** The client document's path for a Fastify route URL (`/v1/orgs/:organizationId` → `/orgs/{organizationId}`). */
+export function specPath(routeUrl: string): string {
+  return routeUrl.replace(/^\/v1/, '').replace(/:(\w+)/g, '{$1}');
+}
+
+export function describedBySpec(method: string, routeUrl: string): boolean {
+  return Boolean(spec.paths[specPath(routeUrl)]?.[method.toLowerCase()]);
+}
+
+/** Returns a description of each way `body` breaks the document's schema for this response (empty when it fits). */
+export function checkResponse(method: string, routeUrl: string, status: number, body: unknown): string[] {
+  const path = specPath(routeUrl);
+  const operation = spec.paths[path]?.[method.toLowerCase()];
+  if (!operation) return [];
+  const declared = operation.responses ?? {};
+  if (status < 400 && !(String(status) in declared)) {
+    return [`${method} ${path} answered ${status}, which the client's document does not list (it lists ${Object.keys(declared).join(', ')})`];
+  }
+  const validate = responseSchema(method, path, status);
+  if (!validate || validate(body)) return [];
+  return (validate.errors ?? []).slice(0, 5).map((e) => `${method} ${path} ${status}: ${e.instancePath || '(root)'} ${e.message} ${JSON.stringify(e.params)}`);
+}
