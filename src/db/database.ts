@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import type { DB } from './types.ts';
 import { migrationProvider } from './migrations/index.ts';
 
@@ -16,6 +16,29 @@ export interface Database {
 
 // PostgreSQL answers count(*) and bigint columns as strings by default; Quire's counts fit in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+/**
+ * Kysely's SQLite driver prepares every statement anew; preparing costs more than running a small query.
+ * Quire's queries are a bounded set of SQL texts (values travel as parameters), so prepared statements are
+ * kept by text, least recently used dropped first.
+ */
+function withStatementCache(sqlite: SQLite.Database, size = 500): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      let statement = cache.get(text);
+      if (statement) {
+        cache.delete(text);
+      } else {
+        statement = sqlite.prepare(text);
+        if (cache.size >= size) cache.delete(cache.keys().next().value!);
+      }
+      cache.set(text, statement);
+      return statement;
+    },
+  };
+}
 
 export interface OpenOptions {
   /** PostgreSQL only: the schema to work in (tests give each app its own). */
@@ -32,7 +55,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const pool = new pg.Pool({

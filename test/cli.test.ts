@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import pg from 'pg';
+
+const QUIRE = join(import.meta.dirname, '..', 'bin', 'quire');
+
+function quire(args: string[], env: Record<string, string>) {
+  const run = spawnSync(QUIRE, args, { env: { ...process.env, QUIRE_LOG_LEVEL: 'warn', ...env }, encoding: 'utf8', timeout: 60_000 });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+async function withPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `quire_cli_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(process.env.TEST_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+const targets: Array<[string, () => Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }>]> = [
+  ['sqlite', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quire-cli-'));
+    return { env: { QUIRE_DATA_DIR: dir }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  }],
+];
+if (process.env.TEST_DATABASE_URL) {
+  targets.push(['postgres', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quire-cli-'));
+    const db = await withPostgresDatabase();
+    return {
+      env: { QUIRE_DATA_DIR: dir, QUIRE_DATABASE_URL: db.url },
+      cleanup: async () => {
+        await db.drop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }]);
+}
+
+for (const [dialect, setUp] of targets) {
+  describe(`bin/quire [${dialect}]`, () => {
+    const cleanups: Array<() => Promise<void>> = [];
+    after(async () => {
+      for (const cleanup of cleanups) await cleanup();
+    });
+
+    it('init creates the organization and an admin token, prints one JSON object with --json, and refuses a second time', async () => {
+      const { env, cleanup } = await setUp();
+      cleanups.push(cleanup);
+      const first = quire(['init', '--org', 'Acme Docs', '--email', 'Ada@Acme.test', '--name', 'Ada', '--json'], env);
+      assert.equal(first.code, 0, first.stderr);
+      const printed = JSON.parse(first.stdout);
+      assert.match(printed.token, /^qrt_[A-Za-z0-9_-]{43}$/);
+      assert.equal(first.stdout.trim().split('\n').length, 1, 'stdout is exactly one JSON object');
+
+      const again = quire(['init', '--org', 'Other', '--email', 'bob@acme.test'], env);
+      assert.equal(again.code, 1);
+      assert.match(again.stderr, /already initialised/);
+
+      const token = quire(['token', 'create', '--email', 'bob@acme.test', '--name', 'Bob', '--json'], env);
+      assert.equal(token.code, 0, token.stderr);
+      const bob = JSON.parse(token.stdout);
+      assert.match(bob.token, /^qrt_/);
+      assert.notEqual(bob.token, printed.token);
+      assert.equal(bob.created, true);
+
+      const org = quire(['org', 'create', '--title', 'Second', '--owner', 'bob@acme.test', '--json'], env);
+      assert.equal(org.code, 0, org.stderr);
+      assert.ok(JSON.parse(org.stdout).organization);
+
+      const human = quire(['token', 'create', '--email', 'bob@acme.test'], env);
+      assert.equal(human.code, 0);
+      assert.match(human.stdout, /API token \(shown once/);
+    });
+
+    it('refuses bad arguments with a usage message and exit code 2', async () => {
+      const { env, cleanup } = await setUp();
+      cleanups.push(cleanup);
+      const missing = quire(['init', '--org', 'Acme'], env);
+      assert.equal(missing.code, 2);
+      assert.match(missing.stderr, /--email is required/);
+      const bad = quire(['token', 'create', '--email', 'not-an-address'], env);
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /must be an e-mail address/);
+      const unknown = quire(['frobnicate'], env);
+      assert.equal(unknown.code, 2);
+      assert.match(unknown.stderr, /Unknown command/);
+      const config = quire(['migrate'], { ...env, PORT: 'eighty' });
+      assert.equal(config.code, 2);
+      assert.match(config.stderr, /PORT must be a whole number/);
+    });
+
+    it('serve says how to run init on an empty database, then serves the token that init printed', async () => {
+      const { env, cleanup } = await setUp();
+      cleanups.push(cleanup);
+      const port = 20000 + Math.floor(Math.random() * 20000);
+      const server = spawn(QUIRE, ['serve'], { env: { ...process.env, ...env, PORT: String(port), QUIRE_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let log = '';
+      server.stdout.on('data', (chunk) => (log += chunk));
+      server.stderr.on('data', (chunk) => (log += chunk));
+      try {
+        const base = `http://127.0.0.1:${port}`;
+        let ready = false;
+        for (let i = 0; i < 100 && !ready; i++) {
+          ready = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+          if (!ready) await new Promise((r) => setTimeout(r, 200));
+        }
+        assert.ok(ready, `serve did not become ready: ${log}`);
+        assert.match(log, /bin\/quire init --org/);
+        const init = quire(['init', '--org', 'Acme', '--email', 'ada@acme.test', '--json'], env);
+        const { token, organization } = JSON.parse(init.stdout);
+        const reply = await fetch(`${base}/v1/orgs/${organization}`, { headers: { authorization: `Bearer ${token}` } });
+        assert.equal(reply.status, 200);
+        assert.equal((await reply.json()).title, 'Acme');
+        assert.ok(!log.includes(token), 'the token never appears in the log');
+      } finally {
+        server.kill('SIGTERM');
+        await new Promise((resolve) => server.once('exit', resolve));
+      }
+    });
+  });
+}
