@@ -7,7 +7,7 @@ import { migrateToLatest, openDatabase, type Database } from './db/database.ts';
 export async function openMigratedDatabase(config: Config): Promise<{ database: Database; applied: string[] }> {
   const database = openDatabase(config.databaseUrl);
   try {
-    const applied = await migrateToLatest(database.db);
+    const applied = await migrateToLatest(database);
     return { database, applied };
   } catch (error) {
     await database.close();

@@ -130,7 +130,7 @@ async function orgCreate(config: Config, args: string[]): Promise<number> {
 async function migrate(config: Config): Promise<number> {
   const database = openDatabase(config.databaseUrl);
   try {
-    const applied = await migrateToLatest(database.db);
+    const applied = await migrateToLatest(database);
     process.stdout.write(applied.length ? `Applied ${applied.length} migration(s): ${applied.join(', ')}\n` : 'The database is up to date.\n');
     return 0;
   } finally {

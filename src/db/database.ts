@@ -11,6 +11,8 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface Database {
   db: Kysely<DB>;
   dialect: DialectName;
+  /** PostgreSQL only: the schema Quire's tables live in, when not the default. */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -64,16 +66,17 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, dialect: 'postgres', schema: options.schema, close: () => db.destroy() };
 }
 
-function migrator(db: Kysely<DB>): Migrator {
-  return new Migrator({ db, provider: migrationProvider });
+function migrator(database: Database): Migrator {
+  // Kysely looks its bookkeeping tables up by schema; name ours so that another schema's tables are never taken for them.
+  return new Migrator({ db: database.db, provider: migrationProvider, ...(database.schema ? { migrationTableSchema: database.schema } : {}) });
 }
 
 /** Applies pending migrations; returns the names applied. Throws with the failing migration's name. */
-export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
-  const { error, results } = await migrator(db).migrateToLatest();
+export async function migrateToLatest(database: Database): Promise<string[]> {
+  const { error, results } = await migrator(database).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`Migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -82,7 +85,7 @@ export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
 }
 
 /** True when every known migration has been applied. */
-export async function migrationsApplied(db: Kysely<DB>): Promise<boolean> {
-  const all = await migrator(db).getMigrations();
+export async function migrationsApplied(database: Database): Promise<boolean> {
+  const all = await migrator(database).getMigrations();
   return all.every((m) => m.executedAt !== undefined);
 }

@@ -9,7 +9,7 @@ export const healthRoutes: FastifyPluginAsync<{ database: Database }> = async (a
   app.get('/readyz', { config: { policy: 'public' }, schema: { hide: true } }, async (request, reply) => {
     try {
       await sql`select 1`.execute(database.db);
-      if (!(await migrationsApplied(database.db))) {
+      if (!(await migrationsApplied(database))) {
         return reply.code(503).send({ error: { code: 503, message: 'The database has migrations that are not applied yet: run "bin/quire migrate".' } });
       }
       return { status: 'ready' };

@@ -42,7 +42,14 @@ export function ListOf<T extends TSchema>(item: T) {
   });
 }
 
-export const Empty = Type.Null({ description: 'No content.' });
+/**
+ * A success answer with no body (204, 205). Typed as undefined so that routes send nothing at all: a null
+ * payload would be written as the text "null", which a 204 or 205 must not carry.
+ */
+export const NoContent = Type.Unsafe<undefined>({ type: 'null', description: 'No content.' });
+
+/** The answers of a removal: 205 when something was removed, 204 when there was nothing (docs/decisions/0004). */
+export const removalResponses = { 204: NoContent, 205: NoContent };
 
 /** Error answers every route may give; merged into each route's `response`. */
 export const errorResponses = {

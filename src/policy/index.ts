@@ -17,6 +17,7 @@ export const policies = {
   'members.update': { allow: organizationRules.admin, denied: 'Only administrators can change the role of a member.' },
   'members.remove': { allow: organizationRules.removeMember, denied: 'Only administrators can remove another member.' },
   'members.teams': { allow: organizationRules.listMemberTeams, denied: 'Guests can only list their own teams.' },
+  'members.sso': { allow: organizationRules.admin, denied: 'Only administrators of the organization can make a user an SSO member.' },
   'teams.list': { allow: organizationRules.listTeams, denied: 'Guests cannot list the teams of the organization.' },
   'teams.create': { allow: teamRules.administer, denied: 'Only administrators of the organization can create teams.' },
   'teams.delete': { allow: teamRules.administer, denied: 'Only administrators of the organization can delete teams.' },

@@ -58,7 +58,7 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
     drop = created.drop;
     database = openDatabase(process.env.TEST_DATABASE_URL!, { schema: created.schema });
   }
-  await migrateToLatest(database.db);
+  await migrateToLatest(database);
   const masterKey = randomBytes(32);
   const clock = new ManualClock(new Date('2026-03-01T09:00:00.000Z'));
   // QUIRE_TEST_LOG=1 shows the server's error log while debugging a test.

@@ -1,3 +1,101 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { mapPage } from '../../http/pagination.ts';
+import { errorResponses, ListOf, removalResponses } from '../../http/schemas.ts';
+import { replyRemoval } from '../../http/replies.ts';
+import { createLinkInvite, deleteLinkInvite, getLinkInvite, listLinkInvites } from './links.ts';
+import { presentInviteLink } from './presenter.ts';
+import {
+  CreateLinkInviteBody,
+  InviteLinkSchema,
+  InviteParams,
+  InviteUsersBody,
+  InviteUsersResult,
+  ListLinkInvitesQuery,
+  OrganizationParams,
+} from './schemas.ts';
+import { inviteUsers } from './service.ts';
 
-export const inviteRoutes: FastifyPluginAsyncTypebox = async () => {};
+const tags = ['organization-invites'];
+
+export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/orgs/:organizationId/invites',
+    {
+      config: { policy: 'invites.manage' },
+      schema: {
+        tags,
+        operationId: 'inviteUsersToOrganization',
+        summary: 'Add people to an organization by e-mail address (administrators)',
+        params: OrganizationParams,
+        body: InviteUsersBody,
+        response: { 200: InviteUsersResult, ...errorResponses },
+      },
+    },
+    async (request) => inviteUsers(request.ctx, request.params.organizationId, request.body),
+  );
+
+  app.post(
+    '/orgs/:organizationId/link-invites',
+    {
+      config: { policy: 'invites.manage' },
+      schema: {
+        tags,
+        operationId: 'createOrganizationInvite',
+        summary: 'Create an invite link to the organization (administrators; invite links must be turned on)',
+        params: OrganizationParams,
+        body: CreateLinkInviteBody,
+        response: { 201: InviteLinkSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => reply.code(201).send(presentInviteLink(await createLinkInvite(request.ctx, request.params.organizationId, request.body))),
+  );
+
+  app.get(
+    '/orgs/:organizationId/link-invites',
+    {
+      config: { policy: 'invites.manage' },
+      schema: {
+        tags,
+        operationId: 'listOrganizationInviteLinks',
+        summary: 'The invite links of an organization, newest first (administrators)',
+        params: OrganizationParams,
+        querystring: ListLinkInvitesQuery,
+        response: { 200: ListOf(InviteLinkSchema), ...errorResponses },
+      },
+    },
+    async (request) => mapPage(await listLinkInvites(request.ctx, request.params.organizationId, request.query), presentInviteLink),
+  );
+
+  app.get(
+    '/orgs/:organizationId/link-invites/:inviteId',
+    {
+      config: { policy: 'invites.manage' },
+      schema: {
+        tags,
+        operationId: 'getOrganizationInviteLink',
+        summary: 'An invite link (administrators)',
+        params: InviteParams,
+        response: { 200: InviteLinkSchema, ...errorResponses },
+      },
+    },
+    async (request) => presentInviteLink(await getLinkInvite(request.ctx, request.params.organizationId, request.params.inviteId)),
+  );
+
+  app.delete(
+    '/orgs/:organizationId/link-invites/:inviteId',
+    {
+      config: { policy: 'invites.manage' },
+      schema: {
+        tags,
+        operationId: 'deleteOrganizationInviteById',
+        summary: 'Delete an invite link (administrators): 205 when deleted, 204 when there was none',
+        params: InviteParams,
+        response: { ...removalResponses, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const deleted = await deleteLinkInvite(request.ctx, request.params.organizationId, request.params.inviteId);
+      return replyRemoval(reply, deleted);
+    },
+  );
+};

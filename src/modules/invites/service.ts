@@ -1,0 +1,77 @@
+import type { Context } from '../../context.ts';
+import { inTransaction, nowIso } from '../../context.ts';
+import { BadRequest } from '../../errors.ts';
+import { authorize } from '../../policy/index.ts';
+import type { MemberRoleOrGuest } from '../../policy/roles.ts';
+import { organizationAccess } from '../orgs/access.ts';
+import { findOrCreateUser, isEmail, normalizeEmail } from '../users/service.ts';
+import type { InviteUsersBody } from './schemas.ts';
+
+export interface InviteUsersResult {
+  /** The users added, in the order of the request. */
+  users: string[];
+  invited: number;
+}
+
+interface Invitation {
+  email: string;
+  role: MemberRoleOrGuest;
+}
+
+/**
+ * Reads the entries of an invitation: every address must be valid (the first bad one is named, and
+ * nothing is done); an address given twice counts once, with the role of its first entry.
+ */
+function invitations(body: InviteUsersBody, defaultRole: MemberRoleOrGuest): Invitation[] {
+  const byEmail = new Map<string, Invitation>();
+  body.emails.forEach((entry, index) => {
+    const raw = typeof entry === 'string' ? entry : entry.email;
+    const role = typeof entry === 'string' || entry.role === undefined ? defaultRole : entry.role;
+    if (!isEmail(raw)) {
+      const field = typeof entry === 'string' ? `emails.${index}` : `emails.${index}.email`;
+      throw new BadRequest(`The body member "${field}" is ${JSON.stringify(raw)}, which is not an e-mail address such as ada@example.com. Nobody was invited.`);
+    }
+    const email = normalizeEmail(raw);
+    if (!byEmail.has(email)) byEmail.set(email, { email, role });
+  });
+  return [...byEmail.values()];
+}
+
+/**
+ * Adds people to an organization by e-mail address, creating the users Quire does not know yet. People who
+ * are already members (or guests) keep their membership as it is and are not counted. All or nothing.
+ */
+export async function inviteUsers(ctx: Context, organizationId: string, body: InviteUsersBody): Promise<InviteUsersResult> {
+  return inTransaction(ctx, async (tx) => {
+    const { organization, actor } = await organizationAccess(tx, organizationId);
+    authorize(tx, 'invites.manage', actor);
+    const defaultRole = body.role !== undefined ? body.role : (organization.default_role as MemberRoleOrGuest);
+    const wanted = invitations(body, defaultRole);
+    const users: Array<{ id: string; role: MemberRoleOrGuest }> = [];
+    for (const invitation of wanted) {
+      const user = await findOrCreateUser(tx, invitation.email);
+      users.push({ id: user.id, role: invitation.role });
+    }
+    const now = nowIso(tx);
+    // Memberships that already exist are left alone, even when another request adds them at the same time.
+    const inserted = await tx.db
+      .insertInto('members')
+      .values(
+        users.map((user) => ({
+          organization_id: organization.id,
+          user_id: user.id,
+          role: user.role,
+          disabled: 0 as const,
+          sso: body.sso ? (1 as const) : (0 as const),
+          joined_at: now,
+          last_seen_at: null,
+        })),
+      )
+      .onConflict((conflict) => conflict.columns(['organization_id', 'user_id']).doNothing())
+      .returning('user_id')
+      .execute();
+    const added = new Set(inserted.map((row) => row.user_id));
+    const ids = users.filter((user) => added.has(user.id)).map((user) => user.id);
+    return { users: ids, invited: ids.length };
+  });
+}

@@ -1,0 +1,44 @@
+import type { Context } from '../../context.ts';
+import { after, paginate, type Page } from '../../http/pagination.ts';
+import { authorize } from '../../policy/index.ts';
+import type { TeamRole } from '../../policy/roles.ts';
+import { organizationAccess } from '../orgs/access.ts';
+import { teamViewQuery, toTeamView } from '../teams/access.ts';
+import type { TeamView } from '../teams/presenter.ts';
+import { containsText, requireMember } from './queries.ts';
+import type { ListMemberTeamsQuery } from './schemas.ts';
+
+/** A team a member belongs to, with the member's role in it. */
+export interface MemberTeamView {
+  team: TeamView;
+  role: TeamRole;
+}
+
+/**
+ * The teams of the organization that a member belongs to, oldest first. Members see anyone's teams; a
+ * guest only their own. Each team carries the caller's own permissions on it (their team role counts).
+ */
+export async function listMemberTeams(ctx: Context, organizationId: string, userId: string, query: ListMemberTeamsQuery): Promise<Page<MemberTeamView>> {
+  const { organization, actor } = await organizationAccess(ctx, organizationId);
+  authorize(ctx, 'members.teams', actor, userId);
+  await requireMember(ctx, organization.id, userId);
+  const base = teamViewQuery(ctx, organization.id, actor.userId)
+    .innerJoin('team_members as theirs', (join) => join.onRef('theirs.team_id', '=', 'teams.id').on('theirs.user_id', '=', userId))
+    .select('theirs.role as member_role')
+    .$if(Boolean(query.title), (q) => q.where(containsText('teams.title', query.title!)));
+  const page = await paginate({
+    signer: ctx.cursors,
+    scope: `member-teams:${organization.id}:${userId}:${JSON.stringify(query.title ?? '')}`,
+    request: query,
+    count: async () => Number((await base.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
+    fetch: (cursor, take) =>
+      base
+        .$if(cursor !== undefined, (q) => q.where(after('teams.created_at', 'teams.id', 'asc', cursor!)))
+        .orderBy('teams.created_at', 'asc')
+        .orderBy('teams.id', 'asc')
+        .limit(take)
+        .execute(),
+    key: (row) => [row.created_at, row.id],
+  });
+  return { ...page, items: page.items.map((row) => ({ role: row.member_role as TeamRole, team: toTeamView(row, actor) })) };
+}
