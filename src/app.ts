@@ -7,7 +7,7 @@ import type { Config } from './config.ts';
 import { createContext, type AppServices, type Context } from './context.ts';
 import type { Database } from './db/database.ts';
 import { randomIds, type IdGenerator } from './ids.ts';
-import { authenticate } from './http/auth.ts';
+import { TokenAuthenticator } from './http/auth.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerPolicyGuard } from './http/policy-guard.ts';
@@ -60,8 +60,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     cursors: new Signer(options.masterKey, 'cursor'),
   };
   app.decorateRequest('ctx', null as unknown as Context);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     request.ctx = createContext(services, null);
+    done();
   });
 
   registerErrorHandling(app, database.dialect);
@@ -81,7 +82,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes, { database });
   await app.register(
     async (v1) => {
-      v1.addHook('onRequest', authenticate);
+      v1.addHook('onRequest', new TokenAuthenticator(config.tokenCacheSeconds).hook);
       await v1.register(userRoutes);
       await v1.register(organizationRoutes);
       await v1.register(memberRoutes);

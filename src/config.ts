@@ -16,6 +16,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /** How long a resolved API token is remembered in one process (0: not at all). */
+  tokenCacheSeconds: number;
   /** The master key (32+ bytes) that encrypts secrets at rest and signs cursors; undefined = a key file in dataDir. */
   secretKey?: Buffer;
 }
@@ -89,6 +91,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: httpUrl('QUIRE_PUBLIC_URL', env.QUIRE_PUBLIC_URL || `http://${displayHost}:${port}`),
     logLevel,
     bodyLimit: integer(env, 'QUIRE_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    tokenCacheSeconds: integer(env, 'QUIRE_TOKEN_CACHE_SECONDS', 10, 0, 3600),
     secretKey: secretKey(env.QUIRE_SECRET_KEY),
   };
 }

@@ -36,6 +36,11 @@ export interface OrganizationsTable {
   ai: Flag;
   invite_links: Flag;
   plan: string;
+  /**
+   * The declared e-mail domains as a JSON array, kept beside the indexed organization_email_domains table
+   * (written together, in one transaction) so that reading an organization takes one query.
+   */
+  email_domains: string;
   /** The per-organization key that signs visitor claims, sealed with the master key. */
   signing_key: string;
 }

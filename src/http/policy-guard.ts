@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onSendHookHandler } from 'fastify';
 import { isRoutePolicy, type RoutePolicy } from '../policy/index.ts';
 
 declare module 'fastify' {
@@ -20,14 +20,18 @@ export function registerPolicyGuard(app: FastifyInstance): void {
     if (!isRoutePolicy(policy)) {
       throw new Error(`Route ${String(route.method)} ${route.url} declares no policy (config.policy); every route must.`);
     }
+    if (policy === 'public' || policy === 'authenticated') return;
+    // Only routes with a policy to check pay for the check.
+    const guard = checkedPolicyGuard(policy);
+    route.onSend = route.onSend ? [...(Array.isArray(route.onSend) ? route.onSend : [route.onSend]), guard] : [guard];
   });
+}
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const policy = request.routeOptions.config?.policy;
-    if (!policy || policy === 'public' || policy === 'authenticated' || reply.statusCode >= 400) return payload;
-    if (request.ctx.checked.has(policy)) return payload;
+function checkedPolicyGuard(policy: string): onSendHookHandler {
+  return (request, reply, payload, done) => {
+    if (reply.statusCode >= 400 || request.ctx.checked.has(policy)) return done(null, payload);
     request.log.error({ policy, route: request.routeOptions.url }, 'route answered without checking its policy');
     reply.code(500).type('application/json; charset=utf-8');
-    return JSON.stringify({ error: { code: 500, message: 'Something went wrong on the server. The error has been logged.' } });
-  });
+    done(null, JSON.stringify({ error: { code: 500, message: 'Something went wrong on the server. The error has been logged.' } }));
+  };
 }

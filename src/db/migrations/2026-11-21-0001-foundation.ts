@@ -36,6 +36,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('ai', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('invite_links', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('plan', 'text', (c) => c.notNull())
+    .addColumn('email_domains', 'text', (c) => c.notNull().defaultTo('[]'))
     .addColumn('signing_key', 'text', (c) => c.notNull())
     .execute();
 

@@ -2,11 +2,25 @@ import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
 import { requireActor } from '../../context.ts';
 import type { OrganizationsTable } from '../../db/types.ts';
+import { preparedQuery } from '../../db/prepared.ts';
 import { NotFound } from '../../errors.ts';
 import type { OrganizationActor } from '../../policy/index.ts';
 import type { MemberRoleOrGuest } from '../../policy/roles.ts';
 
 export type OrganizationRow = OrganizationsTable;
+
+/** The organization with the standing of one user in it; no row for outsiders. Runs on every organization route. */
+const organizationWithStanding = preparedQuery((db, organizationId: string, userId: string) =>
+  db
+    .selectFrom('organizations')
+    .innerJoin('members', (join) => join.onRef('members.organization_id', '=', 'organizations.id').on('members.user_id', '=', userId))
+    .selectAll('organizations')
+    .select(['members.role as member_role', 'members.disabled as member_disabled'])
+    .select(
+      sql<number>`exists (select 1 from team_members tm join teams t on t.id = tm.team_id where tm.user_id = ${userId} and tm.role = 'owner' and t.organization_id = organizations.id)`.as('owns_team'),
+    )
+    .where('organizations.id', '=', organizationId),
+);
 
 export interface OrganizationAccess {
   organization: OrganizationRow;
@@ -19,20 +33,7 @@ export interface OrganizationAccess {
  */
 export async function organizationAccess(ctx: Context, organizationId: string): Promise<OrganizationAccess> {
   const user = requireActor(ctx);
-  const row = await ctx.db
-    .selectFrom('organizations')
-    .innerJoin('members', (join) =>
-      join.onRef('members.organization_id', '=', 'organizations.id').on('members.user_id', '=', user.userId),
-    )
-    .selectAll('organizations')
-    .select(['members.role as member_role', 'members.disabled as member_disabled'])
-    .select(
-      sql<number>`exists (select 1 from team_members tm join teams t on t.id = tm.team_id where tm.user_id = ${user.userId} and tm.role = 'owner' and t.organization_id = organizations.id)`.as(
-        'owns_team',
-      ),
-    )
-    .where('organizations.id', '=', organizationId)
-    .executeTakeFirst();
+  const [row] = await organizationWithStanding(ctx, organizationId, user.userId);
   if (!row || row.member_disabled) throw organizationNotFound(organizationId);
   const { member_role, member_disabled: _disabled, owns_team, ...organization } = row;
   return {

@@ -15,14 +15,14 @@ export function organizationLocation(ctx: Pick<Context, 'config'>, id: string): 
   return `${ctx.config.publicUrl}/v1/orgs/${id}`;
 }
 
-export function presentOrganization(ctx: Pick<Context, 'config'>, row: OrganizationRow, emailDomains: string[], actor: OrganizationActor): Organization {
+export function presentOrganization(ctx: Pick<Context, 'config'>, row: OrganizationRow, actor: OrganizationActor): Organization {
   const location = organizationLocation(ctx, row.id);
   const organization: Organization = {
     object: 'organization',
     id: row.id,
     title: row.title,
     createdAt: row.created_at,
-    emailDomains,
+    emailDomains: JSON.parse(row.email_domains) as string[],
     type: row.type as Organization['type'],
     defaultRole: row.default_role as MemberRoleOrGuest,
     sso: row.sso === 1,

@@ -9,7 +9,7 @@ const tags = ['organizations'];
 
 export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const present = (ctx: Parameters<typeof presentOrganization>[0]) => (view: OrganizationView) =>
-    presentOrganization(ctx, view.organization, view.emailDomains, view.actor);
+    presentOrganization(ctx, view.organization, view.actor);
 
   app.get(
     '/orgs',

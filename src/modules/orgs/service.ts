@@ -14,21 +14,7 @@ import type { UpdateOrganizationBody } from './schemas.ts';
 
 export interface OrganizationView {
   organization: OrganizationRow;
-  emailDomains: string[];
   actor: OrganizationActor;
-}
-
-async function emailDomainsOf(ctx: Context, organizationIds: string[]): Promise<Map<string, string[]>> {
-  const byOrg = new Map<string, string[]>(organizationIds.map((id) => [id, []]));
-  if (organizationIds.length === 0) return byOrg;
-  const rows = await ctx.db
-    .selectFrom('organization_email_domains')
-    .select(['organization_id', 'domain'])
-    .where('organization_id', 'in', organizationIds)
-    .orderBy('domain')
-    .execute();
-  for (const row of rows) byOrg.get(row.organization_id)?.push(row.domain);
-  return byOrg;
 }
 
 export interface NewOrganization {
@@ -57,6 +43,7 @@ export async function createOrganization(ctx: Context, input: NewOrganization) {
       ai: 0,
       invite_links: 1,
       plan: 'enterprise_2024',
+      email_domains: '[]',
       signing_key: tx.secrets.encrypt(randomBytes(32)),
     };
     await tx.db.insertInto('organizations').values(organization).execute();
@@ -95,12 +82,10 @@ export async function listOrganizations(ctx: Context, request: PageRequest): Pro
         .execute(),
     key: (row) => [row.created_at, row.id],
   });
-  const domains = await emailDomainsOf(ctx, page.items.map((row) => row.id));
   return {
     ...page,
     items: page.items.map(({ member_role, owns_team, ...organization }) => ({
       organization,
-      emailDomains: domains.get(organization.id) ?? [],
       actor: { userId: actor.userId, role: member_role as MemberRoleOrGuest, ownsTeam: Boolean(owns_team) },
     })),
   };
@@ -109,8 +94,7 @@ export async function listOrganizations(ctx: Context, request: PageRequest): Pro
 export async function getOrganization(ctx: Context, organizationId: string): Promise<OrganizationView> {
   const { organization, actor } = await organizationAccess(ctx, organizationId);
   authorize(ctx, 'organization.view', actor);
-  const domains = await emailDomainsOf(ctx, [organization.id]);
-  return { organization, actor, emailDomains: domains.get(organization.id) ?? [] };
+  return { organization, actor };
 }
 
 export async function updateOrganization(ctx: Context, organizationId: string, patch: UpdateOrganizationBody): Promise<OrganizationView> {
@@ -127,6 +111,8 @@ export async function updateOrganization(ctx: Context, organizationId: string, p
     if (patch.defaultRole !== undefined) changes.default_role = patch.defaultRole;
     if (patch.defaultContent === null) changes.default_content = null;
     if (patch.logo !== undefined) changes.logo_url = patch.logo;
+    const domains = patch.emailDomains && [...new Set(patch.emailDomains.map((d) => d.toLowerCase()))].sort();
+    if (domains) changes.email_domains = JSON.stringify(domains);
     if (patch.sso !== undefined) changes.sso = patch.sso ? 1 : 0;
     if (patch.ai !== undefined) changes.ai = patch.ai ? 1 : 0;
     if (patch.inviteLinks !== undefined) changes.invite_links = patch.inviteLinks ? 1 : 0;
@@ -138,16 +124,13 @@ export async function updateOrganization(ctx: Context, organizationId: string, p
         throw error;
       }
     }
-    if (patch.emailDomains !== undefined) {
-      const domains = [...new Set(patch.emailDomains.map((d) => d.toLowerCase()))];
+    if (domains) {
       await tx.db.deleteFrom('organization_email_domains').where('organization_id', '=', organization.id).execute();
       if (domains.length > 0) {
         await tx.db.insertInto('organization_email_domains').values(domains.map((domain) => ({ organization_id: organization.id, domain }))).execute();
       }
     }
-    const updated = { ...organization, ...changes };
-    const domains = await emailDomainsOf(tx, [organization.id]);
-    return { organization: updated, actor, emailDomains: domains.get(organization.id) ?? [] };
+    return { organization: { ...organization, ...changes }, actor };
   });
 }
 
@@ -171,10 +154,8 @@ export async function organizationsForEmailDomain(ctx: Context, domain: string):
     .orderBy('organizations.id')
     .execute();
   const visible = rows.filter((row) => ownDomain === wanted || row.member_user !== null);
-  const domains = await emailDomainsOf(ctx, visible.map((row) => row.id));
   return visible.map(({ member_role, member_user, ...organization }) => ({
     organization,
-    emailDomains: domains.get(organization.id) ?? [],
     // Someone who is not a member sees the organization as a prospective guest would: no rights in it.
     actor: { userId: actor.userId, role: member_user ? (member_role as MemberRoleOrGuest) : null, ownsTeam: false },
   }));
