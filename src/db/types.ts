@@ -95,6 +95,91 @@ export interface LinkInvitesTable {
   created_at: string;
 }
 
+export interface CollectionsTable {
+  id: string;
+  organization_id: string;
+  parent_id: string | null;
+  title: string;
+  description: string | null;
+  /** 'inherit', a member role, or 'none' (guests: no access by default). */
+  default_level: string;
+  /** Order among siblings (fractional, so a move writes one row). */
+  position: number;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface SpacesTable {
+  id: string;
+  organization_id: string;
+  collection_id: string | null;
+  title: string;
+  emoji: string | null;
+  icon: string | null;
+  visibility: string;
+  edit_mode: string;
+  /** 'inherit', a member role, or 'none'. */
+  default_level: string;
+  language: string | null;
+  /** The current revision. */
+  revision_id: string;
+  position: number;
+  comments: number;
+  change_requests: number;
+  change_requests_open: number;
+  change_requests_draft: number;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+/** Immutable content, addressed by the SHA-256 of `kind` and `data`. */
+export interface ContentObjectsTable {
+  hash: string;
+  /** 'body' (page Markdown), 'page' (a page node, JSON), 'root' (a revision's root, JSON). */
+  kind: string;
+  data: string;
+}
+
+export interface ContentBlobsTable {
+  hash: string;
+  size: number;
+  created_at: string;
+}
+
+export interface RevisionsTable {
+  id: string;
+  /** The space whose history this revision started in. */
+  space_id: string;
+  /** 'edits' | 'merge' | 'rollback' | 'update' | 'computed' */
+  type: string;
+  /** JSON array of parent revision ids. */
+  parents: string;
+  /** Hash of the revision's root object. */
+  root: string;
+  created_by: string | null;
+  created_at: string;
+}
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  payload: string;
+  /** 'pending' | 'running' | 'done' | 'failed' */
+  status: string;
+  singleton_key: string | null;
+  attempts: number;
+  max_attempts: number;
+  run_at: string;
+  locked_by: string | null;
+  locked_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -105,4 +190,10 @@ export interface DB {
   team_members: TeamMembersTable;
   saml_providers: SamlProvidersTable;
   link_invites: LinkInvitesTable;
+  collections: CollectionsTable;
+  spaces: SpacesTable;
+  content_objects: ContentObjectsTable;
+  content_blobs: ContentBlobsTable;
+  revisions: RevisionsTable;
+  jobs: JobsTable;
 }

@@ -1,6 +1,7 @@
 import { Forbidden } from '../errors.ts';
 import { organizationRules, type OrganizationActor } from './organization.ts';
 import { teamRules, type TeamActor } from './team.ts';
+import { collectionRules, spaceRules, type CollectionActor, type SpaceActor } from './space.ts';
 
 /**
  * Every policy a route can declare, with the sentence a caller reads when it denies them. A route names
@@ -26,6 +27,17 @@ export const policies = {
   'team.removeMember': { allow: teamRules.removeMember, denied: 'Only organization administrators and owners of the team can remove its members.' },
   'saml.manage': { allow: organizationRules.admin, denied: 'Only administrators of the organization can manage SAML providers.' },
   'invites.manage': { allow: organizationRules.admin, denied: 'Only administrators of the organization can invite members.' },
+  'space.view': { allow: spaceRules.view, denied: 'You cannot read this space.' },
+  'space.admin': { allow: spaceRules.admin, denied: 'Only administrators of this space can do this.' },
+  'space.edit': { allow: spaceRules.edit, denied: 'You need the edit level on this space to change its content.' },
+  'space.comment': { allow: spaceRules.comment, denied: 'You need the comment level on this space to comment.' },
+  'space.review': { allow: spaceRules.review, denied: 'You need the review level on this space to review.' },
+  'space.merge': { allow: spaceRules.merge, denied: 'You need the review level on this space to merge change requests.' },
+  'spaces.create': { allow: organizationRules.createContent, denied: 'You need the create role in this organization to create spaces.' },
+  'collection.view': { allow: collectionRules.view, denied: 'You cannot see this collection.' },
+  'collection.admin': { allow: collectionRules.admin, denied: 'Only administrators of this collection can do this.' },
+  'collection.create': { allow: collectionRules.create, denied: 'You need the create level in this collection to add content to it.' },
+  'collections.create': { allow: organizationRules.createContent, denied: 'You need the create role in this organization to create collections.' },
 } as const;
 
 export type PolicyName = keyof typeof policies;
@@ -60,3 +72,4 @@ export function isRoutePolicy(value: unknown): value is RoutePolicy {
 
 export type { TeamActor } from './team.ts';
 export type { OrganizationActor } from './organization.ts';
+export type { CollectionActor, SpaceActor } from './space.ts';

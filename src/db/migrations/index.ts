@@ -1,9 +1,11 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as foundation from './2026-11-21-0001-foundation.ts';
+import * as content from './2026-11-21-0002-content.ts';
 
 /** Every migration, by its timestamped name; Kysely applies them in name order. */
 const migrations: Record<string, Migration> = {
   '2026-11-21-0001-foundation': foundation,
+  '2026-11-21-0002-content': content,
 };
 
 export const migrationProvider: MigrationProvider = {
