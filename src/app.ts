@@ -20,6 +20,10 @@ import { memberRoutes } from './modules/members/routes.ts';
 import { teamRoutes } from './modules/teams/routes.ts';
 import { samlRoutes } from './modules/saml/routes.ts';
 import { inviteRoutes } from './modules/invites/routes.ts';
+import { spaceRoutes } from './modules/spaces/routes.ts';
+import { collectionRoutes } from './modules/collections/routes.ts';
+import { contentRoutes } from './modules/content/routes.ts';
+import { contentFileRoutes } from './modules/content/file-routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -89,8 +93,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(teamRoutes);
       await v1.register(samlRoutes);
       await v1.register(inviteRoutes);
+      await v1.register(spaceRoutes);
+      await v1.register(collectionRoutes);
+      await v1.register(contentRoutes);
     },
     { prefix: '/v1' },
   );
+  await app.register(contentFileRoutes);
   return app;
 }
