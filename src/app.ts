@@ -13,7 +13,9 @@ import { loggerOptions } from './http/logging.ts';
 import { registerPolicyGuard } from './http/policy-guard.ts';
 import { healthRoutes } from './http/health.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { join } from 'node:path';
 import { SecretBox, Signer } from './secrets.ts';
+import { FolderBlobStore, type BlobStore } from './storage/blobs.ts';
 import { organizationRoutes } from './modules/orgs/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { memberRoutes } from './modules/members/routes.ts';
@@ -37,6 +39,8 @@ export interface AppOptions {
   masterKey: Buffer;
   clock?: Clock;
   ids?: IdGenerator;
+  /** Where file bytes are kept; a folder under the data folder by default. */
+  blobs?: BlobStore;
   /** false silences the request log (tests). */
   logger?: boolean;
 }
@@ -62,6 +66,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     config,
     secrets: new SecretBox(options.masterKey),
     cursors: new Signer(options.masterKey, 'cursor'),
+    urls: new Signer(options.masterKey, 'url'),
+    blobs: options.blobs ?? new FolderBlobStore(join(config.dataDir, 'blobs')),
   };
   app.decorateRequest('ctx', null as unknown as Context);
   app.addHook('onRequest', (request, _reply, done) => {

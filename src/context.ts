@@ -6,6 +6,7 @@ import type { DB } from './db/types.ts';
 import type { IdGenerator } from './ids.ts';
 import type { PolicyLedger } from './policy/index.ts';
 import type { SecretBox, Signer } from './secrets.ts';
+import type { BlobStore } from './storage/blobs.ts';
 import { Unauthorized } from './errors.ts';
 
 /** The user a request acts for. */
@@ -23,6 +24,9 @@ export interface Context extends PolicyLedger {
   config: Config;
   secrets: SecretBox;
   cursors: Signer;
+  /** Signs URLs that Quire serves without a token (file downloads). */
+  urls: Signer;
+  blobs: BlobStore;
   actor: Actor | null;
 }
 

@@ -9,6 +9,8 @@ import { openMigratedDatabase, serve } from '../server.ts';
 import { createOrganization } from '../modules/orgs/service.ts';
 import { findOrCreateUser, isEmail, issueApiToken } from '../modules/users/service.ts';
 import { openDatabase } from '../db/database.ts';
+import { FolderBlobStore } from '../storage/blobs.ts';
+import { join } from 'node:path';
 
 const USAGE = `Usage: quire <command> [options]
 
@@ -63,9 +65,10 @@ function title(value: string, name: string): string {
 async function withContext<T>(config: Config, work: (ctx: Context) => Promise<T>): Promise<T> {
   const masterKey = resolveMasterKey(config);
   const { database } = await openMigratedDatabase(config);
+  const blobs = new FolderBlobStore(join(config.dataDir, 'blobs'));
   try {
     const ctx = createContext(
-      { db: database.db, dialect: database.dialect, clock: systemClock, ids: randomIds, config, secrets: new SecretBox(masterKey), cursors: new Signer(masterKey, 'cursor') },
+      { db: database.db, dialect: database.dialect, clock: systemClock, ids: randomIds, config, secrets: new SecretBox(masterKey), cursors: new Signer(masterKey, 'cursor'), urls: new Signer(masterKey, 'url'), blobs },
       null,
     );
     return await work(ctx);

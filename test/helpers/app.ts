@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FolderBlobStore } from '../../src/storage/blobs.ts';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
@@ -60,9 +64,11 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
   }
   await migrateToLatest(database);
   const masterKey = randomBytes(32);
+  const blobDir = mkdtempSync(join(tmpdir(), 'quire-blobs-'));
+  const blobs = new FolderBlobStore(blobDir);
   const clock = new ManualClock(new Date('2026-03-01T09:00:00.000Z'));
   // QUIRE_TEST_LOG=1 shows the server's error log while debugging a test.
-  const app = await buildApp({ config, database, masterKey, clock, logger: Boolean(process.env.QUIRE_TEST_LOG) });
+  const app = await buildApp({ config, database, masterKey, clock, blobs, logger: Boolean(process.env.QUIRE_TEST_LOG) });
   const violations: string[] = [];
   app.addHook('onSend', async (request, reply, payload) => {
     const route = request.routeOptions.url;
@@ -72,7 +78,7 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
   });
   await app.ready();
   const ctx = createContext(
-    { db: database.db, dialect: database.dialect, clock, ids: randomIds, config, secrets: new SecretBox(masterKey), cursors: new Signer(masterKey, 'cursor') },
+    { db: database.db, dialect: database.dialect, clock, ids: randomIds, config, secrets: new SecretBox(masterKey), cursors: new Signer(masterKey, 'cursor'), urls: new Signer(masterKey, 'url'), blobs },
     null,
   );
   return {
@@ -86,6 +92,7 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
       await app.close();
       await database.close();
       await drop();
+      rmSync(blobDir, { recursive: true, force: true });
       assert.deepEqual(violations, [], 'responses must validate against the client\'s OpenAPI document');
     },
   };
