@@ -31,6 +31,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     ctx: Context;
   }
+  interface FastifyInstance {
+    /** The services every Context of this app is made from (the job runner uses them too). */
+    services: AppServices;
+  }
 }
 
 export interface AppOptions {
@@ -69,6 +73,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     urls: new Signer(options.masterKey, 'url'),
     blobs: options.blobs ?? new FolderBlobStore(join(config.dataDir, 'blobs')),
   };
+  app.decorate('services', services);
   app.decorateRequest('ctx', null as unknown as Context);
   app.addHook('onRequest', (request, _reply, done) => {
     request.ctx = createContext(services, null);

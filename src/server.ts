@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { resolveMasterKey, type Config } from './config.ts';
 import { migrateToLatest, openDatabase, type Database } from './db/database.ts';
+import { JobRunner } from './jobs/runner.ts';
 
 /** Opens the configured database and applies pending migrations. */
 export async function openMigratedDatabase(config: Config): Promise<{ database: Database; applied: string[] }> {
@@ -25,7 +26,15 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   if (Number(organizations.n) === 0) {
     app.log.info('This Quire has no organization yet. Create the first one and its admin token with: bin/quire init --org "<title>" --email <you@example.com>');
   }
-  app.addHook('onClose', async () => database.close());
+  // Background work (purging the trash, and later imports and exports) runs in every serving process;
+  // on PostgreSQL the processes share the queue without running a job twice.
+  const runner = new JobRunner(app.services, {
+    onError: (error, job) => app.log.error({ err: error, job }, job ? 'background job failed' : 'background job round failed'),
+  });
+  app.addHook('onClose', async () => {
+    await runner.stop();
+    await database.close();
+  });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       app.log.info({ signal }, 'shutting down');
@@ -33,5 +42,6 @@ export async function serve(config: Config): Promise<FastifyInstance> {
     });
   }
   await app.listen({ host: config.host, port: config.port });
+  runner.start();
   return app;
 }

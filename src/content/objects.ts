@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { Context } from '../context.ts';
+import { preparedQuery } from '../db/prepared.ts';
+import type { DB } from '../db/types.ts';
 
 /** What a content object holds: a page body (Markdown), a page node or a revision root (JSON). */
 export type ObjectKind = 'body' | 'page' | 'root';
@@ -38,4 +41,13 @@ export async function getObjects(ctx: Store, hashes: string[]): Promise<Map<stri
   const missing = wanted.filter((hash) => !found.has(hash));
   if (missing.length > 0) throw new Error(`Content objects missing from the store: ${missing.slice(0, 3).join(', ')}`);
   return found;
+}
+
+const objectByHash = preparedQuery((db: Kysely<DB>, hash: string) => db.selectFrom('content_objects').select('data').where('hash', '=', hash));
+
+/** Reads one object (one prepared query); a missing hash is an error, as for getObjects. */
+export async function getObject(ctx: Pick<Context, 'db' | 'dialect'>, hash: string): Promise<string> {
+  const [row] = await objectByHash(ctx, hash);
+  if (!row) throw new Error(`Content object missing from the store: ${hash}`);
+  return row.data;
 }

@@ -1,4 +1,7 @@
+import type { Kysely } from 'kysely';
 import type { Context } from '../context.ts';
+import { preparedQuery } from '../db/prepared.ts';
+import type { DB } from '../db/types.ts';
 import { nowIso } from '../context.ts';
 import { putObject } from './objects.ts';
 
@@ -25,6 +28,8 @@ export interface StoredFile {
   size: number;
   blob: string;
   dimensions?: { width: number; height: number };
+  /** Where the file came from in a Git repository ("mutable metadata"). */
+  git?: { oid: string; path: string };
 }
 
 export const EMPTY_ROOT: RevisionRoot = { pages: [], files: [], reusableContents: [], variables: {} };
@@ -81,4 +86,34 @@ export async function createInitialRevision(ctx: Context, spaceId: string): Prom
 export async function forkRevision(ctx: Context, revisionId: string, spaceId: string): Promise<string> {
   const source = await ctx.db.selectFrom('revisions').select('root').where('id', '=', revisionId).executeTakeFirstOrThrow();
   return createRevision(ctx, { spaceId, type: 'edits', parents: [revisionId], root: source.root });
+}
+
+/** A revision as services read it. */
+export interface RevisionRecord {
+  id: string;
+  spaceId: string;
+  type: RevisionType;
+  parents: string[];
+  root: string;
+  createdBy: string | null;
+  createdAt: string;
+}
+
+const revisionById = preparedQuery((db: Kysely<DB>, id: string) =>
+  db.selectFrom('revisions').select(['id', 'space_id', 'type', 'parents', 'root', 'created_by', 'created_at']).where('id', '=', id),
+);
+
+/** A revision by id (one prepared query), or undefined. */
+export async function findRevision(ctx: Pick<Context, 'db' | 'dialect'>, revisionId: string): Promise<RevisionRecord | undefined> {
+  const [row] = await revisionById(ctx, revisionId);
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    spaceId: row.space_id,
+    type: row.type as RevisionType,
+    parents: JSON.parse(row.parents) as string[],
+    root: row.root,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+  };
 }

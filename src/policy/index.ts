@@ -38,6 +38,14 @@ export const policies = {
   'collection.admin': { allow: collectionRules.admin, denied: 'Only administrators of this collection can do this.' },
   'collection.create': { allow: collectionRules.create, denied: 'You need the create level in this collection to add content to it.' },
   'collections.create': { allow: organizationRules.createContent, denied: 'You need the create role in this organization to create collections.' },
+  // Spaces and collections: lists filter item by item with the view rules, so every member and guest may ask.
+  'spaces.list': { allow: (_a: OrganizationActor) => true, denied: 'You cannot list the spaces of this organization.' },
+  'collections.list': { allow: (_a: OrganizationActor) => true, denied: 'You cannot list the collections of this organization.' },
+  /** Deleting nothing (a space that is missing, already deleted, or that the caller cannot see) is answered 204 for anyone. */
+  'space.delete': { allow: (a: SpaceActor | null) => a === null || spaceRules.admin(a), denied: 'Only administrators of this space can delete it.' },
+  'collection.delete': { allow: (a: CollectionActor | null) => a === null || collectionRules.admin(a), denied: 'Only administrators of this collection can delete it.' },
+  'content.transferIn': { allow: organizationRules.admin, denied: 'Only administrators of the target organization can transfer content into it.' },
+  'members.spaces': { allow: organizationRules.listMemberTeams, denied: 'Guests can only list their own spaces.' },
 } as const;
 
 export type PolicyName = keyof typeof policies;

@@ -23,6 +23,16 @@ function applyErrata(): void {
     | undefined;
   // The document requires "organizaitons", a misspelling of the "organizations" it describes and the client reads.
   if (emailDomains?.required) emailDomains.required = emailDomains.required.map((name) => (name === 'organizaitons' ? 'organizations' : name));
+
+  // `Document` (a part of every RevisionPageDocument) is "Markdown, or a JSON document, or empty"; its "Empty"
+  // choice forbids every property, so no page without a body (every page of a tree) could match. The client
+  // types it as `object`: a page that carries neither `markdown` nor `document`.
+  const document = spec.components.schemas.Document as { oneOf?: Array<Record<string, unknown>> } | undefined;
+  const empty = document?.oneOf?.find((choice) => choice.title === 'Empty');
+  if (empty) {
+    delete empty.additionalProperties;
+    empty.not = { anyOf: [{ required: ['markdown'] }, { required: ['document'] }] };
+  }
 }
 applyErrata();
 

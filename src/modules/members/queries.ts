@@ -7,11 +7,26 @@ import type { MemberRoleOrGuest } from '../../policy/roles.ts';
 import type { MemberView } from './presenter.ts';
 
 /**
- * How many spaces a member was given access to directly. Spaces do not exist yet, so this is 0 for
- * everyone; the spaces area replaces it with a real count.
+ * How many spaces a member can access, as a column over the outer `members` row: every live space of the
+ * organization for an administrator; for other members, those whose default level (their own, else the
+ * nearest one set on their collections) is not 'none'; none for guests and disabled members. Spaces
+ * anyone may read (public, unlisted) are not counted for members without a level on them. This is the
+ * count of GET /orgs/{organizationId}/members/{userId}/spaces as an administrator sees it.
  */
-export function directSpaceCount(_userId: string): number {
-  return 0;
+export function directSpaceCount() {
+  return sql<number>`(
+    with recursive collection_levels(id, level) as (
+      select id, default_level from collections where organization_id = members.organization_id and parent_id is null
+      union all
+      select c.id, case when c.default_level = 'inherit' then up.level else c.default_level end
+      from collections c join collection_levels up on up.id = c.parent_id
+    )
+    select count(*) from spaces left join collection_levels on collection_levels.id = spaces.collection_id
+    where spaces.organization_id = members.organization_id and spaces.deleted_at is null
+      and members.role is not null and members.disabled = 0
+      and (members.role = 'admin'
+        or (case when spaces.default_level <> 'inherit' then spaces.default_level else coalesce(collection_levels.level, 'inherit') end) <> 'none')
+  )`;
 }
 
 type MembersScope = ExpressionBuilder<DB & { members: DB['members']; users: DB['users'] }, 'members' | 'users'>;
@@ -35,7 +50,8 @@ export function membersQuery(ctx: Context, organizationId: string) {
     .where('members.organization_id', '=', organizationId)
     .select(['users.id', 'users.email', 'users.display_name', 'users.photo_url'])
     .select(['members.role', 'members.disabled', 'members.sso', 'members.joined_at', 'members.last_seen_at'])
-    .select((eb) => teamCount(eb));
+    .select((eb) => teamCount(eb))
+    .select(directSpaceCount().as('space_count'));
 }
 
 export interface MemberRowWithCounts {
@@ -49,6 +65,7 @@ export interface MemberRowWithCounts {
   joined_at: string;
   last_seen_at: string | null;
   team_count: number | null;
+  space_count: number | string | null;
 }
 
 export function toMemberView(row: MemberRowWithCounts): MemberView {
@@ -59,7 +76,7 @@ export function toMemberView(row: MemberRowWithCounts): MemberView {
     sso: row.sso === 1,
     joinedAt: row.joined_at,
     lastSeenAt: row.last_seen_at,
-    spaces: directSpaceCount(row.id),
+    spaces: Number(row.space_count ?? 0),
     teams: Number(row.team_count ?? 0),
   };
 }

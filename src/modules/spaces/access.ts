@@ -3,6 +3,7 @@ import type { Context } from '../../context.ts';
 import { requireActor } from '../../context.ts';
 import type { SpacesTable } from '../../db/types.ts';
 import { NotFound } from '../../errors.ts';
+import type { OrganizationActor } from '../../policy/index.ts';
 import type { MemberRoleOrGuest } from '../../policy/roles.ts';
 import { effectiveLevel, spaceRules, type SpaceActor, type SpaceVisibility, type StoredLevel } from '../../policy/space.ts';
 
@@ -35,10 +36,10 @@ export interface SpaceAccessOptions {
 }
 
 /**
- * Loads a space with the caller's standing on it. A space the caller may not read is reported exactly as
- * a space that does not exist, so existence is not leaked.
+ * Loads a space with the caller's standing on it; null when there is none by that id, or when the caller may
+ * not read it (the two are not told apart, so existence is not leaked).
  */
-export async function spaceAccess(ctx: Context, spaceId: string, options: SpaceAccessOptions = {}): Promise<SpaceAccess> {
+export async function findSpaceAccess(ctx: Context, spaceId: string, options: SpaceAccessOptions = {}): Promise<SpaceAccess | null> {
   const user = requireActor(ctx);
   const row = await ctx.db
     .selectFrom('spaces')
@@ -50,7 +51,7 @@ export async function spaceAccess(ctx: Context, spaceId: string, options: SpaceA
     .where('spaces.id', '=', spaceId)
     .$if(!options.includeDeleted, (q) => q.where('spaces.deleted_at', 'is', null))
     .executeTakeFirst();
-  if (!row) throw spaceNotFound(spaceId);
+  if (!row) return null;
   const { member_role, member_user, ...space } = row;
   const orgRole = member_user ? (member_role as MemberRoleOrGuest) : undefined;
   const chain = [space.default_level as StoredLevel, ...(await collectionLevelChain(ctx, space.collection_id))];
@@ -61,8 +62,23 @@ export async function spaceAccess(ctx: Context, spaceId: string, options: SpaceA
     visibility: space.visibility as SpaceVisibility,
     sharedWith: false,
   };
-  if (!spaceRules.view(actor)) throw spaceNotFound(spaceId);
+  if (!spaceRules.view(actor)) return null;
   return { space, actor };
+}
+
+/**
+ * Loads a space with the caller's standing on it. A space the caller may not read is reported exactly as
+ * a space that does not exist, so existence is not leaked.
+ */
+export async function spaceAccess(ctx: Context, spaceId: string, options: SpaceAccessOptions = {}): Promise<SpaceAccess> {
+  const access = await findSpaceAccess(ctx, spaceId, options);
+  if (!access) throw spaceNotFound(spaceId);
+  return access;
+}
+
+/** The caller's standing in the space's organization, for the organization-wide rules (creating content). */
+export function organizationActorOf(actor: SpaceActor): OrganizationActor {
+  return { userId: actor.userId, role: actor.orgRole ?? null, ownsTeam: false };
 }
 
 export function spaceNotFound(spaceId: string): NotFound {

@@ -1,0 +1,75 @@
+/** Fills a bench database with spaces of many pages, through the same content writer imports use. */
+import { join } from 'node:path';
+import { systemClock } from '../src/clock.ts';
+import { loadConfig, resolveMasterKey } from '../src/config.ts';
+import { createContext, type Context } from '../src/context.ts';
+import { RevisionWriter } from '../src/content/writer.ts';
+import { randomIds } from '../src/ids.ts';
+import { SecretBox, Signer } from '../src/secrets.ts';
+import { openMigratedDatabase } from '../src/server.ts';
+import { FolderBlobStore } from '../src/storage/blobs.ts';
+
+/** A page body of about a kilobyte, with headings, a list and code. */
+export function pageMarkdown(n: number): string {
+  return [
+    `# Topic ${n}`,
+    '',
+    `This page explains topic ${n} of the product: what it does, how to set it up, and what to watch for.`,
+    '',
+    '## Setting it up',
+    '',
+    '1. Install the package.',
+    '2. Add the configuration below.',
+    '3. Restart the service.',
+    '',
+    '```yaml',
+    `topic: ${n}`,
+    'enabled: true',
+    '```',
+    '',
+    '## Troubleshooting',
+    '',
+    `If topic ${n} does not start, check the logs and the configuration, then read the related topics.`,
+  ].join('\n');
+}
+
+export async function withContext<T>(dataDir: string, work: (ctx: Context) => Promise<T>): Promise<T> {
+  const config = loadConfig({ ...process.env, QUIRE_DATA_DIR: dataDir });
+  const masterKey = resolveMasterKey(config);
+  const { database } = await openMigratedDatabase(config);
+  try {
+    const ctx = createContext(
+      {
+        db: database.db,
+        dialect: database.dialect,
+        clock: systemClock,
+        ids: randomIds,
+        config,
+        secrets: new SecretBox(masterKey),
+        cursors: new Signer(masterKey, 'cursor'),
+        urls: new Signer(masterKey, 'url'),
+        blobs: new FolderBlobStore(join(dataDir, 'blobs')),
+      },
+      null,
+    );
+    return await work(ctx);
+  } finally {
+    await database.close();
+  }
+}
+
+/** Gives an existing (empty) space `count` pages in groups of 50; returns the id of one page in the middle. */
+export async function fillSpace(ctx: Context, spaceId: string, count: number): Promise<string> {
+  const space = await ctx.db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirstOrThrow();
+  const writer = await RevisionWriter.fromRevision(ctx, space.revision_id);
+  let middle = '';
+  for (let group = 0; group * 50 < count; group++) {
+    const children = [];
+    for (let i = group * 50; i < Math.min(count, (group + 1) * 50); i++) children.push({ type: 'document' as const, title: `Topic ${i}`, markdown: pageMarkdown(i) });
+    const groupId = writer.addPage({ type: 'document', title: `Chapter ${group}`, markdown: `# Chapter ${group}`, pages: children });
+    if (group === Math.floor(count / 100)) middle = groupId;
+  }
+  const { revisionId } = await writer.commit(ctx, { spaceId, type: 'edits', parents: [space.revision_id] });
+  await ctx.db.updateTable('spaces').set({ revision_id: revisionId }).where('id', '=', spaceId).execute();
+  return middle;
+}

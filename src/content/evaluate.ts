@@ -1,0 +1,43 @@
+import { evaluateToBoolean, evaluateToText, type ExpressionScope } from './expressions.ts';
+
+/** A node of the JSON document model, loosely: what evaluation needs to walk it. */
+interface DocumentNode {
+  object?: string;
+  type?: string;
+  data?: { expression?: unknown } & Record<string, unknown>;
+  nodes?: DocumentNode[];
+  fragments?: DocumentNode[];
+  [key: string]: unknown;
+}
+
+/**
+ * Evaluates a document's expressions against the variables in scope, returning a new document:
+ * - an inline expression becomes plain text with its value;
+ * - an `if` block is replaced by its content when its condition holds, and removed when it does not.
+ * The document given is not changed.
+ */
+export function evaluateDocument<T>(document: T, scope: ExpressionScope): T {
+  return evaluateNode(document as DocumentNode, scope) as T;
+}
+
+function evaluateNode(node: DocumentNode, scope: ExpressionScope): DocumentNode {
+  const copy: DocumentNode = { ...node };
+  if (Array.isArray(node.nodes)) copy.nodes = evaluateChildren(node.nodes, scope);
+  if (Array.isArray(node.fragments)) copy.fragments = node.fragments.map((fragment) => evaluateNode(fragment, scope));
+  return copy;
+}
+
+function evaluateChildren(children: DocumentNode[], scope: ExpressionScope): DocumentNode[] {
+  const out: DocumentNode[] = [];
+  for (const child of children) {
+    const expression = typeof child.data?.expression === 'string' ? child.data.expression : undefined;
+    if (child.object === 'inline' && child.type === 'expression' && expression !== undefined) {
+      out.push({ object: 'text', leaves: [{ object: 'leaf', text: evaluateToText(expression, scope), marks: [] }] });
+    } else if (child.object === 'block' && child.type === 'if' && expression !== undefined) {
+      if (evaluateToBoolean(expression, scope)) out.push(...evaluateChildren(child.nodes ?? [], scope));
+    } else {
+      out.push(evaluateNode(child, scope));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,49 @@
+/**
+ * A bounded map that forgets the least recently used entries first. Each entry has a weight (for a tree:
+ * its number of pages), so a few huge values cannot hold an unbounded amount of memory.
+ */
+export class LruCache<K, V> {
+  private readonly entries = new Map<K, { value: V; weight: number }>();
+  private total = 0;
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxWeight: number = Number.POSITIVE_INFINITY,
+  ) {}
+
+  get(key: K): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    // Map keeps insertion order: re-inserting makes this entry the most recently used.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+
+  set(key: K, value: V, weight = 1): void {
+    const existing = this.entries.get(key);
+    if (existing) {
+      this.total -= existing.weight;
+      this.entries.delete(key);
+    }
+    // A value heavier than the whole budget is not kept at all.
+    if (weight > this.maxWeight) return;
+    this.entries.set(key, { value, weight });
+    this.total += weight;
+    while (this.entries.size > this.maxEntries || this.total > this.maxWeight) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done) break;
+      this.total -= this.entries.get(oldest.value)!.weight;
+      this.entries.delete(oldest.value);
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.total = 0;
+  }
+}

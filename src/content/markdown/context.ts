@@ -1,0 +1,18 @@
+/** What the reader carries while it walks a page. */
+import type { Definition, Root } from 'mdast';
+import type { ParseOptions } from './refs.ts';
+import type { DocumentBlockParagraph } from './types.ts';
+
+export interface ParseContext {
+  options: ParseOptions;
+  /** Link reference definitions of the page, by identifier. */
+  definitions: Map<string, Definition>;
+  /** Identifiers that some link or image reference of the page uses. */
+  referenced: Set<string>;
+  /** Parses a piece of Markdown found inside a tag line, a caption or a summary. */
+  subparse: (markdown: string) => Root;
+  /** Parses blocks cut out of an HTML block that ran on into a tag line. */
+  subparseBlocks: (markdown: string) => Root;
+  /** A paragraph holding text that could not be read as anything else (a tag that cannot be honoured, unknown HTML). */
+  literal: (text: string) => DocumentBlockParagraph;
+}

@@ -1,0 +1,36 @@
+/** The YAML front matter of a page: read into an object, written back from one. */
+import { parse, stringify, YAMLParseError } from 'yaml';
+import { BadRequest } from '../../errors.ts';
+import type { Frontmatter } from './types.ts';
+
+/** Front matter that is not a YAML mapping; the page is refused rather than read without it. */
+export class FrontmatterError extends BadRequest {}
+
+function isMapping(value: unknown): value is Frontmatter {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Reads front matter; empty front matter is an empty object. */
+export function readFrontmatter(yaml: string): Frontmatter {
+  let value: unknown;
+  try {
+    value = parse(yaml);
+  } catch (error) {
+    if (error instanceof YAMLParseError) throw new FrontmatterError(`The page's front matter is not valid YAML: ${error.message.split('\n')[0]}`);
+    throw error;
+  }
+  if (value === null || value === undefined) return {};
+  if (!isMapping(value)) throw new FrontmatterError("The page's front matter must be a YAML mapping of keys to values.");
+  for (const key of ['description', 'icon'] as const) {
+    if (value[key] !== undefined && typeof value[key] !== 'string') throw new FrontmatterError(`The front matter's "${key}" must be text.`);
+  }
+  if (value.hidden !== undefined && typeof value.hidden !== 'boolean') throw new FrontmatterError('The front matter\'s "hidden" must be true or false.');
+  return value;
+}
+
+/** Writes front matter without its `---` fences; undefined when there is nothing to write. */
+export function writeFrontmatter(frontmatter: Frontmatter | undefined): string | undefined {
+  const entries = Object.entries(frontmatter ?? {}).filter(([, value]) => value !== undefined);
+  if (entries.length === 0) return undefined;
+  return stringify(Object.fromEntries(entries), { lineWidth: 0 }).trimEnd();
+}

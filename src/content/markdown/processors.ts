@@ -1,0 +1,68 @@
+/**
+ * The Markdown reader and writer, configured once: CommonMark with GFM (tables, task lists,
+ * strikethrough, autolinks, footnotes), `$$` math (a single `$` is not math, so prices stay text), YAML
+ * front matter, and the tag lines of syntax.ts.
+ */
+import type { Nodes, Paragraph, Root, Text } from 'mdast';
+import type { Handle } from 'mdast-util-to-markdown';
+import remarkFrontmatter from 'remark-frontmatter';
+import remarkGfm from 'remark-gfm';
+import remarkMath from 'remark-math';
+import remarkParse from 'remark-parse';
+import remarkStringify from 'remark-stringify';
+import { unified } from 'unified';
+import { remarkTagLines } from './syntax.ts';
+import { CONTAINER_TAGS } from './tags.ts';
+
+const math = { singleDollarTextMath: false };
+
+/** Reads a page. */
+export const pageReader = unified().use(remarkParse).use(remarkFrontmatter, ['yaml']).use(remarkGfm).use(remarkMath, math).use(remarkTagLines);
+
+/** Reads a run of blocks cut out of a page (no front matter). */
+export const blockReader = unified().use(remarkParse).use(remarkGfm).use(remarkMath, math).use(remarkTagLines);
+
+/**
+ * Reads pieces found inside a tag line, a caption or a summary: no front matter, and no tag lines, so
+ * that a malformed tag in a tag line is read as text rather than as a tag line again.
+ */
+export const pieceReader = unified().use(remarkParse).use(remarkGfm).use(remarkMath, math);
+
+/** Text that would read as one of our tags is escaped (`\{% hint %}`); unknown tags are left as they are. */
+const tagInText = { character: '{', after: String.raw`%\s*(?:end)?(?:${CONTAINER_TAGS.join('|')})(?![\w-])` };
+
+/**
+ * Text is written as usual, except that a line after a hard break that would start with `{%` is
+ * escaped: any `{%` at the start of a line begins a tag line, which would cut the paragraph in two.
+ */
+const text: Handle = (node: Text, parent, state, info) => {
+  const value = state.safe(node.value, info);
+  const siblings: Nodes[] = parent ? parent.children : [];
+  const index = siblings.indexOf(node);
+  return index > 0 && siblings[index - 1].type === 'break' ? value.replace(/^([ \t]*)\{%/, '$1\\{%') : value;
+};
+
+/** HTML and tags get a blank line on each side, so that no HTML block runs on into the next block. */
+function separateHtml(left: Nodes, right: Nodes): number | undefined {
+  return left.type === 'html' || right.type === 'html' ? 1 : undefined;
+}
+
+/** Writes Markdown trees. */
+export const markdownWriter = unified()
+  .use(remarkStringify, { bullet: '*', emphasis: '*', strong: '*', rule: '*', fences: true, listItemIndent: 'one', unsafe: [tagInText], join: [separateHtml], handlers: { text } })
+  .use(remarkGfm, { tablePipeAlign: false })
+  .use(remarkMath, math)
+  .use(remarkFrontmatter, ['yaml']);
+
+export function writeMarkdown(root: Root): string {
+  return markdownWriter.stringify(root);
+}
+
+/** Writes text as the Markdown of a paragraph that reads back as that text. */
+export function escapeText(text: string): string {
+  const children: Paragraph['children'] = text.split('\n').flatMap((line, index): Paragraph['children'] => {
+    const content: Paragraph['children'] = line === '' ? [] : [{ type: 'text', value: line }];
+    return index === 0 ? content : [{ type: 'break' }, ...content];
+  });
+  return writeMarkdown({ type: 'root', children: [{ type: 'paragraph', children }] }).trim();
+}

@@ -1,0 +1,81 @@
+/**
+ * How `src` and `href` values of the Markdown map to the references of the document, and back. The
+ * content store passes hooks to resolve paths to its files and pages; without them, `files/<id>` stands
+ * for a file and everything else stays a URL.
+ */
+import type { ContentRef, ImageRef } from './types.ts';
+
+export interface ParseOptions {
+  /** Maps an image or file `src` (`assets/x.png`, `files/abc`) to the id of one of the space's files. */
+  resolveFile?: (src: string) => string | undefined;
+  /** Maps a link or content-reference URL (a page path, `#anchor`, …) to a reference; undefined falls back to the defaults. */
+  resolveLink?: (url: string) => ContentRef | undefined;
+}
+
+export interface RenderOptions {
+  /** The `src` written for a file of the space; `files/<id>` when undefined. */
+  fileUrl?: (fileId: string) => string | undefined;
+  /** The URL written for any reference (pages, anchors, files, …); the defaults below when undefined. */
+  refUrl?: (ref: ContentRef) => string | undefined;
+  /** The title written inside a content reference; its URL when undefined. */
+  refTitle?: (ref: ContentRef) => string | undefined;
+}
+
+const FILE_PATH = /^files\/([^/?#\s]+)$/;
+
+/** The file id a `src` stands for, if any. */
+export function fileIdOf(src: string, options: ParseOptions): string | undefined {
+  return options.resolveFile?.(src) ?? FILE_PATH.exec(src)?.[1];
+}
+
+/** An image source: one of the space's files when it resolves to one, else a URL. */
+export function imageRefOf(src: string, options: ParseOptions): ImageRef {
+  const file = fileIdOf(src, options);
+  return file === undefined ? { kind: 'url', url: src } : { kind: 'file', file };
+}
+
+/** A link target: the hook's answer, a file, an anchor of this page (`#id`), or a URL. */
+export function linkRefOf(url: string, options: ParseOptions): ContentRef {
+  const resolved = options.resolveLink?.(url);
+  if (resolved) return resolved;
+  const file = fileIdOf(url, options);
+  if (file !== undefined) return { kind: 'file', file };
+  if (url.startsWith('#') && url.length > 1) return { kind: 'anchor', anchor: url.slice(1) };
+  return { kind: 'url', url };
+}
+
+/** The URL written for a file. */
+export function fileHref(fileId: string, options: RenderOptions): string {
+  return options.fileUrl?.(fileId) ?? `files/${fileId}`;
+}
+
+/** The URL written for a reference. */
+export function refHref(ref: ContentRef, options: RenderOptions): string {
+  const hooked = options.refUrl?.(ref);
+  if (hooked !== undefined) return hooked;
+  switch (ref.kind) {
+    case 'url':
+      return ref.url;
+    case 'file':
+      return fileHref(ref.file, options);
+    case 'anchor':
+      return ref.page ? `pages/${ref.page}#${ref.anchor}` : `#${ref.anchor}`;
+    case 'page':
+      return `pages/${ref.page}`;
+    case 'space':
+      return `spaces/${ref.space}`;
+    case 'collection':
+      return `collections/${ref.collection}`;
+    case 'user':
+      return `users/${ref.user}`;
+    case 'reusable-content':
+      return `reusable-content/${ref.reusableContent}`;
+    case 'openapi':
+      return `openapi/${ref.spec}`;
+  }
+}
+
+/** The URL written for an image source. */
+export function imageHref(ref: ImageRef, options: RenderOptions): string {
+  return ref.kind === 'file' ? fileHref(ref.file, options) : ref.url;
+}

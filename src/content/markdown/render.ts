@@ -1,0 +1,39 @@
+/**
+ * Document → Markdown: the blocks become a Markdown tree (render-blocks.ts), which remark-stringify
+ * writes with the same extensions the reader uses. The writer's output reads back to the same document.
+ */
+import type { RootContent } from 'mdast';
+import { writeFrontmatter } from './frontmatter.ts';
+import { writeMarkdown } from './processors.ts';
+import { renderBlocks } from './render-blocks.ts';
+import type { RenderContext } from './render-inline.ts';
+import type { RenderOptions } from './refs.ts';
+import type { Document, Frontmatter, ParsedPage } from './types.ts';
+
+export interface RenderMarkdownOptions extends RenderOptions {
+  /** Front matter to write at the top of the page. */
+  frontmatter?: Frontmatter;
+}
+
+function stringify(children: RootContent[]): string {
+  return writeMarkdown({ type: 'root', children });
+}
+
+/**
+ * Writes a page's document as Markdown.
+ *
+ * @param document the page's document
+ * @param options front matter to write first, and hooks that give the URLs of the space's files and pages
+ */
+export function renderMarkdown(document: Document, options: RenderMarkdownOptions = {}): string {
+  const ctx: RenderContext = { options, inlineMarkdown: (nodes) => stringify([{ type: 'paragraph', children: nodes }]).trim() };
+  const children: RootContent[] = renderBlocks(document.nodes, ctx);
+  const yaml = writeFrontmatter(options.frontmatter);
+  if (yaml !== undefined) children.unshift({ type: 'yaml', value: yaml });
+  return children.length === 0 ? '' : stringify(children);
+}
+
+/** Writes a page: its front matter, then its document. */
+export function renderPage(page: ParsedPage, options: RenderOptions = {}): string {
+  return renderMarkdown(page.document, { ...options, frontmatter: page.frontmatter });
+}

@@ -1,0 +1,127 @@
+import type { Context } from '../context.ts';
+import { LruCache } from './lru.ts';
+import { decodeNode, type PageNode } from './nodes.ts';
+import { getObjects } from './objects.ts';
+import type { RevisionRoot, StoredFile } from './revisions.ts';
+import { slugify, UniqueSlugs } from './markdown/index.ts';
+
+/**
+ * A revision's content as a tree in memory: every page with its node, slug and path, and indexes by id and
+ * by path. Objects never change, so a tree is cached by its root hash and is always right; cached trees are
+ * shared between requests and must never be modified (the writer copies what it changes).
+ */
+export interface TreePage {
+  /** Hash of the page node. */
+  hash: string;
+  node: PageNode;
+  /** Unique among the page's siblings; links have none. */
+  slug: string | null;
+  /** Slugs from the top of the tree ("guides/install"); links have none. */
+  path: string | null;
+  parentId: string | null;
+  pages: TreePage[];
+}
+
+export interface RevisionTree {
+  rootHash: string;
+  root: RevisionRoot;
+  pages: TreePage[];
+  byId: Map<string, TreePage>;
+  byPath: Map<string, TreePage>;
+  files: Map<string, StoredFile>;
+  /** How many pages the tree holds. */
+  size: number;
+}
+
+/** At most 256 trees and 200,000 pages in memory per process. */
+const cache = new LruCache<string, RevisionTree>(256, 200_000);
+
+/** Counts the trees built from the database (not from the cache), for tests and measurements. */
+export const treeStats = { built: 0 };
+
+export function clearTreeCache(): void {
+  cache.clear();
+}
+
+type Store = Pick<Context, 'db'>;
+
+/** The root object of a revision. */
+export async function loadRoot(ctx: Store, rootHash: string): Promise<RevisionRoot> {
+  const cached = cache.get(rootHash);
+  if (cached) return cached.root;
+  const objects = await getObjects(ctx, [rootHash]);
+  return JSON.parse(objects.get(rootHash)!) as RevisionRoot;
+}
+
+/**
+ * The tree of the revision whose root object is `rootHash`: from the cache, or read level by level (one
+ * `where hash in (…)` query per level of depth, in chunks), never one query per page.
+ */
+export async function loadTree(ctx: Store, rootHash: string): Promise<RevisionTree> {
+  const cached = cache.get(rootHash);
+  if (cached) return cached;
+  const root = await loadRoot(ctx, rootHash);
+  const nodes = new Map<string, PageNode>();
+  let level = root.pages;
+  while (level.length > 0) {
+    const wanted = level.filter((hash) => !nodes.has(hash));
+    const objects = wanted.length > 0 ? await getObjects(ctx, wanted) : new Map<string, string>();
+    const next: string[] = [];
+    for (const [hash, data] of objects) {
+      const node = decodeNode(data);
+      nodes.set(hash, node);
+      next.push(...node.children);
+    }
+    level = next;
+  }
+  const tree = buildTree(rootHash, root, nodes);
+  treeStats.built++;
+  cache.set(rootHash, tree, Math.max(1, tree.size));
+  return tree;
+}
+
+/** Puts a tree that was just written into the cache (the writer knows it already: no need to read it back). */
+export function rememberTree(tree: RevisionTree): void {
+  cache.set(tree.rootHash, tree, Math.max(1, tree.size));
+}
+
+/** Assembles the tree from its root and nodes: slugs unique among siblings, paths from the top. */
+export function buildTree(rootHash: string, root: RevisionRoot, nodes: Map<string, PageNode>): RevisionTree {
+  const byId = new Map<string, TreePage>();
+  const byPath = new Map<string, TreePage>();
+
+  const build = (hashes: string[], parent: TreePage | null, depth: number): TreePage[] => {
+    if (depth > 64) throw new Error('A page tree deeper than 64 levels cannot be read.');
+    const slugs = new UniqueSlugs();
+    return hashes.map((hash) => {
+      const node = nodes.get(hash);
+      if (!node) throw new Error(`Page node ${hash} is missing from the content store.`);
+      const slug = node.type === 'link' ? null : slugs.claim(slugify(node.title));
+      const path = slug === null ? null : parent?.path ? `${parent.path}/${slug}` : slug;
+      const page: TreePage = { hash, node, slug, path, parentId: parent?.node.id ?? null, pages: [] };
+      page.pages = build(node.children, page, depth + 1);
+      byId.set(node.id, page);
+      if (path !== null && !byPath.has(path)) byPath.set(path, page);
+      return page;
+    });
+  };
+
+  const pages = build(root.pages, null, 0);
+  return { rootHash, root, pages, byId, byPath, files: new Map(root.files.map((file) => [file.id, file])), size: byId.size };
+}
+
+/** Every page of a tree, depth first, in reading order. */
+export function* walkPages(pages: TreePage[]): Generator<TreePage> {
+  for (const page of pages) {
+    yield page;
+    yield* walkPages(page.pages);
+  }
+}
+
+/** Normalizes a path given by a caller: no leading, trailing or doubled slashes. */
+export function normalizePath(path: string): string {
+  return path
+    .split('/')
+    .filter((segment) => segment !== '')
+    .join('/');
+}

@@ -1,0 +1,261 @@
+import type { Context } from '../context.ts';
+import { BadRequest, NotFound } from '../errors.ts';
+import { encodeNode, type PageFields, type PageNode, type PageType, type Variables } from './nodes.ts';
+import { objectHash, putObjects, type ObjectKind } from './objects.ts';
+import { canonicalJson, createRevision, EMPTY_ROOT, type RevisionRoot, type RevisionType, type StoredFile } from './revisions.ts';
+import { buildTree, loadTree, rememberTree, walkPages, type RevisionTree } from './tree.ts';
+
+/** A page to add: its settings, its body as Markdown, and (optionally) its children. */
+export interface NewPage extends Omit<PageFields, 'id'> {
+  id?: string;
+  markdown?: string;
+  pages?: NewPage[];
+}
+
+/** Changes to a page's settings; `markdown: null` empties the body. `id` and `type` never change. */
+export type PagePatch = Partial<Omit<PageFields, 'id' | 'type'>> & { markdown?: string | null };
+
+export interface Position {
+  /** The parent page, or null (or absent) for the top level. */
+  parent?: string | null;
+  /** Where among the siblings; the end when absent. */
+  index?: number;
+}
+
+interface Entry {
+  fields: PageFields;
+  /** Hash of the body object. */
+  body: string | undefined;
+  /** A new body, written with the next `write`. */
+  markdown?: string;
+  children: string[];
+  parent: string | null;
+  /** The node's hash while it is unchanged; null once it (or a descendant) changed. */
+  hash: string | null;
+}
+
+/**
+ * Builds a new revision from an existing one by edits: add, change, move and remove pages and files, set
+ * variables. Only what changed is written: the changed pages, their ancestors and a new root; every other
+ * node (and every body) is shared with the revision it started from. Used by templates, imports and merges.
+ */
+export class RevisionWriter {
+  private readonly entries = new Map<string, Entry>();
+  private top: string[] = [];
+  private files: StoredFile[];
+  private variables: Variables;
+  private reusableContents: unknown[];
+
+  private constructor(
+    private readonly ids: Pick<Context, 'ids'>['ids'],
+    tree: RevisionTree | null,
+  ) {
+    const root = tree?.root ?? EMPTY_ROOT;
+    this.files = root.files.map((file) => ({ ...file }));
+    this.variables = { ...(root.variables as Variables) };
+    this.reusableContents = [...root.reusableContents];
+    if (!tree) return;
+    for (const page of walkPages(tree.pages)) {
+      const { body, children: _children, ...fields } = page.node;
+      this.entries.set(fields.id, { fields, body, children: page.pages.map((child) => child.node.id), parent: page.parentId, hash: page.hash });
+    }
+    this.top = tree.pages.map((page) => page.node.id);
+  }
+
+  /** A writer over the content of the revision whose root object is `rootHash`. */
+  static async fromRoot(ctx: Pick<Context, 'db' | 'ids'>, rootHash: string): Promise<RevisionWriter> {
+    return new RevisionWriter(ctx.ids, await loadTree(ctx, rootHash));
+  }
+
+  /** A writer over a revision of the store. */
+  static async fromRevision(ctx: Pick<Context, 'db' | 'ids'>, revisionId: string): Promise<RevisionWriter> {
+    const row = await ctx.db.selectFrom('revisions').select('root').where('id', '=', revisionId).executeTakeFirst();
+    if (!row) throw new NotFound(`No revision "${revisionId}" exists.`);
+    return RevisionWriter.fromRoot(ctx, row.root);
+  }
+
+  /** A writer over empty content. */
+  static empty(ctx: Pick<Context, 'ids'>): RevisionWriter {
+    return new RevisionWriter(ctx.ids, null);
+  }
+
+  has(pageId: string): boolean {
+    return this.entries.has(pageId);
+  }
+
+  /** The settings of a page (a copy). */
+  page(pageId: string): PageFields {
+    return { ...this.entry(pageId).fields };
+  }
+
+  /** The ids of the top-level pages, or of a page's children. */
+  children(parentId: string | null = null): string[] {
+    return [...(parentId === null ? this.top : this.entry(parentId).children)];
+  }
+
+  fileList(): StoredFile[] {
+    return this.files.map((file) => ({ ...file }));
+  }
+
+  /** Adds a page (and its `pages`, recursively); returns its id. */
+  addPage(input: NewPage, position: Position = {}): string {
+    const { pages = [], markdown, id: givenId, ...settings } = input;
+    const id = givenId ?? this.ids.next();
+    if (this.entries.has(id)) throw new BadRequest(`A page with the id "${id}" already exists in this revision.`);
+    const parent = position.parent ?? null;
+    this.checkPlacement(settings.type, parent, id);
+    if (!settings.title?.trim()) throw new BadRequest('A page needs a title that is not blank.');
+    if (settings.type === 'link' && !settings.target) throw new BadRequest(`The link page "${settings.title}" needs a target.`);
+    if (settings.type !== 'document' && markdown) throw new BadRequest(`The ${settings.type} page "${settings.title}" cannot have a body.`);
+    const entry: Entry = { fields: { ...settings, id }, body: undefined, children: [], parent, hash: null };
+    this.entries.set(id, entry);
+    this.setBody(entry, markdown);
+    this.insert(id, parent, position.index);
+    for (const child of pages) this.addPage(child, { parent: id });
+    return id;
+  }
+
+  /** Changes a page's settings or body. */
+  updatePage(pageId: string, patch: PagePatch): void {
+    const entry = this.entry(pageId);
+    const { markdown, ...settings } = patch;
+    if (settings.title !== undefined && !settings.title.trim()) throw new BadRequest('A page needs a title that is not blank.');
+    entry.fields = { ...entry.fields, ...settings, id: entry.fields.id, type: entry.fields.type };
+    if (markdown !== undefined) {
+      if (entry.fields.type !== 'document' && markdown) throw new BadRequest(`The ${entry.fields.type} page "${entry.fields.title}" cannot have a body.`);
+      this.setBody(entry, markdown ?? undefined);
+    }
+    this.touch(pageId);
+  }
+
+  /** Moves a page (with its subtree) under another parent, or to another place among its siblings. */
+  movePage(pageId: string, position: Position): void {
+    const entry = this.entry(pageId);
+    const parent = position.parent ?? null;
+    for (let at: string | null = parent; at !== null; at = this.entry(at).parent) {
+      if (at === pageId) throw new BadRequest(`The page "${pageId}" cannot move inside itself.`);
+    }
+    this.checkPlacement(entry.fields.type, parent, pageId);
+    this.detach(pageId);
+    entry.parent = parent;
+    this.insert(pageId, parent, position.index);
+  }
+
+  /** Removes a page and everything under it. */
+  removePage(pageId: string): void {
+    const entry = this.entry(pageId);
+    this.detach(pageId);
+    const drop = (id: string) => {
+      for (const child of this.entry(id).children) drop(child);
+      this.entries.delete(id);
+    };
+    drop(entry.fields.id);
+  }
+
+  /** Adds a file whose bytes are already in blob storage; returns its id. */
+  addFile(file: Omit<StoredFile, 'id'> & { id?: string }): string {
+    const id = file.id ?? this.ids.next();
+    if (this.files.some((existing) => existing.id === id)) throw new BadRequest(`A file with the id "${id}" already exists in this revision.`);
+    this.files.push({ ...file, id });
+    return id;
+  }
+
+  updateFile(fileId: string, patch: Partial<Omit<StoredFile, 'id'>>): void {
+    const index = this.fileIndex(fileId);
+    this.files[index] = { ...this.files[index], ...patch, id: fileId };
+  }
+
+  removeFile(fileId: string): void {
+    this.files.splice(this.fileIndex(fileId), 1);
+  }
+
+  setVariables(variables: Variables): void {
+    this.variables = { ...variables };
+  }
+
+  /**
+   * Writes the changed bodies and nodes and the new root object; returns the root's hash and puts the new
+   * tree in the cache (it is known already, no need to read it back).
+   */
+  async write(ctx: Pick<Context, 'db'>): Promise<string> {
+    const pending: Array<{ kind: ObjectKind; data: string }> = [];
+    const nodes = new Map<string, PageNode>();
+    const hashOf = (id: string): string => {
+      const entry = this.entry(id);
+      const children = entry.children.map(hashOf);
+      const node: PageNode = { ...entry.fields, ...(entry.body ? { body: entry.body } : {}), children };
+      if (entry.hash === null) {
+        if (entry.markdown !== undefined) pending.push({ kind: 'body', data: entry.markdown });
+        entry.markdown = undefined;
+        const data = encodeNode(node);
+        entry.hash = objectHash('page', data);
+        pending.push({ kind: 'page', data });
+      }
+      nodes.set(entry.hash, node);
+      return entry.hash;
+    };
+    const root: RevisionRoot = { pages: this.top.map(hashOf), files: this.files, reusableContents: this.reusableContents, variables: this.variables };
+    const rootData = canonicalJson(root);
+    const rootHash = objectHash('root', rootData);
+    pending.push({ kind: 'root', data: rootData });
+    await putObjects(ctx, pending);
+    rememberTree(buildTree(rootHash, JSON.parse(rootData) as RevisionRoot, nodes));
+    return rootHash;
+  }
+
+  /** Writes the content and records a revision of it; returns the new revision's id and root. */
+  async commit(ctx: Context, revision: { spaceId: string; type: RevisionType; parents: string[] }): Promise<{ revisionId: string; root: string }> {
+    const root = await this.write(ctx);
+    const revisionId = await createRevision(ctx, { ...revision, root });
+    return { revisionId, root };
+  }
+
+  private entry(pageId: string): Entry {
+    const entry = this.entries.get(pageId);
+    if (!entry) throw new NotFound(`No page "${pageId}" exists in this revision.`);
+    return entry;
+  }
+
+  private fileIndex(fileId: string): number {
+    const index = this.files.findIndex((file) => file.id === fileId);
+    if (index < 0) throw new NotFound(`No file "${fileId}" exists in this revision.`);
+    return index;
+  }
+
+  private setBody(entry: Entry, markdown: string | undefined): void {
+    entry.body = markdown ? objectHash('body', markdown) : undefined;
+    entry.markdown = markdown || undefined;
+  }
+
+  /** Groups live at the top level only; links have no children; a document holds documents and links. */
+  private checkPlacement(type: PageType, parent: string | null, id: string): void {
+    if (parent === null) return;
+    const parentType = this.entry(parent).fields.type;
+    if (parentType === 'link') throw new BadRequest(`The page "${id}" cannot go under a link page.`);
+    if (type === 'group') throw new BadRequest(`The group "${id}" can only be at the top level of the content.`);
+  }
+
+  private insert(id: string, parent: string | null, index: number | undefined): void {
+    const siblings = parent === null ? this.top : this.entry(parent).children;
+    const at = index === undefined ? siblings.length : Math.max(0, Math.min(index, siblings.length));
+    siblings.splice(at, 0, id);
+    this.entry(id).parent = parent;
+    if (parent !== null) this.touch(parent);
+  }
+
+  private detach(id: string): void {
+    const parent = this.entry(id).parent;
+    const siblings = parent === null ? this.top : this.entry(parent).children;
+    siblings.splice(siblings.indexOf(id), 1);
+    if (parent !== null) this.touch(parent);
+  }
+
+  /** Marks a page and its ancestors as changed. */
+  private touch(id: string | null): void {
+    for (let at = id; at !== null; at = this.entry(at).parent) {
+      const entry = this.entry(at);
+      if (entry.hash === null && at !== id) break;
+      entry.hash = null;
+    }
+  }
+}

@@ -1,0 +1,205 @@
+import { sql } from 'kysely';
+import type { AppServices, Context } from '../context.ts';
+import { createContext, nowIso } from '../context.ts';
+import type { JobsTable } from '../db/types.ts';
+import { appJobs } from './handlers.ts';
+import type { JobRegistry } from './registry.ts';
+import { DEFAULT_LEASE_MS, DEFAULT_MAX_ATTEMPTS, defaultBackoffMs, type JobInfo, type JobOutcome } from './types.ts';
+
+/**
+ * The durable job queue, in the `jobs` table. A job is written in the transaction of the request that
+ * causes it (so the write and its follow-up work commit together or not at all) and run later by a worker:
+ *
+ *   pending ──claim──▶ running ──▶ done
+ *      ▲                  │
+ *      └── error: retry ──┤ (last_error kept, run_at = now + backoff)
+ *                         └──▶ failed (after max_attempts runs)
+ *
+ * `attempts` counts the runs started; a running job whose worker stopped is taken over once its lease
+ * (`locked_until`) has passed, which counts as another attempt. A singleton key allows one pending or
+ * running job per key (a unique index); finished jobs give their key up.
+ */
+
+export interface EnqueueOptions {
+  /** When the job becomes due (default: now). */
+  runAt?: Date;
+  /** Overrides the kind's singleton key; null for none. */
+  singletonKey?: string | null;
+  /** Overrides the kind's number of attempts. */
+  maxAttempts?: number;
+  /** Where the kind's defaults are looked up (default: the app's jobs). */
+  registry?: JobRegistry;
+}
+
+type QueueContext = Pick<Context, 'db' | 'clock' | 'ids'>;
+
+/**
+ * Enqueues a job in the caller's transaction (`ctx.db`); returns its id. With a singleton key that already
+ * has a pending job, that job takes the new payload and due time (and starts its attempts again); when the
+ * job holding the key is running, it is left alone and its id returned.
+ */
+export async function enqueue(ctx: QueueContext, kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<string> {
+  const definition = (options.registry ?? appJobs).get(kind);
+  const singletonKey = options.singletonKey !== undefined ? options.singletonKey : (definition?.singletonKey?.(payload) ?? null);
+  const row: JobsTable = {
+    id: ctx.ids.next(),
+    kind,
+    payload: JSON.stringify(payload ?? null),
+    status: 'pending',
+    singleton_key: singletonKey,
+    attempts: 0,
+    max_attempts: options.maxAttempts ?? definition?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    run_at: (options.runAt ?? ctx.clock.now()).toISOString(),
+    locked_by: null,
+    locked_until: null,
+    last_error: null,
+    created_at: nowIso(ctx),
+    finished_at: null,
+  };
+  if (singletonKey === null) {
+    await ctx.db.insertInto('jobs').values(row).execute();
+    return row.id;
+  }
+  const stored = await ctx.db
+    .insertInto('jobs')
+    .values(row)
+    .onConflict((oc) =>
+      oc
+        .column('singleton_key')
+        .where('singleton_key', 'is not', null)
+        .doUpdateSet((eb) => ({
+          payload: eb.ref('excluded.payload'),
+          run_at: eb.ref('excluded.run_at'),
+          max_attempts: eb.ref('excluded.max_attempts'),
+          attempts: 0,
+          last_error: null,
+        }))
+        .where('jobs.status', '=', 'pending'),
+    )
+    .returning('id')
+    .executeTakeFirst();
+  if (stored) return stored.id;
+  const running = await ctx.db.selectFrom('jobs').select('id').where('singleton_key', '=', singletonKey).executeTakeFirstOrThrow();
+  return running.id;
+}
+
+/** Drops the pending job of a singleton key, if any (a running one finishes, and its handler re-checks). */
+export async function cancelPending(ctx: Pick<Context, 'db'>, singletonKey: string): Promise<boolean> {
+  const result = await ctx.db.deleteFrom('jobs').where('singleton_key', '=', singletonKey).where('status', '=', 'pending').executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/**
+ * Takes up to `limit` due jobs for `workerId`: pending jobs whose time has come, and running jobs whose
+ * lease has passed. The one place where the two databases differ: PostgreSQL lets several workers claim at
+ * once, each skipping the rows another is claiming (FOR UPDATE SKIP LOCKED, in a transaction); SQLite has a
+ * single writer, so one UPDATE … RETURNING claims atomically.
+ */
+async function claimDue(services: AppServices, workerId: string, limit: number): Promise<JobsTable[]> {
+  const now = services.clock.now();
+  const nowText = now.toISOString();
+  const lockedUntil = new Date(now.getTime() + DEFAULT_LEASE_MS).toISOString();
+  const claim = { status: 'running', locked_by: workerId, locked_until: lockedUntil, attempts: sql<number>`attempts + 1` };
+  const due = (db: typeof services.db) =>
+    db
+      .selectFrom('jobs')
+      .select('jobs.id')
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('jobs.status', '=', 'pending'), eb('jobs.run_at', '<=', nowText)]),
+          eb.and([eb('jobs.status', '=', 'running'), eb('jobs.locked_until', '<=', nowText)]),
+        ]),
+      )
+      .orderBy('jobs.run_at')
+      .orderBy('jobs.id')
+      .limit(limit);
+  let rows: JobsTable[];
+  if (services.dialect === 'postgres') {
+    rows = await services.db.transaction().execute(async (trx) => {
+      const ids = (await due(trx).forUpdate().skipLocked().execute()).map((row) => row.id);
+      if (ids.length === 0) return [];
+      return trx.updateTable('jobs').set(claim).where('id', 'in', ids).returningAll().execute();
+    });
+  } else {
+    rows = await services.db.updateTable('jobs').set(claim).where('id', 'in', due(services.db)).returningAll().execute();
+  }
+  return rows.sort((a, b) => (a.run_at < b.run_at ? -1 : a.run_at > b.run_at ? 1 : a.id < b.id ? -1 : 1));
+}
+
+export interface RunOptions {
+  workerId: string;
+  /** At most this many jobs in this round (default 10). */
+  limit?: number;
+  /** The kinds this worker runs (default: the app's jobs). */
+  registry?: JobRegistry;
+  /** Told about every failed run (the failure itself is recorded on the job). */
+  onError?: (error: unknown, job: JobInfo) => void;
+}
+
+export interface RunReport {
+  claimed: number;
+  done: number;
+  rescheduled: number;
+  retried: number;
+  failed: number;
+}
+
+function errorText(error: unknown): string {
+  const text = error instanceof Error ? error.message || error.name : String(error);
+  return text.slice(0, 2000);
+}
+
+/**
+ * One round of work: claims the due jobs and runs each with the handler of its kind, one after another.
+ * A handler that returns marks its job done; one that throws has the error kept in `last_error` and the job
+ * retried after a backoff, or marked failed once it has used its attempts; an unknown kind fails the same
+ * way. Every update is conditional on this worker still holding the job.
+ */
+export async function runDueJobs(services: AppServices, options: RunOptions): Promise<RunReport> {
+  const registry = options.registry ?? appJobs;
+  const report: RunReport = { claimed: 0, done: 0, rescheduled: 0, retried: 0, failed: 0 };
+  const jobs = await claimDue(services, options.workerId, options.limit ?? 10);
+  report.claimed = jobs.length;
+  for (const job of jobs) {
+    const definition = registry.get(job.kind);
+    const info: JobInfo = { id: job.id, kind: job.kind, attempts: job.attempts, maxAttempts: job.max_attempts, runAt: job.run_at };
+    const held = (db: typeof services.db) => db.updateTable('jobs').where('id', '=', job.id).where('locked_by', '=', options.workerId).where('status', '=', 'running');
+    if (definition?.leaseMs !== undefined) {
+      await held(services.db).set({ locked_until: new Date(services.clock.now().getTime() + definition.leaseMs).toISOString() }).execute();
+    }
+    let outcome: JobOutcome;
+    try {
+      if (!definition) throw new Error(`No handler is registered for jobs of kind "${job.kind}".`);
+      outcome = await definition.run(createContext(services, null), JSON.parse(job.payload) as unknown, info);
+    } catch (error) {
+      options.onError?.(error, info);
+      const now = services.clock.now();
+      if (job.attempts >= job.max_attempts) {
+        await held(services.db)
+          .set({ status: 'failed', last_error: errorText(error), finished_at: now.toISOString(), singleton_key: null, locked_by: null, locked_until: null })
+          .execute();
+        report.failed++;
+      } else {
+        const wait = (definition?.backoffMs ?? defaultBackoffMs)(job.attempts);
+        await held(services.db)
+          .set({ status: 'pending', last_error: errorText(error), run_at: new Date(now.getTime() + wait).toISOString(), locked_by: null, locked_until: null })
+          .execute();
+        report.retried++;
+      }
+      continue;
+    }
+    if (outcome && 'rescheduleAt' in outcome) {
+      // Not due yet: back in the queue, and this run does not count as an attempt.
+      await held(services.db)
+        .set({ status: 'pending', run_at: outcome.rescheduleAt.toISOString(), attempts: sql<number>`attempts - 1`, locked_by: null, locked_until: null })
+        .execute();
+      report.rescheduled++;
+    } else {
+      await held(services.db)
+        .set({ status: 'done', finished_at: services.clock.now().toISOString(), singleton_key: null, locked_by: null, locked_until: null })
+        .execute();
+      report.done++;
+    }
+  }
+  return report;
+}

@@ -1,0 +1,105 @@
+import type { Context } from '../../context.ts';
+import { downloadExpiry, downloadUrl } from '../../content/file-urls.ts';
+import { fullLayout } from '../../content/nodes.ts';
+import type { StoredFile } from '../../content/revisions.ts';
+import type { RevisionTree, TreePage } from '../../content/tree.ts';
+import { spaceLocation } from '../spaces/presenter.ts';
+import type { PageBody } from './bodies.ts';
+import type { ContentScope } from './service.ts';
+import type { Revision, RevisionFile, RevisionPage } from './schemas.ts';
+
+type Ctx = Pick<Context, 'config' | 'clock' | 'urls'>;
+
+export interface PresentOptions {
+  /** false leaves out Git metadata (`git`) of pages and files. */
+  metadata?: boolean;
+}
+
+const KINDS = { document: 'sheet', group: 'group', link: 'link' } as const;
+
+/**
+ * Where a page of this content lives in the API: under `content/` for the current revision, under
+ * `revisions/{id}/` for an older one (Quire has no separate editing app, so `urls.app` is an API address).
+ */
+function contentBase(ctx: Pick<Context, 'config'>, scope: ContentScope): string {
+  const space = spaceLocation(ctx, scope.space.id);
+  return scope.current ? `${space}/content` : `${space}/revisions/${scope.revision.id}`;
+}
+
+/** A page and its subtree (without bodies), as the API shows it. */
+export function presentPage(ctx: Ctx, scope: ContentScope, page: TreePage, options: PresentOptions, body?: PageBody | null): RevisionPage {
+  return presentPageAt(contentBase(ctx, scope), page, options, body);
+}
+
+function presentPageAt(base: string, page: TreePage, options: PresentOptions, body?: PageBody | null): RevisionPage {
+  const { node } = page;
+  const out: RevisionPage = { id: node.id, title: node.title, kind: KINDS[node.type], type: node.type };
+  if (node.emoji) out.emoji = node.emoji;
+  if (node.icon) out.icon = node.icon;
+  if (node.type === 'link') {
+    out.target = node.target;
+    const href = node.href ?? (node.target?.kind === 'url' ? node.target.url : undefined);
+    if (href) out.href = href;
+    if (node.hidden) out.hidden = true;
+    return out;
+  }
+  out.slug = page.slug!;
+  out.path = page.path!;
+  if (node.type === 'document') {
+    out.urls = { app: `${base}/page/${encodeURIComponent(node.id)}` };
+    if (node.description) out.description = node.description;
+    out.layout = fullLayout(node.layout);
+    if (node.cover) out.cover = node.cover;
+    if (node.variables && Object.keys(node.variables).length > 0) out.variables = node.variables;
+    if (node.body) out.documentId = node.body;
+  }
+  if (node.hidden) out.hidden = true;
+  if (node.noIndex) out.noIndex = true;
+  if (node.noRobotsIndex) out.noRobotsIndex = true;
+  if (node.git && options.metadata !== false) out.git = node.git;
+  if (body?.format === 'markdown') out.markdown = body.markdown;
+  if (body?.format === 'document') out.document = body.document;
+  out.pages = page.pages.map((child) => presentPageAt(base, child, options));
+  return out;
+}
+
+export function presentPages(ctx: Ctx, scope: ContentScope, pages: TreePage[], options: PresentOptions): RevisionPage[] {
+  const base = contentBase(ctx, scope);
+  return pages.map((page) => presentPageAt(base, page, options));
+}
+
+/** A file with a signed download URL for its revision. Only ever called for callers who may read the space. */
+export function presentFile(ctx: Ctx, scope: ContentScope, file: StoredFile, options: PresentOptions, expires = downloadExpiry(ctx)): RevisionFile {
+  const out: RevisionFile = {
+    id: file.id,
+    name: file.name,
+    contentType: file.contentType,
+    downloadURL: downloadUrl(ctx, { spaceId: scope.space.id, fileId: file.id, revisionId: scope.revision.id }, expires),
+    size: file.size,
+  };
+  if (file.dimensions) out.dimensions = file.dimensions;
+  if (file.git && options.metadata !== false) out.git = file.git;
+  return out;
+}
+
+export function presentFiles(ctx: Ctx, scope: ContentScope, files: StoredFile[], options: PresentOptions): RevisionFile[] {
+  const expires = downloadExpiry(ctx);
+  return files.map((file) => presentFile(ctx, scope, file, options, expires));
+}
+
+export function presentRevision(ctx: Ctx, scope: ContentScope & { tree: RevisionTree }, options: PresentOptions): Revision {
+  const { revision, tree } = scope;
+  return {
+    object: 'revision',
+    id: revision.id,
+    type: revision.type,
+    parents: revision.parents,
+    pages: presentPages(ctx, scope, tree.pages, options),
+    files: presentFiles(ctx, scope, tree.root.files, options),
+    reusableContents: tree.root.reusableContents,
+    variables: (tree.root.variables ?? {}) as Revision['variables'],
+    createdAt: revision.createdAt,
+    urls: { app: `${spaceLocation(ctx, scope.space.id)}/revisions/${revision.id}` },
+  };
+}
+

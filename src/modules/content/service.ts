@@ -1,0 +1,116 @@
+import type { Context } from '../../context.ts';
+import { NotFound } from '../../errors.ts';
+import { paginate, type Page } from '../../http/pagination.ts';
+import { authorize } from '../../policy/index.ts';
+import { findRevision, type RevisionRecord, type StoredFile } from '../../content/revisions.ts';
+import { loadRoot, loadTree, normalizePath, type RevisionTree, type TreePage } from '../../content/tree.ts';
+import { spaceAccess, type SpaceRow } from '../spaces/access.ts';
+import { pageBody, type PageBody } from './bodies.ts';
+import type { FilesQuery, PageQuery } from './schemas.ts';
+
+/** The content a read is about: the space, the revision, and whether it is the space's current one. */
+export interface ContentScope {
+  space: SpaceRow;
+  revision: RevisionRecord;
+  /** True when read through `content/…` (the current revision) rather than `revisions/{id}/…`. */
+  current: boolean;
+}
+
+export interface TreeView extends ContentScope {
+  tree: RevisionTree;
+}
+
+export interface PageView extends ContentScope {
+  page: TreePage;
+  body: PageBody | null;
+}
+
+export interface FileView extends ContentScope {
+  file: StoredFile;
+}
+
+/**
+ * The revision a read names: the space's current one (`revisionId` undefined) or one of its history. The
+ * caller must be able to read the space; a revision of another space is reported as missing.
+ */
+async function readableRevision(ctx: Context, spaceId: string, revisionId?: string): Promise<ContentScope> {
+  const { space, actor } = await spaceAccess(ctx, spaceId);
+  authorize(ctx, 'space.view', actor);
+  const revision = await findRevision(ctx, revisionId ?? space.revision_id);
+  if (!revision || revision.spaceId !== space.id) {
+    if (revisionId === undefined) throw new Error(`The current revision of space ${space.id} is missing.`);
+    throw new NotFound(`No revision "${revisionId}" exists in the space "${space.id}".`);
+  }
+  return { space, revision, current: revisionId === undefined };
+}
+
+/** A revision with its whole tree of pages. */
+export async function getRevisionContent(ctx: Context, spaceId: string, revisionId?: string): Promise<TreeView> {
+  const scope = await readableRevision(ctx, spaceId, revisionId);
+  return { ...scope, tree: await loadTree(ctx, scope.revision.root) };
+}
+
+function pageNotFound(scope: ContentScope, what: string): NotFound {
+  const where = scope.current ? `the space "${scope.space.id}"` : `the revision "${scope.revision.id}"`;
+  return new NotFound(`No page ${what} exists in ${where}.`);
+}
+
+/** One page with its body in the format asked for (a JSON document by default, or Markdown). */
+export async function getPage(ctx: Context, spaceId: string, pageId: string, query: PageQuery, revisionId?: string): Promise<PageView> {
+  const scope = await readableRevision(ctx, spaceId, revisionId);
+  const tree = await loadTree(ctx, scope.revision.root);
+  const page = tree.byId.get(pageId);
+  if (!page) throw pageNotFound(scope, `"${pageId}"`);
+  return { ...scope, page, body: await pageBody(ctx, tree, page, query) };
+}
+
+/** A page by its path ("guides/install"); documents and groups have paths, links do not. */
+export async function getPageByPath(ctx: Context, spaceId: string, path: string, query: PageQuery, revisionId?: string): Promise<PageView> {
+  const scope = await readableRevision(ctx, spaceId, revisionId);
+  const tree = await loadTree(ctx, scope.revision.root);
+  const wanted = normalizePath(safeDecode(path));
+  const page = tree.byPath.get(wanted);
+  if (!page) throw pageNotFound(scope, `at the path "${wanted}"`);
+  return { ...scope, page, body: await pageBody(ctx, tree, page, query) };
+}
+
+/** A path as sent: "a/b" or "a%2Fb" both name the page "b" under "a". */
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/** The files of a revision, ordered by name then id, in pages of `limit`. */
+export async function listFiles(ctx: Context, spaceId: string, query: FilesQuery, revisionId?: string): Promise<Page<StoredFile> & ContentScope> {
+  const scope = await readableRevision(ctx, spaceId, revisionId);
+  const root = await loadRoot(ctx, scope.revision.root);
+  const files = [...root.files].sort((a, b) => compare(a.name, b.name) || compare(a.id, b.id));
+  const page = await paginate({
+    signer: ctx.cursors,
+    scope: `files:${scope.space.id}`,
+    request: query,
+    count: async () => files.length,
+    fetch: async (cursor, take) => {
+      const start = cursor ? files.findIndex((file) => compare(file.name, String(cursor[0])) > 0 || (file.name === cursor[0] && compare(file.id, cursor[1]) > 0)) : 0;
+      return start < 0 ? [] : files.slice(start, start + take);
+    },
+    key: (file) => [file.name, file.id],
+  });
+  return { ...page, ...scope };
+}
+
+export async function getFile(ctx: Context, spaceId: string, fileId: string, revisionId?: string): Promise<FileView> {
+  const scope = await readableRevision(ctx, spaceId, revisionId);
+  const root = await loadRoot(ctx, scope.revision.root);
+  const file = root.files.find((candidate) => candidate.id === fileId);
+  if (!file) throw new NotFound(`No file "${fileId}" exists in ${scope.current ? `the space "${scope.space.id}"` : `the revision "${scope.revision.id}"`}.`);
+  return { ...scope, file };
+}
+
+/** Compares by code points, the same on every machine (not by locale). */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,36 @@
+import type { Context } from '../../context.ts';
+import { inTransaction, nowIso } from '../../context.ts';
+import { applyTemplate, findTemplate } from '../../content/templates/index.ts';
+import { RevisionWriter } from '../../content/writer.ts';
+import { authorize } from '../../policy/index.ts';
+import { spaceAccess } from '../spaces/access.ts';
+import { assertEditable } from '../spaces/editable.ts';
+import type { ApplyTemplateBody } from './schemas.ts';
+
+export interface AppliedTemplate {
+  revisionId: string;
+  pageIds: string[];
+}
+
+/**
+ * Applies a built-in template: its pages are added after the space's existing pages in one new revision
+ * (type "edits", parent: the current revision), which becomes the space's current one. Nothing existing
+ * is changed or removed.
+ */
+export async function applySpaceTemplate(ctx: Context, spaceId: string, body: ApplyTemplateBody): Promise<AppliedTemplate> {
+  return inTransaction(ctx, async (tx) => {
+    const { space, actor } = await spaceAccess(tx, spaceId);
+    authorize(tx, 'space.edit', actor);
+    assertEditable(space);
+    const template = findTemplate(body.id);
+    // On PostgreSQL, lock the space row: two writers cannot both build on the same current revision.
+    const current = tx.dialect === 'postgres'
+      ? (await tx.db.selectFrom('spaces').select('revision_id').where('id', '=', space.id).forUpdate().executeTakeFirstOrThrow()).revision_id
+      : space.revision_id;
+    const writer = await RevisionWriter.fromRevision(tx, current);
+    const pageIds = applyTemplate(writer, template, body.params?.contentRefs ?? {});
+    const { revisionId } = await writer.commit(tx, { spaceId: space.id, type: 'edits', parents: [current] });
+    await tx.db.updateTable('spaces').set({ revision_id: revisionId, updated_at: nowIso(tx) }).where('id', '=', space.id).execute();
+    return { revisionId, pageIds };
+  });
+}

@@ -1,0 +1,70 @@
+import type { Context } from '../../context.ts';
+import type { MemberRole } from '../../policy/roles.ts';
+import { spacePermissions, type SpaceActor } from '../../policy/space.ts';
+import type { SpaceRow } from './access.ts';
+import type { DefaultLevel, MemberSpace, Space } from './schemas.ts';
+
+/** A space as services hand it to the presenter: the row and the caller's standing on it. */
+export interface SpaceView {
+  space: SpaceRow;
+  actor: SpaceActor;
+}
+
+export function spaceLocation(ctx: Pick<Context, 'config'>, id: string): string {
+  return `${ctx.config.publicUrl}/v1/spaces/${id}`;
+}
+
+/** Where the reader serves a space's published content. */
+export function spacePublishedUrl(ctx: Pick<Context, 'config'>, id: string): string {
+  return `${ctx.config.publicUrl}/s/${id}`;
+}
+
+/** A stored level as the API shows it: 'none' (nobody but administrators) is null. */
+export function presentLevel(stored: string): DefaultLevel {
+  return stored === 'none' ? null : (stored as DefaultLevel);
+}
+
+/**
+ * The API object of a space. Quire has no separate editing app, so `urls.app` is the API address;
+ * `published` is where the reader serves it (every visibility but private), `public` the same address
+ * when anyone may read it.
+ */
+export function presentSpace(ctx: Pick<Context, 'config'>, { space, actor }: SpaceView): Space {
+  const location = spaceLocation(ctx, space.id);
+  const presented: Space = {
+    object: 'space',
+    id: space.id,
+    type: 'document',
+    title: space.title,
+    emoji: space.emoji ?? '',
+    visibility: space.visibility as Space['visibility'],
+    createdAt: space.created_at,
+    updatedAt: space.updated_at,
+    editMode: space.edit_mode as Space['editMode'],
+    urls: { location, app: location },
+    organization: space.organization_id,
+    revision: space.revision_id,
+    defaultLevel: presentLevel(space.default_level),
+    comments: space.comments,
+    changeRequests: space.change_requests,
+    changeRequestsOpen: space.change_requests_open,
+    changeRequestsDraft: space.change_requests_draft,
+    permissions: spacePermissions(actor),
+  };
+  if (space.visibility !== 'private') presented.urls.published = spacePublishedUrl(ctx, space.id);
+  if (space.visibility === 'public') presented.urls.public = spacePublishedUrl(ctx, space.id);
+  if (space.icon) presented.urls.icon = space.icon;
+  if (space.collection_id) presented.parent = space.collection_id;
+  if (space.language) presented.language = space.language as Space['language'];
+  if (space.deleted_at) presented.deletedAt = space.deleted_at;
+  return presented;
+}
+
+/** An item of a member's spaces: their level on it, and the space as the caller sees it. */
+export interface MemberSpaceView extends SpaceView {
+  permission: MemberRole;
+}
+
+export function presentMemberSpace(ctx: Pick<Context, 'config'>, view: MemberSpaceView): MemberSpace {
+  return { permission: view.permission, space: presentSpace(ctx, view) };
+}

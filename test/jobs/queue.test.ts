@@ -1,0 +1,201 @@
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
+import { inTransaction } from '../../src/context.ts';
+import { enqueue, JobRegistry, JobRunner, runDueJobs, type JobInfo } from '../../src/jobs/index.ts';
+import { defaultBackoffMs } from '../../src/jobs/types.ts';
+
+for (const dialect of dialects) {
+  describe(`job queue [${dialect}]`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp(dialect);
+    });
+    after(() => t.close());
+    beforeEach(async () => {
+      await t.ctx.db.deleteFrom('jobs').execute();
+    });
+
+    const job = (id: string) => t.ctx.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const jobCount = async () => Number((await t.ctx.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+
+    it('writes a job in the caller\'s transaction: it exists only if the transaction commits', async () => {
+      await assert.rejects(
+        inTransaction(t.ctx, async (tx) => {
+          await enqueue(tx, 'noop', { n: 1 });
+          throw new Error('the write failed');
+        }),
+        /the write failed/,
+      );
+      assert.equal(await jobCount(), 0);
+      const id = await inTransaction(t.ctx, (tx) => enqueue(tx, 'noop', { n: 2 }));
+      const stored = await job(id);
+      assert.equal(stored.status, 'pending');
+      assert.equal(stored.payload, '{"n":2}');
+      assert.equal(stored.run_at, t.clock.now().toISOString());
+      assert.equal(stored.attempts, 0);
+      assert.equal(stored.max_attempts, 5);
+    });
+
+    it('runs due jobs only, with their payload, and marks them done', async () => {
+      const seen: Array<[unknown, JobInfo]> = [];
+      const registry = new JobRegistry().define<{ n: number }>({ kind: 'record', run: async (_ctx, payload, info) => void seen.push([payload, info]) });
+      const now = await enqueue(t.ctx, 'record', { n: 1 }, { registry });
+      const later = await enqueue(t.ctx, 'record', { n: 2 }, { registry, runAt: new Date(t.clock.now().getTime() + 60_000) });
+      const report = await runDueJobs(t.ctx, { workerId: 'w1', registry });
+      assert.deepEqual(report, { claimed: 1, done: 1, rescheduled: 0, retried: 0, failed: 0 });
+      assert.deepEqual(seen.map(([payload]) => payload), [{ n: 1 }]);
+      assert.equal(seen[0][1].attempts, 1);
+      const done = await job(now);
+      assert.equal(done.status, 'done');
+      assert.equal(done.finished_at, t.clock.now().toISOString());
+      assert.equal(done.locked_by, null);
+      assert.equal((await job(later)).status, 'pending');
+      t.clock.advance(60_000);
+      await runDueJobs(t.ctx, { workerId: 'w1', registry });
+      assert.deepEqual(seen.map(([payload]) => payload), [{ n: 1 }, { n: 2 }]);
+    });
+
+    it('retries a failing job with exponential backoff, keeping the last error, until it succeeds', async () => {
+      let calls = 0;
+      const errors: unknown[] = [];
+      const registry = new JobRegistry().define({
+        kind: 'flaky',
+        maxAttempts: 4,
+        backoffMs: (attempt) => 1000 * 2 ** (attempt - 1),
+        run: async () => {
+          calls++;
+          if (calls < 3) throw new Error(`failure ${calls}`);
+        },
+      });
+      const id = await enqueue(t.ctx, 'flaky', {}, { registry });
+      const options = { workerId: 'w1', registry, onError: (error: unknown) => void errors.push(error) };
+      assert.equal((await runDueJobs(t.ctx, options)).retried, 1);
+      let stored = await job(id);
+      assert.equal(stored.status, 'pending');
+      assert.equal(stored.attempts, 1);
+      assert.equal(stored.last_error, 'failure 1');
+      assert.equal(stored.run_at, new Date(t.clock.now().getTime() + 1000).toISOString());
+      assert.equal((await runDueJobs(t.ctx, options)).claimed, 0, 'not due before its backoff');
+      t.clock.advance(1000);
+      await runDueJobs(t.ctx, options);
+      stored = await job(id);
+      assert.equal(stored.attempts, 2);
+      assert.equal(stored.last_error, 'failure 2');
+      assert.equal(stored.run_at, new Date(t.clock.now().getTime() + 2000).toISOString(), 'the wait doubles');
+      t.clock.advance(2000);
+      assert.equal((await runDueJobs(t.ctx, options)).done, 1);
+      stored = await job(id);
+      assert.equal(stored.status, 'done');
+      assert.equal(stored.attempts, 3);
+      assert.equal(stored.last_error, 'failure 2', 'the last error stays for the record');
+      assert.equal(errors.length, 2);
+      assert.deepEqual([defaultBackoffMs(1), defaultBackoffMs(2), defaultBackoffMs(3), defaultBackoffMs(20)], [30_000, 60_000, 120_000, 3_600_000]);
+    });
+
+    it('marks a job failed after its last attempt, and fails jobs of an unknown kind the same way', async () => {
+      const registry = new JobRegistry().define({ kind: 'broken', maxAttempts: 2, backoffMs: () => 10, singletonKey: () => 'broken:1', run: async () => { throw new Error('always'); } });
+      const id = await enqueue(t.ctx, 'broken', {}, { registry });
+      assert.equal((await job(id)).singleton_key, 'broken:1');
+      await runDueJobs(t.ctx, { workerId: 'w1', registry });
+      t.clock.advance(10);
+      const report = await runDueJobs(t.ctx, { workerId: 'w1', registry });
+      assert.equal(report.failed, 1);
+      const failed = await job(id);
+      assert.equal(failed.status, 'failed');
+      assert.equal(failed.attempts, 2);
+      assert.equal(failed.last_error, 'always');
+      assert.equal(failed.finished_at, t.clock.now().toISOString());
+      assert.equal(failed.singleton_key, null, 'a finished job gives its key up');
+      t.clock.advance(60 * 60 * 1000);
+      assert.equal((await runDueJobs(t.ctx, { workerId: 'w1', registry })).claimed, 0, 'never run again');
+      assert.notEqual(await enqueue(t.ctx, 'broken', {}, { registry }), id, 'the key can be used again');
+
+      const unknown = await enqueue(t.ctx, 'mystery', {}, { maxAttempts: 1 });
+      await runDueJobs(t.ctx, { workerId: 'w1', registry });
+      const stored = await job(unknown);
+      assert.equal(stored.status, 'failed');
+      assert.match(stored.last_error ?? '', /No handler is registered for jobs of kind "mystery"/);
+    });
+
+    it('keeps one pending job per singleton key: enqueueing again moves it; a running one is left alone', async () => {
+      const registry = new JobRegistry().define<{ id: string }>({ kind: 'single', singletonKey: (p) => `single:${p.id}`, run: async () => {} });
+      const first = await enqueue(t.ctx, 'single', { id: 'a' }, { registry, runAt: new Date(t.clock.now().getTime() + 1000) });
+      const second = await enqueue(t.ctx, 'single', { id: 'a' }, { registry, runAt: new Date(t.clock.now().getTime() + 5000) });
+      assert.equal(second, first);
+      assert.equal(await jobCount(), 1);
+      assert.equal((await job(first)).run_at, new Date(t.clock.now().getTime() + 5000).toISOString());
+      await enqueue(t.ctx, 'single', { id: 'b' }, { registry });
+      assert.equal(await jobCount(), 2);
+      await t.ctx.db.updateTable('jobs').set({ status: 'running', locked_by: 'elsewhere', locked_until: new Date(t.clock.now().getTime() + 60_000).toISOString() }).where('id', '=', first).execute();
+      assert.equal(await enqueue(t.ctx, 'single', { id: 'a' }, { registry }), first);
+      assert.equal((await job(first)).status, 'running');
+      assert.equal(await jobCount(), 2);
+    });
+
+    it('takes over a running job whose worker stopped once its lease has passed, counting the attempt', async () => {
+      const runs: string[] = [];
+      const registry = new JobRegistry().define({ kind: 'lease', run: async (_ctx, _p, info) => void runs.push(info.id) });
+      const id = await enqueue(t.ctx, 'lease', {}, { registry });
+      await t.ctx.db
+        .updateTable('jobs')
+        .set({ status: 'running', locked_by: 'crashed', attempts: 1, locked_until: new Date(t.clock.now().getTime() + 60_000).toISOString() })
+        .where('id', '=', id)
+        .execute();
+      assert.equal((await runDueJobs(t.ctx, { workerId: 'w2', registry })).claimed, 0, 'the lease holds');
+      t.clock.advance(60_000);
+      assert.equal((await runDueJobs(t.ctx, { workerId: 'w2', registry })).done, 1);
+      const stored = await job(id);
+      assert.equal(stored.status, 'done');
+      assert.equal(stored.attempts, 2);
+      assert.deepEqual(runs, [id]);
+    });
+
+    it('never runs a job twice when several workers claim at the same time', async () => {
+      const runs = new Map<string, string[]>();
+      const registry = new JobRegistry().define({
+        kind: 'count',
+        run: async (_ctx, _payload, info) => {
+          runs.set(info.id, [...(runs.get(info.id) ?? []), 'run']);
+          await sleep(2);
+        },
+      });
+      const ids: string[] = [];
+      for (let i = 0; i < 40; i++) ids.push(await enqueue(t.ctx, 'count', { i }, { registry }));
+      const byWorker = new Map<string, number>();
+      const worker = async (name: string) => {
+        for (;;) {
+          const report = await runDueJobs(t.ctx, { workerId: name, registry, limit: 5 });
+          byWorker.set(name, (byWorker.get(name) ?? 0) + report.claimed);
+          if (report.claimed === 0) return;
+        }
+      };
+      await Promise.all(['w1', 'w2', 'w3', 'w4'].map(worker));
+      assert.deepEqual([...runs.keys()].sort(), [...ids].sort(), 'every job ran');
+      assert.ok([...runs.values()].every((r) => r.length === 1), 'no job ran twice');
+      assert.equal([...byWorker.values()].reduce((a, b) => a + b, 0), 40);
+      const statuses = await t.ctx.db.selectFrom('jobs').select('status').distinct().execute();
+      assert.deepEqual(statuses.map((s) => s.status), ['done']);
+      if (dialect === 'postgres') assert.ok([...byWorker.values()].filter((n) => n > 0).length > 1, 'the work was shared');
+    });
+
+    it('JobRunner polls until stopped, and stop waits for the round in progress', async () => {
+      const done: number[] = [];
+      const registry = new JobRegistry().define<{ n: number }>({ kind: 'tick', run: async (_ctx, payload) => { await sleep(5); done.push(payload.n); } });
+      const errors: unknown[] = [];
+      const runner = new JobRunner(t.ctx, { workerId: 'runner', intervalMs: 5, limit: 2, registry, onError: (error) => void errors.push(error) });
+      runner.start();
+      for (let n = 1; n <= 5; n++) await enqueue(t.ctx, 'tick', { n }, { registry });
+      const deadline = Date.now() + 5000;
+      while (done.length < 5 && Date.now() < deadline) await sleep(5);
+      await runner.stop();
+      assert.deepEqual([...done].sort(), [1, 2, 3, 4, 5]);
+      await enqueue(t.ctx, 'tick', { n: 6 }, { registry });
+      await sleep(30);
+      assert.equal(done.length, 5, 'nothing runs after stop');
+      assert.deepEqual(errors, []);
+      assert.equal(await runner.tick(), 1, 'a single round on demand');
+    });
+  });
+}
