@@ -20,6 +20,8 @@ export interface Config {
   tokenCacheSeconds: number;
   /** The master key (32+ bytes) that encrypts secrets at rest and signs cursors; undefined = a key file in dataDir. */
   secretKey?: Buffer;
+  /** Whether content imports may fetch from loopback, private, link-local and other non-public addresses. */
+  importAllowPrivate: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -33,6 +35,13 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; it is "${raw}".`);
   }
   return Number(raw);
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '' || raw === '0' || raw === 'false' || raw === 'no') return false;
+  if (raw === '1' || raw === 'true' || raw === 'yes') return true;
+  throw new ConfigError(`${name} must be 1 (on) or 0 (off); it is "${env[name]}".`);
 }
 
 function httpUrl(name: string, raw: string): string {
@@ -93,6 +102,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimit: integer(env, 'QUIRE_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     tokenCacheSeconds: integer(env, 'QUIRE_TOKEN_CACHE_SECONDS', 10, 0, 3600),
     secretKey: secretKey(env.QUIRE_SECRET_KEY),
+    importAllowPrivate: flag(env, 'QUIRE_IMPORT_ALLOW_PRIVATE'),
   };
 }
 

@@ -11,6 +11,7 @@ import { findOrCreateUser, isEmail, issueApiToken } from '../modules/users/servi
 import { openDatabase } from '../db/database.ts';
 import { FolderBlobStore } from '../storage/blobs.ts';
 import { join } from 'node:path';
+import { importCommand } from './import.ts';
 
 const USAGE = `Usage: quire <command> [options]
 
@@ -24,6 +25,9 @@ Commands:
                                           Print a new API token for a user (created if there is none).
   org create --title <title> --owner <email> [--json]
                                           Create another organization owned by that user.
+  import <file-or-folder> --space <id> [--json]
+                                          Import local docs into a space as one new revision: a folder of
+                                          Markdown, or a .zip, .md, .html or .docx file.
 
 Configuration comes from the environment (QUIRE_DATA_DIR, QUIRE_DATABASE_URL, QUIRE_PUBLIC_URL, HOST, PORT,
 QUIRE_LOG_LEVEL, QUIRE_SECRET_KEY); see README.md.`;
@@ -130,6 +134,18 @@ async function orgCreate(config: Config, args: string[]): Promise<number> {
   });
 }
 
+async function importFiles(config: Config, args: string[]): Promise<number> {
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  try {
+    parsed = parseArgs({ args, options: { space: { type: 'string' }, json: { type: 'boolean' } }, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (parsed.positionals.length !== 1) throw new UsageError('import takes one file or folder: quire import <file-or-folder> --space <id>.');
+  const spaceId = required(parsed.values, 'space');
+  return withContext(config, (ctx) => importCommand(ctx, { path: parsed.positionals[0], spaceId, json: parsed.values.json === true }));
+}
+
 async function migrate(config: Config): Promise<number> {
   const database = openDatabase(config.databaseUrl);
   try {
@@ -165,6 +181,8 @@ export async function main(argv: string[]): Promise<number> {
       case 'org':
         if (rest[0] !== 'create') throw new UsageError('Did you mean "quire org create --title <title> --owner <email>"?');
         return await orgCreate(config, rest.slice(1));
+      case 'import':
+        return await importFiles(config, rest);
       default:
         throw new UsageError(`Unknown command "${command}".`);
     }

@@ -1,3 +1,4 @@
+import { PostgresAdapter, SqliteAdapter, type Kysely } from 'kysely';
 import type { DialectName } from './database.ts';
 
 /**
@@ -15,4 +16,12 @@ export function isUniqueViolation(dialect: DialectName, error: unknown): boolean
 /** A LIKE pattern that matches `text` anywhere, with LIKE's own wildcards escaped (used with ESCAPE '\'). */
 export function containsPattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The dialect a Kysely instance speaks, for migrations (which receive only the instance) that differ per database. */
+export function dialectOf(db: Kysely<unknown>): DialectName {
+  const adapter = db.getExecutor().adapter;
+  if (adapter instanceof SqliteAdapter) return 'sqlite';
+  if (adapter instanceof PostgresAdapter) return 'postgres';
+  throw new Error(`Quire runs on SQLite or PostgreSQL; this database adapter is neither: ${adapter.constructor.name}.`);
 }

@@ -180,6 +180,33 @@ export interface JobsTable {
   finished_at: string | null;
 }
 
+/**
+ * One indexed page of a space's current content (document pages without `noIndex`). `headings` and `body`
+ * hold the text of the page's sections, in order, separated by SECTION_SEPARATOR (src/search/page-text.ts);
+ * `sections` is the JSON array of their anchors. The full-text index over these columns is per dialect
+ * (migration 2026-11-21-0003).
+ */
+export interface SearchPagesTable {
+  space_id: string;
+  page_id: string;
+  title: string;
+  path: string;
+  headings: string;
+  body: string;
+  /** The body object the text was read from ('' for an empty page). */
+  body_hash: string;
+  sections: string;
+  /** When this row was last written. */
+  indexed_at: string;
+}
+
+/** Which revision root a space's search index reflects. */
+export interface SearchSpacesTable {
+  space_id: string;
+  root_hash: string;
+  indexed_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -196,4 +223,6 @@ export interface DB {
   content_blobs: ContentBlobsTable;
   revisions: RevisionsTable;
   jobs: JobsTable;
+  search_pages: SearchPagesTable;
+  search_spaces: SearchSpacesTable;
 }

@@ -1,11 +1,13 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as foundation from './2026-11-21-0001-foundation.ts';
 import * as content from './2026-11-21-0002-content.ts';
+import * as search from './2026-11-21-0003-search.ts';
 
 /** Every migration, by its timestamped name; Kysely applies them in name order. */
 const migrations: Record<string, Migration> = {
   '2026-11-21-0001-foundation': foundation,
   '2026-11-21-0002-content': content,
+  '2026-11-21-0003-search': search,
 };
 
 export const migrationProvider: MigrationProvider = {

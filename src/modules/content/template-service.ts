@@ -1,5 +1,6 @@
 import type { Context } from '../../context.ts';
-import { inTransaction, nowIso } from '../../context.ts';
+import { inTransaction } from '../../context.ts';
+import { setCurrentRevision } from '../../content/current.ts';
 import { applyTemplate, findTemplate } from '../../content/templates/index.ts';
 import { RevisionWriter } from '../../content/writer.ts';
 import { authorize } from '../../policy/index.ts';
@@ -30,7 +31,7 @@ export async function applySpaceTemplate(ctx: Context, spaceId: string, body: Ap
     const writer = await RevisionWriter.fromRevision(tx, current);
     const pageIds = applyTemplate(writer, template, body.params?.contentRefs ?? {});
     const { revisionId } = await writer.commit(tx, { spaceId: space.id, type: 'edits', parents: [current] });
-    await tx.db.updateTable('spaces').set({ revision_id: revisionId, updated_at: nowIso(tx) }).where('id', '=', space.id).execute();
+    await setCurrentRevision(tx, space.id, revisionId);
     return { revisionId, pageIds };
   });
 }

@@ -1,6 +1,7 @@
 import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
 import { forkRevision } from '../../content/revisions.ts';
+import { spaceContentChanged } from '../../search/changes.ts';
 import type { SpacesTable } from '../../db/types.ts';
 import { Conflict } from '../../errors.ts';
 import { authorize } from '../../policy/index.ts';
@@ -75,6 +76,7 @@ export async function duplicateSpace(ctx: Context, spaceId: string): Promise<Spa
       deleted_at: null,
     };
     await tx.db.insertInto('spaces').values(copy).execute();
+    await spaceContentChanged(tx, id);
     return { space: copy, actor };
   });
 }

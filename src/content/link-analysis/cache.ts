@@ -1,0 +1,164 @@
+/**
+ * The link analysis of a revision: every link of every page, classified, grouped by target, with the
+ * pages that use each file. A revision's content never changes, so its analysis is a pure function of
+ * its root hash (and of the server's public URL, which decides what is one of its own addresses): it is
+ * computed once, each body parsed once, and kept in a bounded cache. Spaces and change requests (for
+ * their mirrors) read it through `analyzeRevision`.
+ */
+import type { Context } from '../../context.ts';
+import { linkResolver } from '../links.ts';
+import { fileResolver } from '../documents.ts';
+import { LruCache } from '../lru.ts';
+import { extractSections, FrontmatterError, normalizeSource, parseMarkdown, type Document } from '../markdown/index.ts';
+import { getObjects } from '../objects.ts';
+import { findRevision } from '../revisions.ts';
+import { loadTree, walkPages, type RevisionTree, type TreePage } from '../tree.ts';
+import { classify, type AnalyzedLink, type ClassifyScope } from './classify.ts';
+import { documentRefs, nodeRefs, type FoundRef } from './extract.ts';
+
+export type { AnalyzedLink, LinkStatus, LinkTarget } from './classify.ts';
+export type { LinkRelation } from './extract.ts';
+
+/** One target and the pages that link to it. */
+export interface LinkUsage extends AnalyzedLink {
+  /** Ids of the pages holding the link, in reading order, each once. */
+  pages: string[];
+}
+
+export interface RevisionLinks {
+  rootHash: string;
+  tree: RevisionTree;
+  /** Every target of the revision, ordered by key. */
+  usages: LinkUsage[];
+  /** The links of each page that has any, ordered by key, each once. */
+  byPage: Map<string, AnalyzedLink[]>;
+  /** The pages that use each file (links, images, file blocks, covers), in reading order. */
+  fileBacklinks: Map<string, string[]>;
+  /** Every space that links point at (resolved for each caller). */
+  spaces: string[];
+}
+
+type Store = Pick<Context, 'db' | 'dialect' | 'config'>;
+
+/**
+ * A body without any of these holds no reference (no link, image, tag, HTML, bare URL or e-mail address),
+ * so it is parsed only if a link points at one of its anchors.
+ */
+const MAY_REFER = /[[<{@]|:\/\/|www\./i;
+const NO_ANCHORS: ReadonlySet<string> = new Set();
+
+/** At most 64 analyses and about 500,000 pages and links in memory per process. */
+const cache = new LruCache<string, RevisionLinks>(64, 500_000);
+const pending = new Map<string, Promise<RevisionLinks>>();
+
+/** Counts the analyses computed (not taken from the cache), for tests and measurements. */
+export const linkAnalysisStats = { built: 0, parsed: 0 };
+
+export function clearLinkAnalysisCache(): void {
+  cache.clear();
+}
+
+/** The analysis of a revision by id; undefined when there is no such revision. */
+export async function analyzeRevision(ctx: Store, revisionId: string): Promise<RevisionLinks | undefined> {
+  const revision = await findRevision(ctx, revisionId);
+  return revision ? analyzeRoot(ctx, revision.root) : undefined;
+}
+
+/** The analysis of the revision whose root object is `rootHash`: from the cache, or computed once (concurrent callers share it). */
+export async function analyzeRoot(ctx: Store, rootHash: string): Promise<RevisionLinks> {
+  const publicUrl = ctx.config.publicUrl.replace(/\/+$/, '');
+  const key = `${rootHash} ${publicUrl}`;
+  const cached = cache.get(key);
+  if (cached) return cached;
+  let running = pending.get(key);
+  if (!running) {
+    running = compute(ctx, rootHash, publicUrl).finally(() => pending.delete(key));
+    pending.set(key, running);
+  }
+  return running;
+}
+
+/** Reads a body; front matter that cannot be read is set aside so that the links below it are still found. */
+function readBody(markdown: string, tree: RevisionTree, page: TreePage): Document {
+  const options = { resolveFile: fileResolver(tree), resolveLink: linkResolver(tree, page) };
+  linkAnalysisStats.parsed++;
+  try {
+    return parseMarkdown(markdown, options).document;
+  } catch (error) {
+    if (!(error instanceof FrontmatterError)) throw error;
+    return parseMarkdown(normalizeSource(markdown).replace(/^---\n[\s\S]*?\n---(?:\n|$)/, ''), options).document;
+  }
+}
+
+async function compute(ctx: Store, rootHash: string, publicUrl: string): Promise<RevisionLinks> {
+  const tree = await loadTree(ctx, rootHash);
+  const pages = [...walkPages(tree.pages)];
+  const hashes = pages.flatMap((page) => (page.node.type === 'document' && page.node.body ? [page.node.body] : []));
+  const bodies = hashes.length > 0 ? await getObjects(ctx, hashes) : new Map<string, string>();
+
+  // Bodies that may hold a reference are parsed first, for their references and anchors; then references
+  // are classified, and a page that an anchor link points at is parsed then if it was not yet. Each body
+  // is parsed at most once.
+  const anchors = new Map<string, ReadonlySet<string>>();
+  const found = new Map<string, FoundRef[]>();
+  const sourceOf = (page: TreePage) => (page.node.type === 'document' && page.node.body ? bodies.get(page.node.body) : undefined);
+  const anchorsIn = (page: TreePage, document: Document): ReadonlySet<string> => {
+    const ids = new Set(extractSections(document).map((section) => section.id).filter((id) => id !== ''));
+    anchors.set(page.node.id, ids);
+    return ids;
+  };
+  for (const page of pages) {
+    const refs = nodeRefs(page.node);
+    const source = sourceOf(page);
+    if (source && MAY_REFER.test(source)) {
+      const document = readBody(source, tree, page);
+      anchorsIn(page, document);
+      refs.push(...documentRefs(document));
+    }
+    if (refs.length > 0) found.set(page.node.id, refs);
+  }
+  const anchorsOf = (pageId: string): ReadonlySet<string> => {
+    const known = anchors.get(pageId);
+    if (known) return known;
+    const page = tree.byId.get(pageId);
+    const source = page && sourceOf(page);
+    if (!page || !source) return NO_ANCHORS;
+    return anchorsIn(page, readBody(source, tree, page));
+  };
+
+  const scope: ClassifyScope = { tree, anchors: anchorsOf, publicUrl };
+  const byPage = new Map<string, AnalyzedLink[]>();
+  const usages = new Map<string, LinkUsage>();
+  const fileBacklinks = new Map<string, string[]>();
+  const spaces = new Set<string>();
+  let weight = pages.length;
+  for (const page of pages) {
+    const pageId = page.node.id;
+    const own = new Map<string, AnalyzedLink>();
+    for (const ref of found.get(pageId) ?? []) {
+      const link = classify(scope, page, ref);
+      if (!link || own.has(link.key)) continue;
+      own.set(link.key, link);
+      const usage = usages.get(link.key);
+      if (usage) usage.pages.push(pageId);
+      else usages.set(link.key, { ...link, pages: [pageId] });
+      if (link.target.kind === 'space') spaces.add(link.target.space);
+      if (link.target.kind === 'file') {
+        const users = fileBacklinks.get(link.target.file);
+        if (!users) fileBacklinks.set(link.target.file, [pageId]);
+        else if (users[users.length - 1] !== pageId) users.push(pageId);
+      }
+    }
+    if (own.size > 0) byPage.set(pageId, [...own.values()].sort(byKey));
+    weight += own.size;
+  }
+
+  const analysis: RevisionLinks = { rootHash, tree, usages: [...usages.values()].sort(byKey), byPage, fileBacklinks, spaces: [...spaces] };
+  linkAnalysisStats.built++;
+  cache.set(`${rootHash} ${publicUrl}`, analysis, Math.max(1, weight));
+  return analysis;
+}
+
+function byKey(a: { key: string }, b: { key: string }): number {
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}

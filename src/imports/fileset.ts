@@ -1,0 +1,134 @@
+import { posix } from 'node:path';
+import { parseMarkdown } from '../content/markdown/index.ts';
+import { BadRequest } from '../errors.ts';
+import { timeUp } from './limits.ts';
+import { cleanPath, isMarkdown, pagesFromFolders, pagesFromSummary, readLayoutConfig, SCHEME } from './layout.ts';
+import type { ImportEnvironment } from './source.ts';
+import type { AssetCollector, ImportedContent, ImportedPage, Reference } from './types.ts';
+import type { FileSet } from './zip.ts';
+
+/**
+ * A folder of Markdown and assets (a zip archive, or a folder on disk) as imported content: the tree comes
+ * from layout.ts; links between the Markdown files resolve to the pages; every file a page refers to (an
+ * image, a download) becomes a file of the space. Files no page refers to, and Markdown files the layout
+ * leaves out, are counted as skipped.
+ */
+
+export interface FileSetOptions {
+  assets: AssetCollector;
+  env: ImportEnvironment;
+  /** Called as files are read: how many of how many. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Files that are never content: the bookkeeping of operating systems, version control and package managers. */
+function isJunk(path: string): boolean {
+  return path.split('/').some((part) => part === '__MACOSX' || part === '.git' || part === 'node_modules' || part === '.DS_Store' || part === 'Thumbs.db');
+}
+
+/** A top folder that holds everything (as in most archives of a folder) is stepped into. */
+function commonTop(paths: string[]): string {
+  const tops = new Set(paths.map((path) => (path.includes('/') ? path.split('/')[0] : '')));
+  if (tops.size !== 1) return '';
+  const [top] = tops;
+  return top ? `${top}/` : '';
+}
+
+function folderOfKey(key: string): string {
+  if (key.endsWith('/')) return key.slice(0, -1);
+  const folder = posix.dirname(key);
+  return folder === '.' ? '' : folder;
+}
+
+function* walk(pages: ImportedPage[]): Generator<ImportedPage> {
+  for (const page of pages) {
+    yield page;
+    yield* walk(page.pages);
+  }
+}
+
+export async function importFileSet(set: FileSet, options: FileSetOptions): Promise<ImportedContent> {
+  const { env, assets } = options;
+  const usable = set.files.filter((file) => !isJunk(file.path));
+  let skipped = set.files.length - usable.length;
+  const base = commonTop(usable.map((file) => file.path));
+  const configFile = usable.find((file) => file.path === `${base}.gitbook.yaml`);
+  const read = async (path: string) => {
+    if (env.signal.aborted) throw timeUp(env.limits);
+    return set.read(path);
+  };
+  const config = readLayoutConfig(configFile ? (await read(configFile.path)).toString('utf8') : undefined);
+  const prefix = base + (config.root ? `${config.root}/` : '');
+  const inRoot = usable.filter((file) => file.path.startsWith(prefix) && file !== configFile);
+  skipped += usable.length - inRoot.length - (configFile ? 1 : 0);
+  const files = new Map(inRoot.map((file) => [file.path.slice(prefix.length), file.path]));
+  const lower = new Map([...files.keys()].reverse().map((key) => [key.toLowerCase(), key]));
+  const markdown = new Set([...files.keys()].filter(isMarkdown));
+  if (markdown.size === 0) throw new BadRequest(`The archive holds no Markdown file${config.root ? ` under "${config.root}"` : ''}; there is nothing to import.`);
+
+  const total = files.size;
+  let done = 0;
+  const progress = () => options.onProgress?.(++done, total);
+  const texts = new Map<string, string>();
+  const source = {
+    markdown,
+    text: async (path: string) => {
+      let text = texts.get(path);
+      if (text === undefined) {
+        text = (await read(files.get(path)!)).toString('utf8');
+        texts.set(path, text);
+        progress();
+      }
+      return text;
+    },
+  };
+  const used = new Set<string>();
+  const summary = markdown.has(config.summary) ? config.summary : undefined;
+  const pages = summary ? await pagesFromSummary(summary, config, source, used) : await pagesFromFolders(config, source, used);
+  if (summary) used.add(summary);
+  skipped += [...markdown].filter((path) => !used.has(path)).length;
+
+  const pageKeys = new Map<string, string>();
+  for (const page of walk(pages)) if (!pageKeys.has(page.key.toLowerCase())) pageKeys.set(page.key.toLowerCase(), page.key);
+  const find = (path: string): string | undefined => {
+    const candidates = path === '' ? [config.readme] : path.endsWith('/') ? [`${path}README.md`, path] : [path, `${path}/README.md`, `${path}/`, `${path}.md`];
+    for (const candidate of candidates) {
+      const key = pageKeys.get(candidate.toLowerCase()) ?? (isMarkdown(candidate) ? undefined : lower.get(candidate.toLowerCase()));
+      if (key) return key;
+    }
+    return undefined;
+  };
+  const resolve = (from: ImportedPage, reference: string): Reference | undefined => {
+    if (!reference || SCHEME.test(reference) || reference.startsWith('#') || reference.startsWith('//')) return undefined;
+    const [location, anchor] = reference.split('#', 2);
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(location.split('?')[0]);
+      const joined = decoded.startsWith('/') ? decoded : posix.join(folderOfKey(from.key), decoded);
+      decoded = cleanPath(joined, 'A link') + (decoded.endsWith('/') && joined !== '/' ? '/' : '');
+    } catch {
+      return undefined;
+    }
+    const key = find(decoded === '/' ? '' : decoded);
+    return key ? { key, ...(anchor ? { anchor } : {}) } : undefined;
+  };
+
+  // Files the pages refer to become files of the space.
+  const referenced = new Set<string>();
+  for (const page of walk(pages)) {
+    if (!page.markdown) continue;
+    const note = (reference: string) => {
+      const found = resolve(page, reference);
+      if (found && files.has(found.key) && !isMarkdown(found.key)) referenced.add(found.key);
+      return undefined;
+    };
+    parseMarkdown(page.markdown, { resolveFile: note, resolveLink: note });
+  }
+  for (const key of [...referenced].sort()) {
+    await assets.add(key, posix.basename(key), await read(files.get(key)!));
+    progress();
+  }
+  skipped += [...files.keys()].filter((key) => !isMarkdown(key) && !referenced.has(key)).length;
+  options.onProgress?.(total, total);
+  return { pages, assets: assets.assets, skipped: Math.max(0, skipped), resolve };
+}

@@ -1,0 +1,166 @@
+import { posix } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { BadRequest } from '../errors.ts';
+import { markdownPage, titleFromName } from './markdown.ts';
+import { parseSummary, type SummaryItem } from './summary.ts';
+import type { ImportedPage } from './types.ts';
+
+/**
+ * How a folder of Markdown becomes a tree of pages, as in a Git repository of documentation:
+ * - `.gitbook.yaml` at the top may set `root` (the folder holding the docs) and `structure.readme` /
+ *   `structure.summary` (file names relative to that root; README.md and SUMMARY.md by default);
+ * - with a summary file, its lists give the pages, their titles and order, its headings the groups; the
+ *   readme comes first when the summary does not list it;
+ * - without one, the folders do: the readme first, then files and folders by name; a folder is a page
+ *   whose body is its README.md (empty without one) and whose children are what it holds.
+ */
+
+export const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+export function isMarkdown(path: string): boolean {
+  return /\.(md|markdown)$/i.test(path);
+}
+
+export interface LayoutConfig {
+  /** The folder of the docs inside the set ('' for the top). */
+  root: string;
+  readme: string;
+  summary: string;
+}
+
+/** A relative path made clean ("./docs/" → "docs"); refused when it leaves the set. */
+export function cleanPath(path: string, what: string): string {
+  const clean = posix.normalize(`/${path.replace(/\\/g, '/')}`).replace(/^\/+|\/+$/g, '');
+  if (path.split(/[\\/]/).includes('..')) throw new BadRequest(`${what} ("${path}") must stay inside the imported folder.`);
+  return clean === '.' ? '' : clean;
+}
+
+/** Reads `.gitbook.yaml` (when there is one). */
+export function readLayoutConfig(text: string | undefined): LayoutConfig {
+  const config: LayoutConfig = { root: '', readme: 'README.md', summary: 'SUMMARY.md' };
+  if (text === undefined) return config;
+  let data: unknown;
+  try {
+    data = parseYaml(text);
+  } catch (error) {
+    throw new BadRequest(`.gitbook.yaml is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+  if (data === null || data === undefined) return config;
+  if (typeof data !== 'object' || Array.isArray(data)) throw new BadRequest('.gitbook.yaml must be a YAML mapping (root, structure.readme, structure.summary).');
+  const { root, structure } = data as { root?: unknown; structure?: unknown };
+  if (root !== undefined) {
+    if (typeof root !== 'string') throw new BadRequest('The "root" of .gitbook.yaml must be a folder path such as ./docs/.');
+    config.root = cleanPath(root, 'The "root" of .gitbook.yaml');
+  }
+  if (structure && typeof structure === 'object' && !Array.isArray(structure)) {
+    const { readme, summary } = structure as { readme?: unknown; summary?: unknown };
+    if (typeof readme === 'string' && readme.trim()) config.readme = cleanPath(readme, 'The "structure.readme" of .gitbook.yaml');
+    if (typeof summary === 'string' && summary.trim()) config.summary = cleanPath(summary, 'The "structure.summary" of .gitbook.yaml');
+  }
+  return config;
+}
+
+/** What the layout reads: the Markdown files of the docs folder, by path relative to it. */
+export interface LayoutSource {
+  markdown: Set<string>;
+  text(path: string): Promise<string>;
+}
+
+function emptyPage(key: string, title: string, pages: ImportedPage[] = []): ImportedPage {
+  return { key, type: 'document', title: title.slice(0, 255) || 'Untitled', pages };
+}
+
+/** The pages a summary file gives; `used` collects the Markdown files they read. */
+export async function pagesFromSummary(summaryPath: string, config: LayoutConfig, source: LayoutSource, used: Set<string>): Promise<ImportedPage[]> {
+  const folder = posix.dirname(summaryPath) === '.' ? '' : posix.dirname(summaryPath);
+  let counter = 0;
+  // In reading order (a page before its children), so the first mention of a file is the one that gets it.
+  const page = async (item: SummaryItem): Promise<ImportedPage[]> => {
+    const key = `summary:${++counter}`;
+    let own: ImportedPage;
+    let path: string | undefined;
+    try {
+      path = item.href && !SCHEME.test(item.href) ? cleanPath(posix.join(folder, decodeURIComponent(item.href.split('#')[0])), 'A summary entry') : undefined;
+    } catch {
+      path = undefined;
+    }
+    if (item.href && SCHEME.test(item.href)) {
+      own = { key, type: 'link', title: item.title.slice(0, 255), href: item.href, pages: [] };
+    } else if (path && source.markdown.has(path) && !used.has(path)) {
+      used.add(path);
+      own = markdownPage(await source.text(path), { key: path, title: item.title, fallbackTitle: item.title, name: path });
+    } else {
+      own = emptyPage(path && !used.has(path) && !source.markdown.has(path) ? path : key, item.title);
+    }
+    const children = await items(item.items);
+    // A link page has no children: an external link's sub-items follow it.
+    if (own.type === 'link') return [own, ...children];
+    own.pages = children;
+    return [own];
+  };
+  const items = async (list: SummaryItem[]): Promise<ImportedPage[]> => {
+    const pages: ImportedPage[] = [];
+    for (const item of list) pages.push(...(await page(item)));
+    return pages;
+  };
+  const pages: ImportedPage[] = [];
+  for (const group of parseSummary(await source.text(summaryPath))) {
+    const children = await items(group.items);
+    if (group.title === undefined) pages.push(...children);
+    else pages.push({ key: `group:${++counter}`, type: 'group', title: group.title.slice(0, 255), pages: children });
+  }
+  if (source.markdown.has(config.readme) && !used.has(config.readme)) {
+    used.add(config.readme);
+    pages.unshift(markdownPage(await source.text(config.readme), { key: config.readme, fallbackTitle: 'Introduction', name: config.readme }));
+  }
+  return pages;
+}
+
+const byName = (a: string, b: string) => a.replace(/\.(md|markdown)$/i, '').localeCompare(b.replace(/\.(md|markdown)$/i, ''), 'en', { numeric: true, sensitivity: 'base' }) || (a < b ? -1 : 1);
+
+/** The pages the folders give (no summary file); `used` collects the Markdown files they read. */
+export async function pagesFromFolders(config: LayoutConfig, source: LayoutSource, used: Set<string>): Promise<ImportedPage[]> {
+  const folders = new Map<string, { files: string[]; folders: Set<string> }>();
+  const folderOf = (path: string) => {
+    let entry = folders.get(path);
+    if (!entry) folders.set(path, (entry = { files: [], folders: new Set() }));
+    return entry;
+  };
+  for (const path of source.markdown) {
+    const parts = path.split('/');
+    folderOf(parts.slice(0, -1).join('/')).files.push(path);
+    for (let depth = 1; depth < parts.length; depth++) folderOf(parts.slice(0, depth - 1).join('/')).folders.add(parts.slice(0, depth).join('/'));
+  }
+  const readmeOf = (folder: string, files: string[]) => files.find((file) => posix.basename(file).toLowerCase() === 'readme.md' && posix.dirname(file) === (folder || '.'));
+  const file = async (path: string) => {
+    used.add(path);
+    return markdownPage(await source.text(path), { key: path, fallbackTitle: titleFromName(posix.basename(path)), name: path });
+  };
+  const children = async (folder: string): Promise<ImportedPage[]> => {
+    const entry = folderOf(folder);
+    const readme = folder === '' ? (source.markdown.has(config.readme) ? config.readme : undefined) : readmeOf(folder, entry.files);
+    const names = [...entry.files.filter((path) => path !== readme), ...entry.folders].sort((a, b) => byName(posix.basename(a), posix.basename(b)));
+    const pages: ImportedPage[] = [];
+    for (const name of names) {
+      if (!entry.folders.has(name)) {
+        pages.push(await file(name));
+        continue;
+      }
+      const inner = folderOf(name);
+      const innerReadme = readmeOf(name, inner.files);
+      const page = innerReadme
+        ? { ...markdownPage(await source.text(innerReadme), { key: innerReadme, fallbackTitle: titleFromName(posix.basename(name)), name: innerReadme }) }
+        : emptyPage(`${name}/`, titleFromName(posix.basename(name)));
+      if (innerReadme) used.add(innerReadme);
+      page.pages = await children(name);
+      pages.push(page);
+    }
+    return pages;
+  };
+  const top = await children('');
+  if (source.markdown.has(config.readme)) {
+    used.add(config.readme);
+    top.unshift(markdownPage(await source.text(config.readme), { key: config.readme, fallbackTitle: 'Introduction', name: config.readme }));
+  }
+  return top;
+}

@@ -1,0 +1,128 @@
+import type { Context } from '../context.ts';
+import { nowIso } from '../context.ts';
+import { linkWriter } from '../content/links.ts';
+import { parseMarkdown, renderMarkdown } from '../content/markdown/index.ts';
+import type { ContentRef, PageNode } from '../content/nodes.ts';
+import { buildTree, type RevisionTree } from '../content/tree.ts';
+import { RevisionWriter } from '../content/writer.ts';
+import { BadRequest, NotFound } from '../errors.ts';
+import type { ImportedContent, ImportedPage } from './types.ts';
+
+/** Where an import goes: a new revision over `baseRevisionId`, in `spaceId`, at the top or under a page. */
+export interface ImportTarget {
+  baseRevisionId: string;
+  spaceId: string;
+  /** Import into this page: a single page replaces its body, several go under it. */
+  underPageId?: string;
+}
+
+export interface ImportResult {
+  revisionId: string;
+  importedResources: number;
+  totalResources: number;
+}
+
+/** The tree the writer holds now, built in memory (not written), for the paths links are written with. */
+function previewTree(writer: RevisionWriter): RevisionTree {
+  const nodes = new Map<string, PageNode>();
+  const visit = (id: string) => {
+    const children = writer.children(id);
+    nodes.set(id, { ...writer.page(id), children });
+    children.forEach(visit);
+  };
+  const top = writer.children(null);
+  top.forEach(visit);
+  return buildTree('preview', { pages: top, files: writer.fileList(), reusableContents: [], variables: {} }, nodes);
+}
+
+/** Records the import's blobs (already in blob storage) in the database, as storeBlob does. */
+async function recordBlobs(tx: Context, content: ImportedContent): Promise<void> {
+  const rows = [...new Map(content.assets.map((asset) => [asset.blob, { hash: asset.blob, size: asset.size, created_at: nowIso(tx) }])).values()];
+  for (let i = 0; i < rows.length; i += 300) {
+    await tx.db.insertInto('content_blobs').values(rows.slice(i, i + 300)).onConflict((oc) => oc.column('hash').doNothing()).execute();
+  }
+}
+
+/** Imported content laid into a writer over a base revision, ready to be written. */
+export interface PreparedImport {
+  baseRevisionId: string;
+  underPageId?: string;
+  content: ImportedContent;
+  writer: RevisionWriter;
+  imported: number;
+}
+
+/**
+ * Lays imported content over a base revision, in memory: pages and files added, and every page body
+ * rewritten so that links between imported pages become links to the new pages (written as the content
+ * store writes them: relative paths of the new tree) and references to imported files become
+ * `files/<id>`. Reads the base revision and writes nothing, so it can run before the transaction.
+ */
+export async function prepareImport(ctx: Pick<Context, 'db' | 'ids'>, content: ImportedContent, target: Omit<ImportTarget, 'spaceId'> & { spaceId?: string }): Promise<PreparedImport> {
+  const writer = await RevisionWriter.fromRevision(ctx, target.baseRevisionId);
+  const under = target.underPageId;
+  if (under !== undefined) {
+    if (!writer.has(under)) throw new NotFound(`No page "${under}" exists in the space "${target.spaceId ?? ''}".`);
+    if (writer.page(under).type === 'link') throw new BadRequest(`The page "${under}" is a link; import into a document page or a group.`);
+  }
+  const pageIds = new Map<ImportedPage, string>();
+  const byKey = new Map<string, string>();
+  let imported = 0;
+  const [only] = content.pages;
+  const replace = under !== undefined && content.pages.length === 1 && only.pages.length === 0 && only.type === 'document' && writer.page(under).type === 'document';
+  if (replace) {
+    writer.updatePage(under, { ...only.settings });
+    pageIds.set(only, under);
+    byKey.set(only.key, under);
+    imported++;
+  } else {
+    const add = (page: ImportedPage, parent: string | null) => {
+      const type = page.type === 'group' && parent !== null ? 'document' : page.type;
+      const target: ContentRef | undefined = type === 'link' ? { kind: 'url', url: page.href ?? 'about:blank' } : undefined;
+      const id = writer.addPage({ type, title: page.title || 'Untitled', ...page.settings, ...(target ? { target } : {}) }, { parent });
+      pageIds.set(page, id);
+      if (!byKey.has(page.key)) byKey.set(page.key, id);
+      imported++;
+      for (const child of page.pages) add(child, type === 'link' ? parent : id);
+    };
+    for (const page of content.pages) add(page, under ?? null);
+  }
+  const fileIds = new Map<string, string>();
+  for (const asset of content.assets) {
+    fileIds.set(asset.key, writer.addFile({ name: asset.name, contentType: asset.contentType, blob: asset.blob, size: asset.size }));
+    imported++;
+  }
+
+  const tree = previewTree(writer);
+  for (const [page, id] of pageIds) {
+    if (page.markdown === undefined) continue;
+    const resolveFile = (src: string) => {
+      const found = content.resolve(page, src);
+      return found ? fileIds.get(found.key) : undefined;
+    };
+    const resolveLink = (url: string): ContentRef | undefined => {
+      const found = content.resolve(page, url);
+      if (!found) return undefined;
+      const file = fileIds.get(found.key);
+      if (file) return { kind: 'file', file };
+      const target = byKey.get(found.key);
+      if (!target) return undefined;
+      if (found.anchor) return target === id ? { kind: 'anchor', anchor: found.anchor } : { kind: 'anchor', anchor: found.anchor, page: target };
+      return { kind: 'page', page: target };
+    };
+    const { document, frontmatter } = parseMarkdown(page.markdown, { resolveFile, resolveLink });
+    const markdown = renderMarkdown(document, { frontmatter, refUrl: linkWriter(tree, tree.byId.get(id)!) });
+    writer.updatePage(id, { markdown });
+  }
+  return { baseRevisionId: target.baseRevisionId, underPageId: under, content, writer, imported };
+}
+
+/**
+ * Writes a prepared import as one new revision (type "edits") whose parent is its base revision; moves no
+ * space or change request to it. Call inside the transaction that also moves whatever should point at it.
+ */
+export async function commitImport(tx: Context, prepared: PreparedImport, spaceId: string): Promise<ImportResult> {
+  await recordBlobs(tx, prepared.content);
+  const { revisionId } = await prepared.writer.commit(tx, { spaceId, type: 'edits', parents: [prepared.baseRevisionId] });
+  return { revisionId, importedResources: prepared.imported, totalResources: prepared.imported + prepared.content.skipped };
+}

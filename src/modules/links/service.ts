@@ -1,0 +1,147 @@
+import type { Context } from '../../context.ts';
+import { requireActor } from '../../context.ts';
+import { NotFound } from '../../errors.ts';
+import { paginate, type Page } from '../../http/pagination.ts';
+import { authorize, type OrganizationActor } from '../../policy/index.ts';
+import type { MemberRoleOrGuest } from '../../policy/roles.ts';
+import { analyzeRoot, type AnalyzedLink, type LinkStatus, type RevisionLinks } from '../../content/link-analysis/cache.ts';
+import { findRevision } from '../../content/revisions.ts';
+import type { TreePage } from '../../content/tree.ts';
+import type { ContentScope } from '../content/service.ts';
+import type { OrganizationRow } from '../orgs/access.ts';
+import { findSpaceAccess, spaceAccess, type SpaceAccess } from '../spaces/access.ts';
+import type { BacklinksQuery, LinksQuery } from './schemas.ts';
+
+/** What presenting links needs: the content, and the organizations and spaces its links name, as the caller sees them. */
+export interface LinksScope extends ContentScope {
+  access: SpaceAccess;
+  analysis: RevisionLinks;
+  /** Each space a link points at, with the caller's standing on it; null when it is missing or unreadable. */
+  spaces: Map<string, SpaceAccess | null>;
+  organizations: Map<string, { row: OrganizationRow; actor: OrganizationActor }>;
+}
+
+/** A link target with its status for this caller, and the pages that hold it. */
+export interface LinkItem {
+  link: AnalyzedLink;
+  status: LinkStatus;
+  pages: string[];
+}
+
+export interface LinkStats {
+  total: number;
+  broken: { total: number; changeRequest: number };
+}
+
+export type LinksPage = Page<LinkItem> & LinksScope & { stats: LinkStats };
+
+/** The current revision of a space the caller may read, with its link analysis and what its links name. */
+async function linksScope(ctx: Context, spaceId: string): Promise<LinksScope> {
+  const access = await spaceAccess(ctx, spaceId);
+  authorize(ctx, 'space.view', access.actor);
+  const { space } = access;
+  const revision = await findRevision(ctx, space.revision_id);
+  if (!revision) throw new Error(`The current revision of space ${space.id} is missing.`);
+  const analysis = await analyzeRoot(ctx, revision.root);
+  const spaces = new Map<string, SpaceAccess | null>();
+  for (const id of analysis.spaces) spaces.set(id, id === space.id ? access : await findSpaceAccess(ctx, id));
+  const organizationIds = new Set([space.organization_id]);
+  for (const other of spaces.values()) if (other) organizationIds.add(other.space.organization_id);
+  const organizations = await loadOrganizations(ctx, [...organizationIds]);
+  return { access, space, revision, current: true, analysis, spaces, organizations };
+}
+
+/** Organizations with the caller's standing in each (no role, and no team, when the caller is not a member). */
+async function loadOrganizations(ctx: Context, ids: string[]): Promise<LinksScope['organizations']> {
+  const { userId } = requireActor(ctx);
+  const [rows, members, owners] = await Promise.all([
+    ctx.db.selectFrom('organizations').selectAll().where('id', 'in', ids).execute(),
+    ctx.db.selectFrom('members').select(['organization_id', 'role']).where('user_id', '=', userId).where('disabled', '=', 0).where('organization_id', 'in', ids).execute(),
+    ctx.db
+      .selectFrom('team_members')
+      .innerJoin('teams', 'teams.id', 'team_members.team_id')
+      .select('teams.organization_id')
+      .where('team_members.user_id', '=', userId)
+      .where('team_members.role', '=', 'owner')
+      .where('teams.organization_id', 'in', ids)
+      .execute(),
+  ]);
+  const roles = new Map(members.map((member) => [member.organization_id, member.role as MemberRoleOrGuest]));
+  const owning = new Set(owners.map((owner) => owner.organization_id));
+  return new Map(rows.map((row) => [row.id, { row, actor: { userId, role: roles.get(row.id) ?? null, ownsTeam: owning.has(row.id) } }]));
+}
+
+/** A link's status for this caller: links to spaces are ok when the space exists and the caller may read it. */
+function statusOf(scope: LinksScope, link: AnalyzedLink): LinkStatus {
+  if (link.status !== null) return link.status;
+  return link.target.kind === 'space' && scope.spaces.get(link.target.space) ? 'ok' : 'broken';
+}
+
+/** Stats over every link of the list, then the status filter, then a page of `limit` in key order. */
+async function pageOfLinks(ctx: Context, scope: LinksScope, listing: string, links: Array<{ link: AnalyzedLink; pages: string[] }>, query: LinksQuery): Promise<LinksPage> {
+  const all = links.map(({ link, pages }) => ({ link, pages, status: statusOf(scope, link) }));
+  const broken = all.filter((item) => item.status === 'broken').length;
+  const wanted = query.status ? all.filter((item) => item.status === query.status) : all;
+  const page = await paginate({
+    signer: ctx.cursors,
+    scope: `${listing}:${query.status ?? 'all'}`,
+    request: query,
+    count: async () => wanted.length,
+    fetch: async (cursor, take) => {
+      const start = cursor ? wanted.findIndex((item) => item.link.key > String(cursor[0])) : 0;
+      return start < 0 ? [] : wanted.slice(start, start + take);
+    },
+    key: (item) => [item.link.key, item.link.relation],
+  });
+  // Change requests do not exist yet: no link was broken by one.
+  return { ...page, ...scope, stats: { total: all.length, broken: { total: broken, changeRequest: 0 } } };
+}
+
+/** Every link of the space's current content, grouped by target, with its status. */
+export async function listSpaceLinks(ctx: Context, spaceId: string, query: LinksQuery): Promise<LinksPage> {
+  const scope = await linksScope(ctx, spaceId);
+  const links = scope.analysis.usages.map((usage) => ({ link: usage, pages: usage.pages }));
+  return pageOfLinks(ctx, scope, `links:${scope.space.id}`, links, query);
+}
+
+/** The links of one page of the space's current content. */
+export async function listPageLinks(ctx: Context, spaceId: string, pageId: string, query: LinksQuery): Promise<LinksPage> {
+  const scope = await linksScope(ctx, spaceId);
+  if (!scope.analysis.tree.byId.has(pageId)) throw new NotFound(`No page "${pageId}" exists in the space "${scope.space.id}".`);
+  const links = (scope.analysis.byPage.get(pageId) ?? []).map((link) => ({ link, pages: [pageId] }));
+  return pageOfLinks(ctx, scope, `page-links:${scope.space.id}:${pageId}`, links, query);
+}
+
+/** The pages of the space's current content that use a file (links, images, file blocks, covers), by path. */
+export async function listFileBacklinks(ctx: Context, spaceId: string, fileId: string, query: BacklinksQuery): Promise<Page<TreePage> & LinksScope> {
+  const scope = await linksScope(ctx, spaceId);
+  const { tree } = scope.analysis;
+  if (!tree.files.has(fileId)) throw new NotFound(`No file "${fileId}" exists in the space "${scope.space.id}".`);
+  const pages = (scope.analysis.fileBacklinks.get(fileId) ?? [])
+    .map((id) => tree.byId.get(id)!)
+    .sort((a, b) => compare(sortPath(a), sortPath(b)) || compare(a.node.id, b.node.id));
+  const page = await paginate({
+    signer: ctx.cursors,
+    scope: `backlinks:${scope.space.id}:${fileId}`,
+    request: query,
+    count: async () => pages.length,
+    fetch: async (cursor, take) => {
+      const start = cursor
+        ? pages.findIndex((candidate) => compare(sortPath(candidate), String(cursor[0])) > 0 || (sortPath(candidate) === cursor[0] && compare(candidate.node.id, cursor[1]) > 0))
+        : 0;
+      return start < 0 ? [] : pages.slice(start, start + take);
+    },
+    key: (candidate) => [sortPath(candidate), candidate.node.id],
+  });
+  return { ...page, ...scope };
+}
+
+/** Link pages have no path; they sort by their title after the pages that have one. */
+function sortPath(page: TreePage): string {
+  return page.path ?? `\uffff${page.node.title}`;
+}
+
+/** Compares by code points, the same on every machine (not by locale). */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,23 @@
+import type { Context } from '../context.ts';
+import { enqueue } from '../jobs/queue.ts';
+import { INDEX_SPACE, indexSpaceKey, type IndexSpacePayload } from './index-job.ts';
+
+/**
+ * Tells search that the current content of a space changed: enqueues the space's `index-space` job in the
+ * caller's transaction, so the index follows once the change is committed (within a round of the job
+ * queue).
+ *
+ * The queue keeps one pending or running job per key, and leaves a running job alone. A job that is
+ * already running may have read the content before this change, so then a follow-up job is enqueued
+ * under a second key (or, if that one is running too, with no key): indexing is incremental and safe to
+ * run concurrently, so an extra run costs little, while a missed one would leave search behind.
+ */
+export async function spaceContentChanged(ctx: Pick<Context, 'db' | 'clock' | 'ids'>, spaceId: string): Promise<void> {
+  const payload: IndexSpacePayload = { spaceId };
+  for (const singletonKey of [indexSpaceKey(spaceId), `${indexSpaceKey(spaceId)}:again`, null]) {
+    const id = await enqueue(ctx, INDEX_SPACE, payload, { singletonKey });
+    if (singletonKey === null) return;
+    const job = await ctx.db.selectFrom('jobs').select('status').where('id', '=', id).executeTakeFirst();
+    if (job?.status !== 'running') return;
+  }
+}

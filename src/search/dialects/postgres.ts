@@ -1,0 +1,44 @@
+import { sql } from 'kysely';
+import type { SearchDialect } from '../engine.ts';
+import { MATCH_END, MATCH_START } from '../page-text.ts';
+import type { SearchQuery } from '../query.ts';
+
+/**
+ * PostgreSQL: the generated, weighted `search_pages.document` tsvector (title A, headings B, body C) with
+ * its GIN index, and English stemming. The query is parsed once (the `q` CTE): words with `to_tsquery`
+ * from quoted lexemes (`'instal':* & 'guide':*`), phrases with `phraseto_tsquery`. Common English words
+ * (stop words) are left out by PostgreSQL's English configuration.
+ */
+const CONFIG = sql`'english'::regconfig`;
+const HEADLINE = `StartSel=${MATCH_START}, StopSel=${MATCH_END}, HighlightAll=true`;
+
+function tsquery(query: SearchQuery) {
+  const parts = query.phrases.map((words) => sql`phraseto_tsquery(${CONFIG}, ${words.join(' ')})`);
+  if (query.terms.length > 0) {
+    const text = query.terms.map((term) => `'${term.word}'${term.prefix ? ':*' : ''}`).join(' & ');
+    parts.unshift(sql`to_tsquery(${CONFIG}, ${text})`);
+  }
+  return sql.join(parts, sql` && `);
+}
+
+export const postgresSearch: SearchDialect = {
+  match(query) {
+    return {
+      ctes: sql`q as (select ${tsquery(query)} as q)`,
+      from: sql`search_pages p cross join q`,
+      where: sql`p.document @@ q.q`,
+      tier: sql<number>`case when ts_filter(p.document, '{a}') @@ q.q then 3 when ts_filter(p.document, '{b}') @@ q.q then 2 else 1 end`,
+      score: sql<number>`-ts_rank(p.document, q.q, 1)`,
+      headings: sql<string>`ts_headline(${CONFIG}, p.headings, q.q, ${HEADLINE})`,
+      body: sql<string>`ts_headline(${CONFIG}, p.body, q.q, ${HEADLINE})`,
+    };
+  },
+
+  async lockSpace(db, spaceId) {
+    await db.selectFrom('search_spaces').select('space_id').where('space_id', '=', spaceId).forUpdate().execute();
+  },
+
+  async textsByBody(db, hashes) {
+    return db.selectFrom('search_pages').distinctOn('body_hash').select(['body_hash', 'headings', 'body', 'sections']).where('body_hash', 'in', hashes).execute();
+  },
+};

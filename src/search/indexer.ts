@@ -1,0 +1,165 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { Context } from '../context.ts';
+import { inTransaction, nowIso } from '../context.ts';
+import { getObjects } from '../content/objects.ts';
+import { loadTree, walkPages, type RevisionTree } from '../content/tree.ts';
+import type { SearchPagesTable } from '../db/types.ts';
+import { searchDialect } from './engine.ts';
+import { cleanText, EMPTY_TEXT, pageText } from './page-text.ts';
+
+/**
+ * Keeps a space's search index in step with its current revision, incrementally: pages are compared with
+ * what is indexed by id, title, path and body hash, and only the pages that differ are written, the pages
+ * that are gone removed. Text already indexed for a body (in any space) is reused, so a duplicated space
+ * or a moved page costs no Markdown parsing. Runs in the `index-space` job (src/search/index-job.ts).
+ *
+ * Safe to run twice at once for one space (two workers on PostgreSQL): the writes happen in one
+ * transaction that first locks the space's index row, then re-reads the current revision and what is
+ * indexed, so the last writer always writes the latest revision and never goes back to an older one.
+ */
+
+export interface IndexReport {
+  /** The root hash now indexed; null when the space no longer exists. */
+  rootHash: string | null;
+  /** Pages written (new or changed). */
+  written: number;
+  removed: number;
+}
+
+/** Counts, for tests and measurements: bodies parsed and bodies whose text was reused. */
+export const indexStats = { parsed: 0, reused: 0 };
+
+interface WantedPage {
+  title: string;
+  path: string;
+  bodyHash: string;
+}
+
+type IndexedText = Pick<SearchPagesTable, 'headings' | 'body' | 'sections'>;
+
+type IndexedPage = Pick<SearchPagesTable, 'page_id' | 'title' | 'path' | 'body_hash'>;
+
+/** The root hash of the space's current revision; null when there is no such space. */
+async function currentRoot(ctx: Pick<Context, 'db'>, spaceId: string): Promise<string | null> {
+  const row = await ctx.db
+    .selectFrom('spaces')
+    .innerJoin('revisions', 'revisions.id', 'spaces.revision_id')
+    .select('revisions.root')
+    .where('spaces.id', '=', spaceId)
+    .executeTakeFirst();
+  return row?.root ?? null;
+}
+
+/** The pages search finds: documents, except those marked `noIndex`. */
+function indexablePages(tree: RevisionTree): Map<string, WantedPage> {
+  const pages = new Map<string, WantedPage>();
+  for (const page of walkPages(tree.pages)) {
+    const { node } = page;
+    if (node.type !== 'document' || node.noIndex || page.path === null) continue;
+    pages.set(node.id, { title: cleanText(node.title), path: page.path, bodyHash: node.body ?? '' });
+  }
+  return pages;
+}
+
+function plan(wanted: Map<string, WantedPage>, indexed: IndexedPage[]): { changed: string[]; removed: string[] } {
+  const have = new Map(indexed.map((row) => [row.page_id, row]));
+  const changed = [...wanted].flatMap(([id, page]) => {
+    const row = have.get(id);
+    return row && row.title === page.title && row.path === page.path && row.body_hash === page.bodyHash ? [] : [id];
+  });
+  return { changed, removed: indexed.filter((row) => !wanted.has(row.page_id)).map((row) => row.page_id) };
+}
+
+async function indexedPages(ctx: Pick<Context, 'db'>, spaceId: string): Promise<IndexedPage[]> {
+  return ctx.db.selectFrom('search_pages').select(['page_id', 'title', 'path', 'body_hash']).where('space_id', '=', spaceId).execute();
+}
+
+/** Adds to `texts` the text of every body in `hashes` it lacks: reused from the index, else parsed. */
+async function readTexts(ctx: Pick<Context, 'db' | 'dialect'>, hashes: string[], texts: Map<string, IndexedText>): Promise<void> {
+  const wanted = [...new Set(hashes)].filter((hash) => hash !== '' && !texts.has(hash));
+  const dialect = searchDialect(ctx.dialect);
+  for (let i = 0; i < wanted.length; i += 500) {
+    for (const row of await dialect.textsByBody(ctx.db, wanted.slice(i, i + 500))) {
+      texts.set(row.body_hash, { headings: row.headings, body: row.body, sections: row.sections });
+      indexStats.reused++;
+    }
+  }
+  const unread = wanted.filter((hash) => !texts.has(hash));
+  for (let i = 0; i < unread.length; i += 200) {
+    const bodies = await getObjects(ctx, unread.slice(i, i + 200));
+    let parsed = 0;
+    for (const [hash, markdown] of bodies) {
+      const text = pageText(markdown);
+      texts.set(hash, { headings: text.headings, body: text.body, sections: JSON.stringify(text.sections) });
+      indexStats.parsed++;
+      // Parsing is the costly part: let requests through now and then while a large space is read.
+      if (++parsed % 20 === 0) await yieldToEventLoop();
+    }
+  }
+}
+
+const emptyText: IndexedText = { headings: EMPTY_TEXT.headings, body: EMPTY_TEXT.body, sections: JSON.stringify(EMPTY_TEXT.sections) };
+
+/** Writes the index of `spaceId` for `root`, under the space's index lock; null when the space moved on meanwhile. */
+async function write(ctx: Context, spaceId: string, root: string, wanted: Map<string, WantedPage>, texts: Map<string, IndexedText>): Promise<IndexReport | null> {
+  return inTransaction(ctx, async (tx) => {
+    const now = nowIso(tx);
+    await tx.db
+      .insertInto('search_spaces')
+      .columns(['space_id', 'root_hash', 'indexed_at'])
+      .expression(tx.db.selectFrom('spaces').select((eb) => ['id', eb.val('').as('root_hash'), eb.val(now).as('indexed_at')]).where('id', '=', spaceId))
+      .onConflict((oc) => oc.column('space_id').doNothing())
+      .execute();
+    await searchDialect(tx.dialect).lockSpace(tx.db, spaceId);
+    const current = await currentRoot(tx, spaceId);
+    if (current !== root) return current === null ? { rootHash: null, written: 0, removed: 0 } : null;
+    const { changed, removed } = plan(wanted, await indexedPages(tx, spaceId));
+    await readTexts(tx, changed.map((id) => wanted.get(id)!.bodyHash), texts);
+    const rows: SearchPagesTable[] = changed.map((id) => {
+      const page = wanted.get(id)!;
+      const text = page.bodyHash === '' ? emptyText : texts.get(page.bodyHash)!;
+      return { space_id: spaceId, page_id: id, title: page.title, path: page.path, body_hash: page.bodyHash, ...text, indexed_at: now };
+    });
+    for (let i = 0; i < rows.length; i += 100) {
+      await tx.db
+        .insertInto('search_pages')
+        .values(rows.slice(i, i + 100))
+        .onConflict((oc) =>
+          oc.columns(['space_id', 'page_id']).doUpdateSet((eb) => ({
+            title: eb.ref('excluded.title'),
+            path: eb.ref('excluded.path'),
+            headings: eb.ref('excluded.headings'),
+            body: eb.ref('excluded.body'),
+            body_hash: eb.ref('excluded.body_hash'),
+            sections: eb.ref('excluded.sections'),
+            indexed_at: eb.ref('excluded.indexed_at'),
+          })),
+        )
+        .execute();
+    }
+    for (let i = 0; i < removed.length; i += 500) {
+      await tx.db.deleteFrom('search_pages').where('space_id', '=', spaceId).where('page_id', 'in', removed.slice(i, i + 500)).execute();
+    }
+    await tx.db.updateTable('search_spaces').set({ root_hash: root, indexed_at: now }).where('space_id', '=', spaceId).execute();
+    return { rootHash: root, written: changed.length, removed: removed.length };
+  });
+}
+
+/** Brings the search index of a space up to its current revision; see the top of this file. */
+export async function indexSpace(ctx: Context, spaceId: string): Promise<IndexReport> {
+  const texts = new Map<string, IndexedText>();
+  for (let round = 0; round < 5; round++) {
+    const root = await currentRoot(ctx, spaceId);
+    // A space that is gone took its index along (on delete cascade).
+    if (root === null) return { rootHash: null, written: 0, removed: 0 };
+    const state = await ctx.db.selectFrom('search_spaces').select('root_hash').where('space_id', '=', spaceId).executeTakeFirst();
+    if (state?.root_hash === root) return { rootHash: root, written: 0, removed: 0 };
+    const wanted = indexablePages(await loadTree(ctx, root));
+    // Read (and parse) outside the transaction, so that the write holds the database as briefly as it can.
+    const { changed } = plan(wanted, await indexedPages(ctx, spaceId));
+    await readTexts(ctx, changed.map((id) => wanted.get(id)!.bodyHash), texts);
+    const report = await write(ctx, spaceId, root, wanted, texts);
+    if (report) return report;
+  }
+  throw new Error(`The content of space "${spaceId}" kept changing while it was being indexed; the index will be brought up to date on the next attempt.`);
+}
