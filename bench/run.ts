@@ -5,52 +5,37 @@
  *   GET /v1/orgs/{id}                    authenticated, against a bare Fastify hello-world   target >= 0.5
  *   GET content/page/{id} (markdown)     on a 1,000-page space, against the hello-world       (figure)
  *   GET content/pages                    a 1,000-page tree, against the hello-world           (figure)
+ *   GET search, 10,000 pages (p50, p95)  4 kinds of query, against GET /v1/spaces/{id}         (figure)  bench/search.ts
+ *   POST content/import, 1,000-page zip  against unpacking the same zip                       (figure)  bench/import.ts
  *   POST duplicate, 10,000 pages         against duplicating a 10-page space                  target <= 3x
  *
  * Throughput: baseline and Quire alternate over BENCH_ROUNDS rounds (default 3) and the medians are
  * compared, so a moment of noise weighs on both sides. BENCH_SECONDS (default 5 per round) and
- * BENCH_CONNECTIONS (default 10) tune the load. SQLite, in a fresh data folder.
+ * BENCH_CONNECTIONS (default 10) tune the load. Search: BENCH_SEARCH_REQUESTS sequential requests per kind
+ * of query (default 200). Import: median of BENCH_IMPORT_RUNS runs (default 3). SQLite, in a fresh data folder.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { bodyLimitFor, buildImportZip, importZip } from './import.ts';
+import { api, createSpace, header, median, row, start, stop, type Api } from './lib.ts';
+import { searchLatency, seedSearchSpace } from './search.ts';
 import { fillSpace, withContext } from './seed.ts';
 
 const root = join(import.meta.dirname, '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
-
-function start(command: string, args: string[], env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    const deadline = Date.now() + 60_000;
-    const poll = async () => {
-      if (await fetch(readyUrl).then((r) => r.status < 500, () => false)) return resolve(child);
-      if (Date.now() > deadline || child.exitCode !== null) return reject(new Error(`${command} did not start`));
-      setTimeout(poll, 200);
-    };
-    void poll();
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  child.kill('SIGTERM');
-  if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
-}
+const searchRequests = Number(process.env.BENCH_SEARCH_REQUESTS ?? 200);
+const importRuns = Number(process.env.BENCH_IMPORT_RUNS ?? 3);
 
 async function load(url: string, headers: Record<string, string> = {}, warm = false): Promise<number> {
   if (warm) await autocannon({ url, headers, connections, duration: 2 });
   const result = await autocannon({ url, headers, connections, duration: seconds });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return result.requests.average;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 /** Requests/s of `url` and of the baseline, alternating rounds; the medians. */
@@ -64,74 +49,64 @@ async function throughput(url: string, headers: Record<string, string>, baseline
   return { measured: median(measures), baseline: median(baselines) };
 }
 
-async function api(base: string, token: string, method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return response.status === 204 || response.status === 205 ? undefined : response.json();
-}
-
 /** Median milliseconds of `count` sequential duplicates of each space, alternating between the two. */
-async function duplicateTimes(base: string, token: string, small: string, large: string, count: number) {
+async function duplicateTimes(client: Api, small: string, large: string, count: number) {
   const times = { small: [] as number[], large: [] as number[] };
   for (let i = 0; i < count; i++) {
     for (const [name, id] of [['small', small], ['large', large]] as const) {
       const started = performance.now();
-      const copy = await api(base, token, 'POST', `/v1/spaces/${id}/duplicate`);
+      const copy = await api(client, 'POST', `/v1/spaces/${id}/duplicate`);
       times[name].push(performance.now() - started);
-      await api(base, token, 'DELETE', `/v1/spaces/${copy.id}`);
+      await api(client, 'DELETE', `/v1/spaces/${copy.id}`);
     }
   }
   return { small: median(times.small), large: median(times.large) };
-}
-
-function row(name: string, measured: string, baseline: string, ratio: number, target: string, met: boolean | null): void {
-  const verdict = met === null ? '' : met ? '(met)' : '(NOT met)';
-  console.log(`${name.padEnd(38)} ${measured.padStart(12)} ${baseline.padStart(14)} ${ratio.toFixed(2).padStart(6)}   ${target} ${verdict}`);
 }
 
 async function main(): Promise<void> {
   const helloPort = 31000 + Math.floor(Math.random() * 1000);
   const quirePort = helloPort + 1000;
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-'));
-  const env = { QUIRE_DATA_DIR: dataDir, PORT: String(quirePort), QUIRE_LOG_LEVEL: 'warn' };
+  const zip = buildImportZip();
+  const env = { QUIRE_DATA_DIR: dataDir, PORT: String(quirePort), QUIRE_LOG_LEVEL: 'warn', QUIRE_BODY_LIMIT: String(bodyLimitFor(zip)) };
   const base = `http://127.0.0.1:${quirePort}`;
   const helloUrl = `http://127.0.0.1:${helloPort}/`;
   try {
     const init = spawnSync(join(root, 'bin', 'quire'), ['init', '--org', 'Bench', '--email', 'bench@example.com', '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' });
     if (init.status !== 0) throw new Error(`quire init failed: ${init.stderr}`);
     const { token, organization } = JSON.parse(init.stdout) as { token: string; organization: string };
+    const client: Api = { base, token };
     const auth = { authorization: `Bearer ${token}` };
 
     const hello = await start(process.execPath, [join(root, 'bench', 'hello-server.mjs'), String(helloPort)], {}, helloUrl);
     let quire = await start(join(root, 'bin', 'quire'), ['serve'], env, `${base}/readyz`);
     const spaces: Record<string, string> = {};
-    for (const name of ['docs', 'small', 'large']) spaces[name] = (await api(base, token, 'POST', `/v1/orgs/${organization}/spaces`, { title: name })).id;
+    for (const name of ['docs', 'small', 'large', 'search']) spaces[name] = await createSpace(client, organization, name);
     await stop(quire);
-    const pageId = await withContext(dataDir, async (ctx) => {
+    const { pageId, indexSeconds } = await withContext(dataDir, async (ctx) => {
       const middle = await fillSpace(ctx, spaces.docs, 1000);
       await fillSpace(ctx, spaces.small, 10);
       await fillSpace(ctx, spaces.large, 10_000);
-      return middle;
+      return { pageId: middle, indexSeconds: await seedSearchSpace(ctx, spaces.search, 10_000) };
     });
     quire = await start(join(root, 'bin', 'quire'), ['serve'], env, `${base}/readyz`);
 
-    console.log(`${'benchmark'.padEnd(38)} ${'measured'.padStart(12)} ${'baseline'.padStart(14)} ${'ratio'.padStart(6)}   target`);
+    header();
     const orgs = await throughput(`${base}/v1/orgs/${organization}`, auth, helloUrl);
     row('GET /v1/orgs/{id} (req/s)', orgs.measured.toFixed(0), orgs.baseline.toFixed(0), orgs.measured / orgs.baseline, '>= 0.50 of hello-world', orgs.measured / orgs.baseline >= 0.5);
     const page = await throughput(`${base}/v1/spaces/${spaces.docs}/content/page/${pageId}?format=markdown`, auth, helloUrl);
-    row('GET content/page, 1,000 pages (req/s)', page.measured.toFixed(0), page.baseline.toFixed(0), page.measured / page.baseline, 'ratio to hello-world', null);
+    row('GET content/page, 1,000 pages (req/s)', page.measured.toFixed(0), page.baseline.toFixed(0), page.measured / page.baseline, 'ratio to hello-world');
     const pages = await throughput(`${base}/v1/spaces/${spaces.docs}/content/pages`, auth, helloUrl);
-    row('GET content/pages, 1,000 (req/s)', pages.measured.toFixed(0), pages.baseline.toFixed(0), pages.measured / pages.baseline, 'ratio to hello-world', null);
-    const duplicate = await duplicateTimes(base, token, spaces.small, spaces.large, 15);
+    row('GET content/pages, 1,000 (req/s)', pages.measured.toFixed(0), pages.baseline.toFixed(0), pages.measured / pages.baseline, 'ratio to hello-world');
+    await searchLatency(client, spaces.search, searchRequests);
+    const importNote = await importZip(client, organization, zip, importRuns);
+    const duplicate = await duplicateTimes(client, spaces.small, spaces.large, 15);
     row('duplicate 10,000 vs 10 pages (ms)', duplicate.large.toFixed(1), duplicate.small.toFixed(1), duplicate.large / duplicate.small, '<= 3.00x', duplicate.large / duplicate.small <= 3);
 
     await stop(hello);
     await stop(quire);
     console.log(`(${connections} connections, ${rounds} alternating rounds of ${seconds} s, medians; duplicates: median of 15 each; SQLite in ${dataDir})`);
+    console.log(`(search: ${searchRequests} sequential requests per kind, each after a baseline request; 10,000-page space indexed in ${indexSeconds.toFixed(1)} s while seeding; ${importNote})`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -58,14 +58,22 @@ export async function withContext<T>(dataDir: string, work: (ctx: Context) => Pr
   }
 }
 
-/** Gives an existing (empty) space `count` pages in groups of 50; returns the id of one page in the middle. */
-export async function fillSpace(ctx: Context, spaceId: string, count: number): Promise<string> {
+/** A generated page: its title and Markdown body. */
+export type PageMaker = (n: number) => { title: string; markdown: string };
+
+const topicPage: PageMaker = (n) => ({ title: `Topic ${n}`, markdown: pageMarkdown(n) });
+
+/**
+ * Gives an existing (empty) space `count` pages (made by `page`, `Topic n` pages by default) in groups of 50;
+ * returns the id of one page in the middle.
+ */
+export async function fillSpace(ctx: Context, spaceId: string, count: number, page: PageMaker = topicPage): Promise<string> {
   const space = await ctx.db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirstOrThrow();
   const writer = await RevisionWriter.fromRevision(ctx, space.revision_id);
   let middle = '';
   for (let group = 0; group * 50 < count; group++) {
     const children = [];
-    for (let i = group * 50; i < Math.min(count, (group + 1) * 50); i++) children.push({ type: 'document' as const, title: `Topic ${i}`, markdown: pageMarkdown(i) });
+    for (let i = group * 50; i < Math.min(count, (group + 1) * 50); i++) children.push({ type: 'document' as const, ...page(i) });
     const groupId = writer.addPage({ type: 'document', title: `Chapter ${group}`, markdown: `# Chapter ${group}`, pages: children });
     if (group === Math.floor(count / 100)) middle = groupId;
   }
