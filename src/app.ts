@@ -26,6 +26,8 @@ import { spaceRoutes } from './modules/spaces/routes.ts';
 import { collectionRoutes } from './modules/collections/routes.ts';
 import { contentRoutes } from './modules/content/routes.ts';
 import { contentFileRoutes } from './modules/content/file-routes.ts';
+import { changeRequestRoutes } from './modules/change-requests/routes.ts';
+import { commentRoutes } from './modules/comments/routes.ts';
 import { searchRoutes } from './modules/search/routes.ts';
 import { linkRoutes } from './modules/links/routes.ts';
 import { importRoutes } from './modules/imports/routes.ts';
@@ -110,6 +112,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(spaceRoutes);
       await v1.register(collectionRoutes);
       await v1.register(contentRoutes);
+      await v1.register(changeRequestRoutes);
+      await v1.register(commentRoutes);
       await v1.register(searchRoutes);
       await v1.register(linkRoutes);
       await v1.register(importRoutes);

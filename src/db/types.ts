@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Table types for Kysely. Conventions that hold on both SQLite and PostgreSQL:
  * timestamps are ISO-8601 UTC strings (`Date#toISOString`, fixed width, so they sort as text);
@@ -129,6 +131,8 @@ export interface SpacesTable {
   change_requests: number;
   change_requests_open: number;
   change_requests_draft: number;
+  /** The number the last change request of this space got. */
+  change_request_seq: Generated<number>;
   created_by: string | null;
   created_at: string;
   updated_at: string;
@@ -207,6 +211,67 @@ export interface SearchSpacesTable {
   indexed_at: string;
 }
 
+export interface ChangeRequestsTable {
+  id: string;
+  space_id: string;
+  /** Counts up per space, never reused. */
+  number: number;
+  subject: string | null;
+  /** 'draft' | 'open' | 'archived' | 'merged' */
+  status: string;
+  revision_initial: string;
+  /** The change request's own current revision. */
+  revision: string;
+  /** The last revision of the space that the change request includes (its merge base). */
+  revision_merged_ancestor: string;
+  revision_merged: string | null;
+  agent_task_id: string | null;
+  /** Open comments. */
+  comments: number;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  merged_at: string | null;
+  merged_by: string | null;
+}
+
+export interface CommentsTable {
+  id: string;
+  space_id: string;
+  change_request_id: string | null;
+  author_id: string;
+  /** Markdown. */
+  body: string;
+  /** JSON: { page?, node?, tableCell?, bodyHash? } */
+  target: string | null;
+  /** 'open' | 'resolved' */
+  status: string;
+  resolved_at: string | null;
+  resolved_by: string | null;
+  edited_at: string | null;
+  replies: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CommentRepliesTable {
+  id: string;
+  comment_id: string;
+  author_id: string;
+  body: string;
+  edited_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CommentReactionsTable {
+  /** A comment or reply id. */
+  subject_id: string;
+  emoji: string;
+  user_id: string;
+  created_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -223,6 +288,10 @@ export interface DB {
   content_blobs: ContentBlobsTable;
   revisions: RevisionsTable;
   jobs: JobsTable;
+  change_requests: ChangeRequestsTable;
+  comments: CommentsTable;
+  comment_replies: CommentRepliesTable;
+  comment_reactions: CommentReactionsTable;
   search_pages: SearchPagesTable;
   search_spaces: SearchSpacesTable;
 }

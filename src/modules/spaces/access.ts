@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Context } from '../../context.ts';
 import { requireActor } from '../../context.ts';
 import type { SpacesTable } from '../../db/types.ts';
@@ -7,7 +7,7 @@ import type { OrganizationActor } from '../../policy/index.ts';
 import type { MemberRoleOrGuest } from '../../policy/roles.ts';
 import { effectiveLevel, spaceRules, type SpaceActor, type SpaceVisibility, type StoredLevel } from '../../policy/space.ts';
 
-export type SpaceRow = SpacesTable;
+export type SpaceRow = Selectable<SpacesTable>;
 
 /**
  * The default levels of a collection and its ancestors, nearest first (a recursive query that SQLite and

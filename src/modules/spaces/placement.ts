@@ -1,4 +1,6 @@
+import type { Updateable } from 'kysely';
 import type { Context } from '../../context.ts';
+import type { SpaceRow } from './access.ts';
 import { inTransaction, nowIso } from '../../context.ts';
 import { forkRevision } from '../../content/revisions.ts';
 import { spaceContentChanged } from '../../search/changes.ts';
@@ -38,7 +40,7 @@ export async function moveSpace(ctx: Context, spaceId: string, body: MoveBody): 
     }
     const placement = await placeIn(tx, space.organization_id, parentId, { type: 'space', id: space.id }, body.position);
     if (placement.unchanged) throw new Conflict(`Space "${space.id}" is already there: the move would change nothing.`);
-    const changes: Partial<SpacesTable> = { collection_id: parentId, position: placement.position, updated_at: nowIso(tx) };
+    const changes: Updateable<SpacesTable> = { collection_id: parentId, position: placement.position, updated_at: nowIso(tx) };
     if (parentId === null) changes.visibility = visibilityOutsideCollections(space.visibility);
     await tx.db.updateTable('spaces').set(changes).where('id', '=', space.id).execute();
     return spaceAccess(tx, space.id);
@@ -60,7 +62,7 @@ export async function duplicateSpace(ctx: Context, spaceId: string): Promise<Spa
     const id = tx.ids.next();
     const now = nowIso(tx);
     const placement = await placeIn(tx, space.organization_id, space.collection_id, null, { after: { type: 'space', space: space.id } });
-    const copy: SpacesTable = {
+    const copy: SpaceRow = {
       ...space,
       id,
       title: copyTitle(space.title),
@@ -70,6 +72,7 @@ export async function duplicateSpace(ctx: Context, spaceId: string): Promise<Spa
       change_requests: 0,
       change_requests_open: 0,
       change_requests_draft: 0,
+      change_request_seq: 0,
       created_by: actor.userId,
       created_at: now,
       updated_at: now,

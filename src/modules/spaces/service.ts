@@ -1,3 +1,5 @@
+import type { SpaceRow } from './access.ts';
+import type { Updateable } from 'kysely';
 import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
 import { createInitialRevision } from '../../content/revisions.ts';
@@ -53,7 +55,7 @@ export async function createSpace(ctx: Context, organizationId: string, input: C
     checkVisibility(visibility, collectionId);
     const id = tx.ids.next();
     const now = nowIso(tx);
-    const space: SpacesTable = {
+    const space: SpaceRow = {
       id,
       organization_id: organization.id,
       collection_id: collectionId,
@@ -70,6 +72,7 @@ export async function createSpace(ctx: Context, organizationId: string, input: C
       change_requests: 0,
       change_requests_open: 0,
       change_requests_draft: 0,
+      change_request_seq: 0,
       created_by: actor.userId,
       created_at: now,
       updated_at: now,
@@ -132,7 +135,7 @@ export async function updateSpace(ctx: Context, spaceId: string, patch: UpdateSp
     if (typeof patch.emoji === 'string' && typeof patch.icon === 'string') {
       throw new BadRequest('The body members "emoji" and "icon" cannot both be set: a space shows an emoji or an icon. Give one of them.');
     }
-    const changes: Partial<SpacesTable> = {};
+    const changes: Updateable<SpacesTable> = {};
     if (patch.title !== undefined) changes.title = patch.title;
     if (patch.editMode !== undefined) changes.edit_mode = patch.editMode;
     if (patch.defaultLevel !== undefined) changes.default_level = storedLevel(patch.defaultLevel);

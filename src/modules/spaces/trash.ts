@@ -1,3 +1,4 @@
+import type { Updateable } from 'kysely';
 import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
 import type { SpacesTable } from '../../db/types.ts';
@@ -59,7 +60,7 @@ export async function restoreSpace(ctx: Context, spaceId: string): Promise<Space
         `Space "${space.id}" was deleted on ${space.deleted_at}. Deleted spaces can be restored for ${TRASH_RETENTION_DAYS} days, and that period ended on ${end.toISOString()}: it can no longer be restored.`,
       );
     }
-    const changes: Partial<SpacesTable> = { deleted_at: null, updated_at: nowIso(tx) };
+    const changes: Updateable<SpacesTable> = { deleted_at: null, updated_at: nowIso(tx) };
     if (space.collection_id) {
       const collection = await tx.db.selectFrom('collections').select('deleted_at').where('id', '=', space.collection_id).executeTakeFirst();
       if (!collection || collection.deleted_at) {
