@@ -8,6 +8,8 @@
  *   GET search, 10,000 pages (p50, p95)  4 kinds of query, against GET /v1/spaces/{id}         (figure)  bench/search.ts
  *   POST content/import, 1,000-page zip  against unpacking the same zip                       (figure)  bench/import.ts
  *   POST duplicate, 10,000 pages         against duplicating a 10-page space                  target <= 3x
+ *   POST change-requests, 10,000 pages   against the same in a 10-page space                  (figure)  bench/change-requests.ts
+ *   POST …/merge (one page edited)       10,000 pages against 10 pages                         target <= 3x
  *
  * Throughput: baseline and Quire alternate over BENCH_ROUNDS rounds (default 3) and the medians are
  * compared, so a moment of noise weighs on both sides. BENCH_SECONDS (default 5 per round) and
@@ -20,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { bodyLimitFor, buildImportZip, importZip } from './import.ts';
+import { changeRequestTimes } from './change-requests.ts';
 import { api, createSpace, header, median, row, start, stop, type Api } from './lib.ts';
 import { searchLatency, seedSearchSpace } from './search.ts';
 import { fillSpace, withContext } from './seed.ts';
@@ -83,11 +86,11 @@ async function main(): Promise<void> {
     const spaces: Record<string, string> = {};
     for (const name of ['docs', 'small', 'large', 'search']) spaces[name] = await createSpace(client, organization, name);
     await stop(quire);
-    const { pageId, indexSeconds } = await withContext(dataDir, async (ctx) => {
+    const { pageId, smallPage, largePage, indexSeconds } = await withContext(dataDir, async (ctx) => {
       const middle = await fillSpace(ctx, spaces.docs, 1000);
-      await fillSpace(ctx, spaces.small, 10);
-      await fillSpace(ctx, spaces.large, 10_000);
-      return { pageId: middle, indexSeconds: await seedSearchSpace(ctx, spaces.search, 10_000) };
+      const smallPage = await fillSpace(ctx, spaces.small, 10);
+      const largePage = await fillSpace(ctx, spaces.large, 10_000);
+      return { pageId: middle, smallPage, largePage, indexSeconds: await seedSearchSpace(ctx, spaces.search, 10_000) };
     });
     quire = await start(join(root, 'bin', 'quire'), ['serve'], env, `${base}/readyz`);
 
@@ -102,10 +105,13 @@ async function main(): Promise<void> {
     const importNote = await importZip(client, organization, zip, importRuns);
     const duplicate = await duplicateTimes(client, spaces.small, spaces.large, 15);
     row('duplicate 10,000 vs 10 pages (ms)', duplicate.large.toFixed(1), duplicate.small.toFixed(1), duplicate.large / duplicate.small, '<= 3.00x', duplicate.large / duplicate.small <= 3);
+    const crs = await changeRequestTimes(client, { spaceId: spaces.small, pageId: smallPage }, { spaceId: spaces.large, pageId: largePage }, 15);
+    row('create change request, 10,000 vs 10 (ms)', crs.create.large.toFixed(1), crs.create.small.toFixed(1), crs.create.large / crs.create.small, 'ratio to 10 pages');
+    row('merge one-page CR, 10,000 vs 10 (ms)', crs.merge.large.toFixed(1), crs.merge.small.toFixed(1), crs.merge.large / crs.merge.small, '<= 3.00x', crs.merge.large / crs.merge.small <= 3);
 
     await stop(hello);
     await stop(quire);
-    console.log(`(${connections} connections, ${rounds} alternating rounds of ${seconds} s, medians; duplicates: median of 15 each; SQLite in ${dataDir})`);
+    console.log(`(${connections} connections, ${rounds} alternating rounds of ${seconds} s, medians; duplicates, change requests: median of 15 each; SQLite in ${dataDir})`);
     console.log(`(search: ${searchRequests} sequential requests per kind, each after a baseline request; 10,000-page space indexed in ${indexSeconds.toFixed(1)} s while seeding; ${importNote})`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

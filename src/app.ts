@@ -26,6 +26,7 @@ import { spaceRoutes } from './modules/spaces/routes.ts';
 import { collectionRoutes } from './modules/collections/routes.ts';
 import { contentRoutes } from './modules/content/routes.ts';
 import { contentFileRoutes } from './modules/content/file-routes.ts';
+import { pdfFileRoutes, pdfRoutes } from './modules/pdf/routes.ts';
 import { changeRequestRoutes } from './modules/change-requests/routes.ts';
 import { commentRoutes } from './modules/comments/routes.ts';
 import { searchRoutes } from './modules/search/routes.ts';
@@ -117,9 +118,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(searchRoutes);
       await v1.register(linkRoutes);
       await v1.register(importRoutes);
+      await v1.register(pdfRoutes);
     },
     { prefix: '/v1' },
   );
   await app.register(contentFileRoutes);
+  await app.register(pdfFileRoutes);
   return app;
 }

@@ -16,8 +16,32 @@ export interface FileLocation {
   revisionId: string;
 }
 
-function signedText(location: FileLocation, expires: number): string {
-  return ['file', location.spaceId, location.fileId, location.revisionId, String(expires)].join('\n');
+/**
+ * The text a signed URL's signature covers: its fields, one a line, then the expiry. The first field names
+ * the kind of URL ('file', 'pdf' …), so a signature made for one kind is never valid for another; a field
+ * holding a line break is refused, so two different lists of fields never give the same text.
+ */
+function signedText(fields: readonly string[], expires: number): string | null {
+  if (fields.some((field) => field.includes('\n'))) return null;
+  return [...fields, String(expires)].join('\n');
+}
+
+/** Signs the fields of a URL that Quire serves without a token, together with its expiry. */
+export function signFields(ctx: Pick<Context, 'urls'>, fields: readonly string[], expires: number): string {
+  const text = signedText(fields, expires);
+  if (text === null) throw new Error('A signed URL field cannot hold a line break.');
+  return ctx.urls.sign(text);
+}
+
+/** Checks a signature made by signFields, then the expiry (an altered URL is 'invalid' even when it is also old). */
+export function checkFields(ctx: Pick<Context, 'clock' | 'urls'>, fields: readonly string[], expires: number, signature: string): SignatureCheck {
+  const text = signedText(fields, expires);
+  if (text === null || !Number.isSafeInteger(expires) || !ctx.urls.verify(text, signature)) return 'invalid';
+  return expires * 1000 <= ctx.clock.now().getTime() ? 'expired' : 'valid';
+}
+
+function fileFields(location: FileLocation): string[] {
+  return ['file', location.spaceId, location.fileId, location.revisionId];
 }
 
 export function downloadExpiry(ctx: Pick<Context, 'clock'>): number {
@@ -26,7 +50,7 @@ export function downloadExpiry(ctx: Pick<Context, 'clock'>): number {
 }
 
 export function downloadUrl(ctx: Pick<Context, 'clock' | 'config' | 'urls'>, location: FileLocation, expires = downloadExpiry(ctx)): string {
-  const signature = ctx.urls.sign(signedText(location, expires));
+  const signature = signFields(ctx, fileFields(location), expires);
   const query = new URLSearchParams({ revision: location.revisionId, expires: String(expires), signature });
   return `${ctx.config.publicUrl}/files/${encodeURIComponent(location.spaceId)}/${encodeURIComponent(location.fileId)}?${query}`;
 }
@@ -35,6 +59,5 @@ export type SignatureCheck = 'valid' | 'invalid' | 'expired';
 
 /** Checks a download URL's signature, then its expiry (an altered URL is 'invalid' even when it is also old). */
 export function checkDownload(ctx: Pick<Context, 'clock' | 'urls'>, location: FileLocation, expires: number, signature: string): SignatureCheck {
-  if (!Number.isSafeInteger(expires) || !ctx.urls.verify(signedText(location, expires), signature)) return 'invalid';
-  return expires * 1000 <= ctx.clock.now().getTime() ? 'expired' : 'valid';
+  return checkFields(ctx, fileFields(location), expires, signature);
 }

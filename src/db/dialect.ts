@@ -1,4 +1,4 @@
-import { PostgresAdapter, SqliteAdapter, type Kysely } from 'kysely';
+import { PostgresAdapter, sql, SqliteAdapter, type Kysely, type RawBuilder } from 'kysely';
 import type { DialectName } from './database.ts';
 
 /**
@@ -24,4 +24,16 @@ export function dialectOf(db: Kysely<unknown>): DialectName {
   if (adapter instanceof SqliteAdapter) return 'sqlite';
   if (adapter instanceof PostgresAdapter) return 'postgres';
   throw new Error(`Quire runs on SQLite or PostgreSQL; this database adapter is neither: ${adapter.constructor.name}.`);
+}
+
+/**
+ * The text of member `key` of a JSON object stored in a text column (null when absent): `json_extract` on
+ * SQLite, `->>` on PostgreSQL. `key` is a plain name, never a path.
+ */
+export function jsonTextMember(dialect: DialectName, column: string, key: string): RawBuilder<string | null> {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) throw new Error(`"${key}" is not a plain JSON member name.`);
+  // The name is checked above, so it is written into the statement as a literal (PostgreSQL's ->> needs its type known).
+  return dialect === 'sqlite'
+    ? sql<string | null>`json_extract(${sql.ref(column)}, ${sql.raw(`'$.${key}'`)})`
+    : sql<string | null>`(${sql.ref(column)}::jsonb ->> ${sql.raw(`'${key}'`)})`;
 }

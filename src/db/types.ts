@@ -235,6 +235,14 @@ export interface ChangeRequestsTable {
   merged_by: string | null;
 }
 
+/** A user who created a change request or wrote to its content. */
+export interface ChangeRequestContributorsTable {
+  change_request_id: string;
+  user_id: string;
+  /** When they first contributed. */
+  contributed_at: string;
+}
+
 export interface CommentsTable {
   id: string;
   space_id: string;
@@ -272,6 +280,14 @@ export interface CommentReactionsTable {
   created_at: string;
 }
 
+/** The PDF cache: the blob holding the PDF made for a key (content root, pages, title page, renderer). */
+export interface PdfExportsTable {
+  key: string;
+  blob: string;
+  size: number;
+  created_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -289,9 +305,11 @@ export interface DB {
   revisions: RevisionsTable;
   jobs: JobsTable;
   change_requests: ChangeRequestsTable;
+  change_request_contributors: ChangeRequestContributorsTable;
   comments: CommentsTable;
   comment_replies: CommentRepliesTable;
   comment_reactions: CommentReactionsTable;
   search_pages: SearchPagesTable;
   search_spaces: SearchSpacesTable;
+  pdf_exports: PdfExportsTable;
 }

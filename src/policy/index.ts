@@ -2,6 +2,7 @@ import { Forbidden } from '../errors.ts';
 import { organizationRules, type OrganizationActor } from './organization.ts';
 import { teamRules, type TeamActor } from './team.ts';
 import { collectionRules, spaceRules, type CollectionActor, type SpaceActor } from './space.ts';
+import { commentRules, type CommentActor } from './comment.ts';
 
 /**
  * Every policy a route can declare, with the sentence a caller reads when it denies them. A route names
@@ -46,6 +47,16 @@ export const policies = {
   'collection.delete': { allow: (a: CollectionActor | null) => a === null || collectionRules.admin(a), denied: 'Only administrators of this collection can delete it.' },
   'content.transferIn': { allow: organizationRules.admin, denied: 'Only administrators of the target organization can transfer content into it.' },
   'members.spaces': { allow: organizationRules.listMemberTeams, denied: 'Guests can only list their own spaces.' },
+  // Comments and replies of spaces and change requests (src/policy/comment.ts).
+  'comment.view': { allow: commentRules.view, denied: 'Only members with access to this space can read its comments.' },
+  'comment.post': { allow: commentRules.post, denied: 'You need the comment level on this space to post comments.' },
+  'comment.reply': { allow: commentRules.post, denied: 'You need the comment level on this space to reply to comments.' },
+  'comment.edit': { allow: commentRules.edit, denied: 'Only the author of this comment, while they have the comment level, can change what it says.' },
+  'comment.resolve': { allow: commentRules.resolve, denied: 'You need the comment level on this space to resolve or reopen comments.' },
+  'comment.react': { allow: commentRules.react, denied: 'You need the comment level on this space to react to comments.' },
+  'comment.update': { allow: commentRules.update, denied: 'You cannot make this change to the comment.' },
+  /** Deleting nothing (a comment or reply that is not there) is answered 204 for anyone who can read the discussion. */
+  'comment.delete': { allow: (a: CommentActor | null) => a === null || commentRules.delete(a), denied: 'Only the author and administrators of this space can delete this comment.' },
 } as const;
 
 export type PolicyName = keyof typeof policies;
@@ -81,3 +92,4 @@ export function isRoutePolicy(value: unknown): value is RoutePolicy {
 export type { TeamActor } from './team.ts';
 export type { OrganizationActor } from './organization.ts';
 export type { CollectionActor, SpaceActor } from './space.ts';
+export type { CommentActor, CommentChange } from './comment.ts';

@@ -39,7 +39,7 @@ applyErrata();
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => void;
 const ajv = new Ajv({ strict: false, allErrors: true, discriminator: false });
 addFormats(ajv);
-for (const format of ['emoji', 'int32', 'int64', 'float', 'double', 'byte', 'binary', 'password', 'markdown']) ajv.addFormat(format, true);
+for (const format of ['emoji', 'icon', 'int32', 'int64', 'float', 'double', 'byte', 'binary', 'password', 'markdown']) ajv.addFormat(format, true);
 
 /**
  * Turns the document's OpenAPI 3.0 schema dialect into JSON Schema for Ajv: `nullable: true` becomes a

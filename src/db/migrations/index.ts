@@ -3,6 +3,8 @@ import * as foundation from './2026-11-21-0001-foundation.ts';
 import * as content from './2026-11-21-0002-content.ts';
 import * as search from './2026-11-21-0003-search.ts';
 import * as changeRequests from './2026-11-21-0004-change-requests.ts';
+import * as pdf from './2026-11-21-0005-pdf.ts';
+import * as changeRequestContributors from './2026-11-21-0006-change-request-contributors.ts';
 
 /** Every migration, by its timestamped name; Kysely applies them in name order. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +12,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-21-0002-content': content,
   '2026-11-21-0003-search': search,
   '2026-11-21-0004-change-requests': changeRequests,
+  '2026-11-21-0005-pdf': pdf,
+  '2026-11-21-0006-change-request-contributors': changeRequestContributors,
 };
 
 export const migrationProvider: MigrationProvider = {

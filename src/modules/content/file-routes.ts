@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
+import { contentDisposition } from '../../http/replies.ts';
 import { ErrorBody } from '../../http/schemas.ts';
 import { openDownload } from './download-service.ts';
 
@@ -8,12 +9,6 @@ const Id = Type.String({ minLength: 1, maxLength: 100 });
 
 /** Types a browser may show in place; everything else is offered as a download. */
 const INLINE = /^(image\/(png|jpeg|gif|webp|avif|bmp)|video\/|audio\/|application\/pdf$|text\/plain$)/;
-
-/** RFC 6266 / 5987: a plain fallback name and the exact UTF-8 one. */
-function contentDisposition(inline: boolean, name: string): string {
-  const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `${inline ? 'inline' : 'attachment'}; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
 
 /** File downloads by signed URL, outside /v1 (a browser following a downloadURL sends no token). */
 export const contentFileRoutes: FastifyPluginAsyncTypebox = async (app) => {

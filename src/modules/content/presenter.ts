@@ -3,6 +3,7 @@ import { downloadExpiry, downloadUrl } from '../../content/file-urls.ts';
 import { fullLayout } from '../../content/nodes.ts';
 import type { StoredFile } from '../../content/revisions.ts';
 import type { RevisionTree, TreePage } from '../../content/tree.ts';
+import { presentChangeRequest, type ChangeRequestView } from '../change-requests/presenter.ts';
 import { spaceLocation } from '../spaces/presenter.ts';
 import type { PageBody } from './bodies.ts';
 import type { ContentScope } from './service.ts';
@@ -19,10 +20,12 @@ const KINDS = { document: 'sheet', group: 'group', link: 'link' } as const;
 
 /**
  * Where a page of this content lives in the API: under `content/` for the current revision, under
- * `revisions/{id}/` for an older one (Quire has no separate editing app, so `urls.app` is an API address).
+ * `revisions/{id}/` for an older one, under `change-requests/{id}/content/` for a change request's head
+ * (Quire has no separate editing app, so `urls.app` is an API address).
  */
 function contentBase(ctx: Pick<Context, 'config'>, scope: ContentScope): string {
   const space = spaceLocation(ctx, scope.space.id);
+  if (scope.changeRequest) return `${space}/change-requests/${scope.changeRequest.id}/content`;
   return scope.current ? `${space}/content` : `${space}/revisions/${scope.revision.id}`;
 }
 
@@ -87,9 +90,9 @@ export function presentFiles(ctx: Ctx, scope: ContentScope, files: StoredFile[],
   return files.map((file) => presentFile(ctx, scope, file, options, expires));
 }
 
-export function presentRevision(ctx: Ctx, scope: ContentScope & { tree: RevisionTree }, options: PresentOptions): Revision {
+export function presentRevision(ctx: Ctx, scope: ContentScope & { tree: RevisionTree; mergedFrom?: ChangeRequestView }, options: PresentOptions): Revision {
   const { revision, tree } = scope;
-  return {
+  const presented: Revision = {
     object: 'revision',
     id: revision.id,
     type: revision.type,
@@ -101,5 +104,7 @@ export function presentRevision(ctx: Ctx, scope: ContentScope & { tree: Revision
     createdAt: revision.createdAt,
     urls: { app: `${spaceLocation(ctx, scope.space.id)}/revisions/${revision.id}` },
   };
+  if (scope.mergedFrom) presented.mergedFrom = presentChangeRequest(ctx, scope.mergedFrom);
+  return presented;
 }
 

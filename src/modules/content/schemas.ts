@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { ListQuery, StringEnum, Timestamp } from '../../http/schemas.ts';
 import { REVISION_TYPES } from '../../content/revisions.ts';
+import { ChangeRequestSchema } from '../change-requests/schemas.ts';
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 
@@ -140,6 +141,7 @@ export const RevisionSchema = Type.Object(
     variables: VariablesSchema,
     createdAt: Timestamp,
     urls: Type.Object({ app: Type.String({ format: 'uri' }) }),
+    mergedFrom: Type.Optional(ChangeRequestSchema),
   },
   { $id: 'Revision' },
 );

@@ -4,6 +4,8 @@ import { paginate, type Page } from '../../http/pagination.ts';
 import { authorize } from '../../policy/index.ts';
 import { findRevision, type RevisionRecord, type StoredFile } from '../../content/revisions.ts';
 import { loadRoot, loadTree, normalizePath, type RevisionTree, type TreePage } from '../../content/tree.ts';
+import { mergedChangeRequest } from '../change-requests/service.ts';
+import type { ChangeRequestView } from '../change-requests/presenter.ts';
 import { spaceAccess, type SpaceRow } from '../spaces/access.ts';
 import { pageBody, type PageBody } from './bodies.ts';
 import type { FilesQuery, PageQuery } from './schemas.ts';
@@ -14,10 +16,14 @@ export interface ContentScope {
   revision: RevisionRecord;
   /** True when read through `content/…` (the current revision) rather than `revisions/{id}/…`. */
   current: boolean;
+  /** Set when the content is a change request's head, read through `change-requests/{id}/content/…`. */
+  changeRequest?: { id: string; number: number };
 }
 
 export interface TreeView extends ContentScope {
   tree: RevisionTree;
+  /** For a revision of type "merge": the change request it merged. */
+  mergedFrom?: ChangeRequestView;
 }
 
 export interface PageView extends ContentScope {
@@ -46,18 +52,35 @@ async function readableRevision(ctx: Context, spaceId: string, revisionId?: stri
 
 /** A revision with its whole tree of pages. */
 export async function getRevisionContent(ctx: Context, spaceId: string, revisionId?: string): Promise<TreeView> {
-  const scope = await readableRevision(ctx, spaceId, revisionId);
-  return { ...scope, tree: await loadTree(ctx, scope.revision.root) };
+  return treeIn(ctx, await readableRevision(ctx, spaceId, revisionId));
+}
+
+/**
+ * The reads below work on a scope the caller has already checked (`readableRevision` here; a change
+ * request's head in src/modules/change-requests/), so every content area shares one implementation.
+ */
+export async function treeIn(ctx: Context, scope: ContentScope): Promise<TreeView> {
+  const tree = await loadTree(ctx, scope.revision.root);
+  const mergedFrom = scope.revision.type === 'merge' ? await mergedChangeRequest(ctx, scope.space, scope.revision.id) : undefined;
+  return { ...scope, tree, ...(mergedFrom ? { mergedFrom } : {}) };
+}
+
+/** How a scope is named in messages. */
+export function describeScope(scope: ContentScope): string {
+  if (scope.changeRequest) return `the change request #${scope.changeRequest.number} of the space "${scope.space.id}"`;
+  return scope.current ? `the space "${scope.space.id}"` : `the revision "${scope.revision.id}"`;
 }
 
 function pageNotFound(scope: ContentScope, what: string): NotFound {
-  const where = scope.current ? `the space "${scope.space.id}"` : `the revision "${scope.revision.id}"`;
-  return new NotFound(`No page ${what} exists in ${where}.`);
+  return new NotFound(`No page ${what} exists in ${describeScope(scope)}.`);
 }
 
 /** One page with its body in the format asked for (a JSON document by default, or Markdown). */
 export async function getPage(ctx: Context, spaceId: string, pageId: string, query: PageQuery, revisionId?: string): Promise<PageView> {
-  const scope = await readableRevision(ctx, spaceId, revisionId);
+  return pageIn(ctx, await readableRevision(ctx, spaceId, revisionId), pageId, query);
+}
+
+export async function pageIn(ctx: Context, scope: ContentScope, pageId: string, query: PageQuery): Promise<PageView> {
   const tree = await loadTree(ctx, scope.revision.root);
   const page = tree.byId.get(pageId);
   if (!page) throw pageNotFound(scope, `"${pageId}"`);
@@ -66,7 +89,10 @@ export async function getPage(ctx: Context, spaceId: string, pageId: string, que
 
 /** A page by its path ("guides/install"); documents and groups have paths, links do not. */
 export async function getPageByPath(ctx: Context, spaceId: string, path: string, query: PageQuery, revisionId?: string): Promise<PageView> {
-  const scope = await readableRevision(ctx, spaceId, revisionId);
+  return pageByPathIn(ctx, await readableRevision(ctx, spaceId, revisionId), path, query);
+}
+
+export async function pageByPathIn(ctx: Context, scope: ContentScope, path: string, query: PageQuery): Promise<PageView> {
   const tree = await loadTree(ctx, scope.revision.root);
   const wanted = normalizePath(safeDecode(path));
   const page = tree.byPath.get(wanted);
@@ -85,7 +111,10 @@ function safeDecode(path: string): string {
 
 /** The files of a revision, ordered by name then id, in pages of `limit`. */
 export async function listFiles(ctx: Context, spaceId: string, query: FilesQuery, revisionId?: string): Promise<Page<StoredFile> & ContentScope> {
-  const scope = await readableRevision(ctx, spaceId, revisionId);
+  return filesIn(ctx, await readableRevision(ctx, spaceId, revisionId), query);
+}
+
+export async function filesIn(ctx: Context, scope: ContentScope, query: FilesQuery): Promise<Page<StoredFile> & ContentScope> {
   const root = await loadRoot(ctx, scope.revision.root);
   const files = [...root.files].sort((a, b) => compare(a.name, b.name) || compare(a.id, b.id));
   const page = await paginate({
@@ -103,10 +132,13 @@ export async function listFiles(ctx: Context, spaceId: string, query: FilesQuery
 }
 
 export async function getFile(ctx: Context, spaceId: string, fileId: string, revisionId?: string): Promise<FileView> {
-  const scope = await readableRevision(ctx, spaceId, revisionId);
+  return fileIn(ctx, await readableRevision(ctx, spaceId, revisionId), fileId);
+}
+
+export async function fileIn(ctx: Context, scope: ContentScope, fileId: string): Promise<FileView> {
   const root = await loadRoot(ctx, scope.revision.root);
   const file = root.files.find((candidate) => candidate.id === fileId);
-  if (!file) throw new NotFound(`No file "${fileId}" exists in ${scope.current ? `the space "${scope.space.id}"` : `the revision "${scope.revision.id}"`}.`);
+  if (!file) throw new NotFound(`No file "${fileId}" exists in ${describeScope(scope)}.`);
   return { ...scope, file };
 }
 

@@ -26,16 +26,27 @@ export const FileParams = Type.Object({ spaceId: Id, fileId: Id });
 export const LINK_STATUSES = ['ok', 'broken', 'in-app'] as const;
 export const LINK_RELATIONS = ['reference', 'dependsOn'] as const;
 
-export const LinksQuery = Type.Object(
+const linksQuery = {
+  ...ListQuery,
+  status: Type.Optional(
+    StringEnum(LINK_STATUSES, { description: 'Only links with this status: ok, broken (the target is missing), in-app (a URL to an address of this server).' }),
+  ),
+};
+
+export const LinksQuery = Type.Object(linksQuery, { additionalProperties: false });
+export type LinksQuery = Static<typeof LinksQuery> & { brokenContext?: 'change-request' | 'space' };
+
+/** The links of a change request: `brokenContext=change-request` leaves out the links that were already broken in the space. */
+export const ChangeRequestLinksQuery = Type.Object(
   {
-    ...ListQuery,
-    status: Type.Optional(
-      StringEnum(LINK_STATUSES, { description: 'Only links with this status: ok, broken (the target is missing), in-app (a URL to an address of this server).' }),
+    ...linksQuery,
+    brokenContext: Type.Optional(
+      StringEnum(['change-request', 'space'] as const, { description: 'change-request: broken links are listed only when the change request broke them; space (default): every broken link.' }),
     ),
   },
   { additionalProperties: false },
 );
-export type LinksQuery = Static<typeof LinksQuery>;
+export type ChangeRequestLinksQuery = Static<typeof ChangeRequestLinksQuery>;
 
 export const BacklinksQuery = Type.Object(ListQuery, { additionalProperties: false });
 export type BacklinksQuery = Static<typeof BacklinksQuery>;

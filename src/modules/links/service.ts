@@ -7,7 +7,7 @@ import type { MemberRoleOrGuest } from '../../policy/roles.ts';
 import { analyzeRoot, type AnalyzedLink, type LinkStatus, type RevisionLinks } from '../../content/link-analysis/cache.ts';
 import { findRevision } from '../../content/revisions.ts';
 import type { TreePage } from '../../content/tree.ts';
-import type { ContentScope } from '../content/service.ts';
+import { describeScope, type ContentScope } from '../content/service.ts';
 import type { OrganizationRow } from '../orgs/access.ts';
 import { findSpaceAccess, spaceAccess, type SpaceAccess } from '../spaces/access.ts';
 import type { BacklinksQuery, LinksQuery } from './schemas.ts';
@@ -19,6 +19,11 @@ export interface LinksScope extends ContentScope {
   /** Each space a link points at, with the caller's standing on it; null when it is missing or unreadable. */
   spaces: Map<string, SpaceAccess | null>;
   organizations: Map<string, { row: OrganizationRow; actor: OrganizationActor }>;
+  /**
+   * For a change request: the keys of the links already broken in the space content it started from (its
+   * merge base), so that links broken by the change request itself can be counted.
+   */
+  brokenBefore?: Set<string>;
 }
 
 /** A link target with its status for this caller, and the pages that hold it. */
@@ -39,16 +44,30 @@ export type LinksPage = Page<LinkItem> & LinksScope & { stats: LinkStats };
 async function linksScope(ctx: Context, spaceId: string): Promise<LinksScope> {
   const access = await spaceAccess(ctx, spaceId);
   authorize(ctx, 'space.view', access.actor);
+  const revision = await findRevision(ctx, access.space.revision_id);
+  if (!revision) throw new Error(`The current revision of space ${access.space.id} is missing.`);
+  return linksScopeOf(ctx, access, { space: access.space, revision, current: true });
+}
+
+/**
+ * The link analysis of some content of a space the caller was already checked for (the space's current
+ * revision, or a change request's head), and what its links name as the caller sees them.
+ */
+export async function linksScopeOf(ctx: Context, access: SpaceAccess, content: ContentScope, brokenBefore?: Set<string>): Promise<LinksScope> {
   const { space } = access;
-  const revision = await findRevision(ctx, space.revision_id);
-  if (!revision) throw new Error(`The current revision of space ${space.id} is missing.`);
-  const analysis = await analyzeRoot(ctx, revision.root);
+  const analysis = await analyzeRoot(ctx, content.revision.root);
   const spaces = new Map<string, SpaceAccess | null>();
   for (const id of analysis.spaces) spaces.set(id, id === space.id ? access : await findSpaceAccess(ctx, id));
   const organizationIds = new Set([space.organization_id]);
   for (const other of spaces.values()) if (other) organizationIds.add(other.space.organization_id);
   const organizations = await loadOrganizations(ctx, [...organizationIds]);
-  return { access, space, revision, current: true, analysis, spaces, organizations };
+  return { ...content, access, analysis, spaces, organizations, ...(brokenBefore ? { brokenBefore } : {}) };
+}
+
+/** The keys of the links of some content that are broken for this caller. */
+export async function brokenLinkKeys(ctx: Context, access: SpaceAccess, content: ContentScope): Promise<Set<string>> {
+  const scope = await linksScopeOf(ctx, access, content);
+  return new Set(scope.analysis.usages.filter((usage) => statusOf(scope, usage) === 'broken').map((usage) => usage.key));
 }
 
 /** Organizations with the caller's standing in each (no role, and no team, when the caller is not a member). */
@@ -80,8 +99,10 @@ function statusOf(scope: LinksScope, link: AnalyzedLink): LinkStatus {
 /** Stats over every link of the list, then the status filter, then a page of `limit` in key order. */
 async function pageOfLinks(ctx: Context, scope: LinksScope, listing: string, links: Array<{ link: AnalyzedLink; pages: string[] }>, query: LinksQuery): Promise<LinksPage> {
   const all = links.map(({ link, pages }) => ({ link, pages, status: statusOf(scope, link) }));
-  const broken = all.filter((item) => item.status === 'broken').length;
-  const wanted = query.status ? all.filter((item) => item.status === query.status) : all;
+  const broken = all.filter((item) => item.status === 'broken');
+  const brokenHere = scope.brokenBefore ? broken.filter((item) => !scope.brokenBefore!.has(item.link.key)) : [];
+  const listed = query.brokenContext === 'change-request' && scope.brokenBefore ? all.filter((item) => item.status !== 'broken' || !scope.brokenBefore!.has(item.link.key)) : all;
+  const wanted = query.status ? listed.filter((item) => item.status === query.status) : listed;
   const page = await paginate({
     signer: ctx.cursors,
     scope: `${listing}:${query.status ?? 'all'}`,
@@ -93,36 +114,50 @@ async function pageOfLinks(ctx: Context, scope: LinksScope, listing: string, lin
     },
     key: (item) => [item.link.key, item.link.relation],
   });
-  // Change requests do not exist yet: no link was broken by one.
-  return { ...page, ...scope, stats: { total: all.length, broken: { total: broken, changeRequest: 0 } } };
+  // Outside change requests, no link was broken by one.
+  return { ...page, ...scope, stats: { total: all.length, broken: { total: broken.length, changeRequest: brokenHere.length } } };
+}
+
+/** Names the listing in cursors: a change request's lists are not the space's. */
+function listingOf(scope: LinksScope): string {
+  return scope.changeRequest ? `${scope.space.id}:cr:${scope.changeRequest.id}` : scope.space.id;
 }
 
 /** Every link of the space's current content, grouped by target, with its status. */
 export async function listSpaceLinks(ctx: Context, spaceId: string, query: LinksQuery): Promise<LinksPage> {
-  const scope = await linksScope(ctx, spaceId);
+  return linksIn(ctx, await linksScope(ctx, spaceId), query);
+}
+
+export async function linksIn(ctx: Context, scope: LinksScope, query: LinksQuery): Promise<LinksPage> {
   const links = scope.analysis.usages.map((usage) => ({ link: usage, pages: usage.pages }));
-  return pageOfLinks(ctx, scope, `links:${scope.space.id}`, links, query);
+  return pageOfLinks(ctx, scope, `links:${listingOf(scope)}:${query.brokenContext ?? ''}`, links, query);
 }
 
 /** The links of one page of the space's current content. */
 export async function listPageLinks(ctx: Context, spaceId: string, pageId: string, query: LinksQuery): Promise<LinksPage> {
-  const scope = await linksScope(ctx, spaceId);
-  if (!scope.analysis.tree.byId.has(pageId)) throw new NotFound(`No page "${pageId}" exists in the space "${scope.space.id}".`);
+  return pageLinksIn(ctx, await linksScope(ctx, spaceId), pageId, query);
+}
+
+export async function pageLinksIn(ctx: Context, scope: LinksScope, pageId: string, query: LinksQuery): Promise<LinksPage> {
+  if (!scope.analysis.tree.byId.has(pageId)) throw new NotFound(`No page "${pageId}" exists in ${describeScope(scope)}.`);
   const links = (scope.analysis.byPage.get(pageId) ?? []).map((link) => ({ link, pages: [pageId] }));
-  return pageOfLinks(ctx, scope, `page-links:${scope.space.id}:${pageId}`, links, query);
+  return pageOfLinks(ctx, scope, `page-links:${listingOf(scope)}:${pageId}`, links, query);
 }
 
 /** The pages of the space's current content that use a file (links, images, file blocks, covers), by path. */
 export async function listFileBacklinks(ctx: Context, spaceId: string, fileId: string, query: BacklinksQuery): Promise<Page<TreePage> & LinksScope> {
-  const scope = await linksScope(ctx, spaceId);
+  return fileBacklinksIn(ctx, await linksScope(ctx, spaceId), fileId, query);
+}
+
+export async function fileBacklinksIn(ctx: Context, scope: LinksScope, fileId: string, query: BacklinksQuery): Promise<Page<TreePage> & LinksScope> {
   const { tree } = scope.analysis;
-  if (!tree.files.has(fileId)) throw new NotFound(`No file "${fileId}" exists in the space "${scope.space.id}".`);
+  if (!tree.files.has(fileId)) throw new NotFound(`No file "${fileId}" exists in ${describeScope(scope)}.`);
   const pages = (scope.analysis.fileBacklinks.get(fileId) ?? [])
     .map((id) => tree.byId.get(id)!)
     .sort((a, b) => compare(sortPath(a), sortPath(b)) || compare(a.node.id, b.node.id));
   const page = await paginate({
     signer: ctx.cursors,
-    scope: `backlinks:${scope.space.id}:${fileId}`,
+    scope: `backlinks:${listingOf(scope)}:${fileId}`,
     request: query,
     count: async () => pages.length,
     fetch: async (cursor, take) => {

@@ -1,0 +1,157 @@
+import type { Context } from '../../context.ts';
+import { inTransaction, nowIso, requireActor } from '../../context.ts';
+import { setCurrentRevision } from '../../content/current.ts';
+import { mergeRevisions } from '../../content/merge/index.ts';
+import type { MergeConflict } from '../../content/merge/types.ts';
+import { createRevision } from '../../content/revisions.ts';
+import { authorize } from '../../policy/index.ts';
+import { assertEditable } from '../spaces/editable.ts';
+import { changeRequestAccess, type ChangeRequestAccess } from './access.ts';
+import { assertActive, lockChangeRequest, moveHead, recordContributor, setStatus } from './lifecycle.ts';
+
+/**
+ * Merging a change request into its space, and updating a change request from its space: the same
+ * three-way merge (src/content/merge), from the last revision of the space the change request includes
+ * (`revision_merged_ancestor`, the merge base).
+ *
+ * First attempt, optimistic: the merge is computed outside the transaction (it reads content and writes
+ * only content objects, which are shared by hash, so unused ones are harmless); the transaction then moves
+ * the space's revision with `where revision_id = <the head merged into>` and the change request's with
+ * `where revision = <its head>`. When another writer got there first, that transaction is rolled back and
+ * the second attempt computes the merge again inside a transaction that holds the change request's row and
+ * the space's row (`FOR UPDATE` on PostgreSQL; SQLite runs one transaction at a time), so it cannot be
+ * overtaken again. Two merges into one space at the same moment therefore both land, or the later one
+ * reports its conflicts with the earlier: no merge overwrites another's result.
+ */
+
+export type MergeOutcome = { result: 'merge'; revision: string } | { result: 'conflicts'; revision: string; conflicts: MergeConflict[] };
+export type UpdateOutcome = { result: 'update'; revision: string } | { result: 'conflicts'; revision: string; conflicts: MergeConflict[] };
+
+/** A merge computed before the transaction: the revisions it merged and the root it made. */
+interface Planned {
+  base: string;
+  ours: string;
+  theirs: string;
+  root: string;
+}
+
+/** Thrown inside a transaction to roll it back when a head moved after the merge was computed. */
+class HeadMoved extends Error {}
+
+type Check = (ctx: Context) => Promise<ChangeRequestAccess>;
+
+/** How many merges and updates had to be computed again because a head moved (for tests and measurements). */
+export const mergeRetries = { count: 0 };
+
+/** The optimistic attempt, then (when a head moved under it) the attempt that holds the rows. */
+async function optimisticThenLocked<T>(attempt: (locked: boolean) => Promise<T>): Promise<T> {
+  try {
+    return await attempt(false);
+  } catch (error) {
+    if (!(error instanceof HeadMoved)) throw error;
+    mergeRetries.count++;
+    return attempt(true);
+  }
+}
+
+/** The space's current revision, its row locked on PostgreSQL until the transaction ends. */
+async function lockSpaceHead(tx: Context, spaceId: string): Promise<string> {
+  const query = tx.db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId);
+  return (await (tx.dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirstOrThrow()).revision_id;
+}
+
+/**
+ * POST …/merge: merges the change request's head into the space's current revision (the merge level;
+ * 423 while the space is locked; 409 when the change request is merged or archived). Without conflicts, a
+ * new revision of type "merge" with parents [space head, change request head] becomes the space's current
+ * revision and the change request is merged. With conflicts nothing changes, and the answer lists them
+ * (`revision` is then the change request's unchanged head).
+ */
+export async function mergeChangeRequest(ctx: Context, spaceId: string, changeRequestId: string): Promise<MergeOutcome> {
+  const user = requireActor(ctx);
+  const check: Check = async (c) => {
+    const access = await changeRequestAccess(c, spaceId, changeRequestId);
+    authorize(c, 'space.merge', access.actor);
+    assertEditable(access.space);
+    assertActive(access.changeRequest);
+    return access;
+  };
+  return optimisticThenLocked(async (locked) => {
+    // Optimistic: the merge over the heads as they are now, computed outside any transaction.
+    let planned: Planned | undefined;
+    if (!locked) {
+      const { space, changeRequest } = await check(ctx);
+      const input = { base: changeRequest.revision_merged_ancestor, ours: space.revision_id, theirs: changeRequest.revision };
+      const result = await mergeRevisions(ctx, input);
+      if (result.result === 'conflicts') return { result: 'conflicts', revision: changeRequest.revision, conflicts: result.conflicts };
+      planned = { ...input, root: result.root };
+    }
+    return inTransaction(ctx, async (tx): Promise<MergeOutcome> => {
+      const access = await check(tx);
+      // The change request's row first, then the space's: every writer takes them in this order.
+      const changeRequest = await lockChangeRequest(tx, access.changeRequest.id);
+      assertActive(changeRequest);
+      const spaceHead = planned ? planned.ours : await lockSpaceHead(tx, access.space.id);
+      if (planned && (changeRequest.revision !== planned.theirs || changeRequest.revision_merged_ancestor !== planned.base)) throw new HeadMoved();
+      let root = planned?.root;
+      if (root === undefined) {
+        const result = await mergeRevisions(tx, { base: changeRequest.revision_merged_ancestor, ours: spaceHead, theirs: changeRequest.revision });
+        if (result.result === 'conflicts') return { result: 'conflicts', revision: changeRequest.revision, conflicts: result.conflicts };
+        root = result.root;
+      }
+      const revision = await createRevision(tx, { spaceId: access.space.id, type: 'merge', parents: [spaceHead, changeRequest.revision], root });
+      if (!(await setCurrentRevision(tx, access.space.id, revision, { expected: spaceHead }))) throw new HeadMoved();
+      await setStatus(tx, changeRequest, 'merged', { revision_merged: revision, merged_at: nowIso(tx), merged_by: user.userId });
+      return { result: 'merge', revision };
+    });
+  });
+}
+
+/**
+ * POST …/update: pulls the space's current content into the change request by the same merge (base: the
+ * merge base; ours: the change request's head; theirs: the space's revision). Without conflicts, a new
+ * revision of type "update" with parents [change request head, space head] becomes the change request's
+ * head and the space's revision its new merge base, so it is no longer outdated. An up-to-date change
+ * request is left as it is. With conflicts nothing changes and the answer lists them. Edit level; 423
+ * while the space is locked; 409 when merged or archived.
+ */
+export async function updateChangeRequestFromSpace(ctx: Context, spaceId: string, changeRequestId: string): Promise<UpdateOutcome> {
+  const user = requireActor(ctx);
+  const check: Check = async (c) => {
+    const access = await changeRequestAccess(c, spaceId, changeRequestId);
+    authorize(c, 'space.edit', access.actor);
+    assertEditable(access.space);
+    assertActive(access.changeRequest);
+    return access;
+  };
+  return optimisticThenLocked(async (locked) => {
+    let planned: Planned | undefined;
+    if (!locked) {
+      const { space, changeRequest } = await check(ctx);
+      if (changeRequest.revision_merged_ancestor === space.revision_id) return { result: 'update', revision: changeRequest.revision };
+      const input = { base: changeRequest.revision_merged_ancestor, ours: changeRequest.revision, theirs: space.revision_id };
+      const result = await mergeRevisions(ctx, input);
+      if (result.result === 'conflicts') return { result: 'conflicts', revision: changeRequest.revision, conflicts: result.conflicts };
+      planned = { ...input, root: result.root };
+    }
+    return inTransaction(ctx, async (tx): Promise<UpdateOutcome> => {
+      const access = await check(tx);
+      const changeRequest = await lockChangeRequest(tx, access.changeRequest.id);
+      assertActive(changeRequest);
+      if (planned && (changeRequest.revision !== planned.ours || changeRequest.revision_merged_ancestor !== planned.base)) throw new HeadMoved();
+      // The space may move on meanwhile: what is pulled in is the head that was merged, the new merge base.
+      const spaceHead = planned ? planned.theirs : access.space.revision_id;
+      if (changeRequest.revision_merged_ancestor === spaceHead) return { result: 'update', revision: changeRequest.revision };
+      let root = planned?.root;
+      if (root === undefined) {
+        const result = await mergeRevisions(tx, { base: changeRequest.revision_merged_ancestor, ours: changeRequest.revision, theirs: spaceHead });
+        if (result.result === 'conflicts') return { result: 'conflicts', revision: changeRequest.revision, conflicts: result.conflicts };
+        root = result.root;
+      }
+      const revision = await createRevision(tx, { spaceId: access.space.id, type: 'update', parents: [changeRequest.revision, spaceHead], root });
+      if (!(await moveHead(tx, changeRequest.id, changeRequest.revision, revision, { revision_merged_ancestor: spaceHead }))) throw new HeadMoved();
+      await recordContributor(tx, changeRequest.id, user.userId);
+      return { result: 'update', revision };
+    });
+  });
+}

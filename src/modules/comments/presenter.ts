@@ -1,0 +1,87 @@
+import type { Context } from '../../context.ts';
+import { commentPermissions } from '../../policy/comment.ts';
+import { presentUser, type UserRow } from '../users/presenter.ts';
+import { commentActor, type CommentRow, type CommentScope, type ReplyRow } from './access.ts';
+import { presentBody } from './bodies.ts';
+import type { ReactionView } from './reactions.ts';
+import type { BodyFormat, Comment, Reply, Target } from './schemas.ts';
+
+/** What the presenter needs about a set of comments or replies: their place, the users they name, their reactions. */
+export interface Discussion {
+  scope: CommentScope;
+  users: Map<string, UserRow>;
+  reactions: Map<string, ReactionView[]>;
+}
+
+export interface CommentView {
+  discussion: Discussion;
+  comment: CommentRow;
+  target: Target;
+}
+
+export interface ReplyView {
+  discussion: Discussion;
+  comment: CommentRow;
+  reply: ReplyRow;
+}
+
+type Config = Pick<Context, 'config'>;
+
+/** The API address of a comment: under the space, or under its change request. */
+export function commentLocation(ctx: Config, scope: CommentScope, commentId: string): string {
+  const place = scope.changeRequest ? `/change-requests/${scope.changeRequest.id}` : '';
+  return `${ctx.config.publicUrl}/v1/spaces/${scope.space.id}${place}/comments/${commentId}`;
+}
+
+function user(ctx: Config, discussion: Discussion, id: string) {
+  const row = discussion.users.get(id);
+  if (!row) throw new Error(`User ${id} of a comment was not loaded.`);
+  return presentUser(ctx, row);
+}
+
+function reactions(ctx: Config, discussion: Discussion, subjectId: string): Comment['reactions'] {
+  return (discussion.reactions.get(subjectId) ?? []).map((reaction) => ({
+    emoji: reaction.emoji,
+    count: reaction.users.length,
+    users: reaction.users.map((entry) => ({ user: user(ctx, discussion, entry.userId), reactedAt: entry.reactedAt })),
+  }));
+}
+
+export function presentComment(ctx: Config, view: CommentView, format?: BodyFormat): Comment {
+  const { discussion, comment } = view;
+  const presented: Comment = {
+    object: 'comment',
+    id: comment.id,
+    status: comment.status === 'resolved' ? 'resolved' : 'open',
+    postedBy: user(ctx, discussion, comment.author_id),
+    postedAt: comment.created_at,
+    reactions: reactions(ctx, discussion, comment.id),
+    replies: comment.replies,
+    body: presentBody(comment.body, format),
+    target: view.target,
+    urls: { location: commentLocation(ctx, discussion.scope, comment.id) },
+    permissions: commentPermissions(commentActor(discussion.scope, comment.author_id)),
+  };
+  if (comment.edited_at) presented.editedAt = comment.edited_at;
+  if (comment.status === 'resolved' && comment.resolved_at && comment.resolved_by) {
+    presented.resolvedAt = comment.resolved_at;
+    presented.resolvedBy = user(ctx, discussion, comment.resolved_by);
+  }
+  return presented;
+}
+
+export function presentReply(ctx: Config, view: ReplyView, format?: BodyFormat): Reply {
+  const { discussion, comment, reply } = view;
+  const presented: Reply = {
+    object: 'comment-reply',
+    id: reply.id,
+    postedBy: user(ctx, discussion, reply.author_id),
+    postedAt: reply.created_at,
+    reactions: reactions(ctx, discussion, reply.id),
+    body: presentBody(reply.body, format),
+    urls: { location: `${commentLocation(ctx, discussion.scope, comment.id)}/replies/${reply.id}` },
+    permissions: commentPermissions(commentActor(discussion.scope, reply.author_id)),
+  };
+  if (reply.edited_at) presented.editedAt = reply.edited_at;
+  return presented;
+}
