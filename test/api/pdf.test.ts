@@ -11,21 +11,7 @@ import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
 import { addFile, createSpace, editContent } from '../helpers/content-factory.ts';
 import { cast, createWorld, type World } from '../helpers/factories.ts';
 import { PNG } from '../imports/helpers.ts';
-
-const standardFontDataUrl = join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts') + '/';
-
-/** The text of each page of a PDF, lines joined with spaces and runs of spaces collapsed. */
-async function pdfPages(bytes: Buffer): Promise<string[]> {
-  const pdf = await getDocument({ data: new Uint8Array(bytes), standardFontDataUrl, verbosity: 0 }).promise;
-  const pages: string[] = [];
-  for (let number = 1; number <= pdf.numPages; number++) {
-    const content = await (await pdf.getPage(number)).getTextContent();
-    const text = content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? ' ' : '') : '')).join('');
-    pages.push(text.replace(/\s+/g, ' '));
-  }
-  await pdf.destroy();
-  return pages;
-}
+import { pdfPages, standardFontDataUrl } from '../helpers/pdf-text.ts';
 
 async function pdfOutline(bytes: Buffer): Promise<string[]> {
   const pdf = await getDocument({ data: new Uint8Array(bytes), standardFontDataUrl, verbosity: 0 }).promise;
