@@ -60,6 +60,17 @@ async function lockSpaceHead(tx: Context, spaceId: string): Promise<string> {
   return (await (tx.dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirstOrThrow()).revision_id;
 }
 
+/** Loads a change request that may still change, for a caller the policy allows, in a space that is not locked. */
+function activeChangeRequest(spaceId: string, changeRequestId: string, policy: 'space.merge' | 'space.edit'): Check {
+  return async (c) => {
+    const access = await changeRequestAccess(c, spaceId, changeRequestId);
+    authorize(c, policy, access.actor);
+    assertEditable(access.space);
+    assertActive(access.changeRequest);
+    return access;
+  };
+}
+
 /**
  * POST …/merge: merges the change request's head into the space's current revision (the merge level;
  * 423 while the space is locked; 409 when the change request is merged or archived). Without conflicts, a
@@ -69,13 +80,7 @@ async function lockSpaceHead(tx: Context, spaceId: string): Promise<string> {
  */
 export async function mergeChangeRequest(ctx: Context, spaceId: string, changeRequestId: string): Promise<MergeOutcome> {
   const user = requireActor(ctx);
-  const check: Check = async (c) => {
-    const access = await changeRequestAccess(c, spaceId, changeRequestId);
-    authorize(c, 'space.merge', access.actor);
-    assertEditable(access.space);
-    assertActive(access.changeRequest);
-    return access;
-  };
+  const check = activeChangeRequest(spaceId, changeRequestId, 'space.merge');
   return optimisticThenLocked(async (locked) => {
     // Optimistic: the merge over the heads as they are now, computed outside any transaction.
     let planned: Planned | undefined;
@@ -117,13 +122,7 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, changeRe
  */
 export async function updateChangeRequestFromSpace(ctx: Context, spaceId: string, changeRequestId: string): Promise<UpdateOutcome> {
   const user = requireActor(ctx);
-  const check: Check = async (c) => {
-    const access = await changeRequestAccess(c, spaceId, changeRequestId);
-    authorize(c, 'space.edit', access.actor);
-    assertEditable(access.space);
-    assertActive(access.changeRequest);
-    return access;
-  };
+  const check = activeChangeRequest(spaceId, changeRequestId, 'space.edit');
   return optimisticThenLocked(async (locked) => {
     let planned: Planned | undefined;
     if (!locked) {
