@@ -9,7 +9,9 @@ import type { JobContext, JobDefinition, JobOutcome } from './types.ts';
  * (a restored space is left alone; one deleted again later is purged at its new time), so a restore needs
  * no cooperation from the queue.
  *
- * What is removed: the rows of the space and of the collections. The space's revisions and the content
+ * What is removed: the rows of the space and of the collections, and with a space its change requests,
+ * comments, replies and their reactions (reactions name a comment or a reply without a foreign key, so they
+ * are removed first; the rest goes by cascade). The space's revisions and the content
  * objects they point at stay: objects are shared by content hash between revisions, duplicated spaces and
  * change requests, so they cannot be deleted with one space.
  */
@@ -36,13 +38,24 @@ export const purgeSpaceJob: JobDefinition<PurgeSpacePayload> = {
   singletonKey: (payload) => purgeSpaceKey(payload.spaceId),
   run: (ctx, payload) =>
     inTransaction(ctx, async (tx): Promise<JobOutcome> => {
-      const space = await tx.db.selectFrom('spaces').select(['id', 'deleted_at']).where('id', '=', payload.spaceId).executeTakeFirst();
+      // Locked until the purge commits, so a restore cannot slip in between the check and the removal.
+      const read = tx.db.selectFrom('spaces').select(['id', 'deleted_at']).where('id', '=', payload.spaceId);
+      const space = await (tx.dialect === 'postgres' ? read.forUpdate() : read).executeTakeFirst();
       if (!space?.deleted_at) return; // purged already, or restored
       const end = retentionEnd(space.deleted_at);
       if (end > tx.clock.now()) return { rescheduleAt: end };
-      await tx.db.deleteFrom('spaces').where('id', '=', space.id).where('deleted_at', '=', space.deleted_at).execute();
+      await removeSpaces(tx, [space.id]);
     }),
 };
+
+/** Removes spaces for good, their reactions first (the rest of their discussion goes by cascade). */
+async function removeSpaces(tx: JobContext, spaceIds: string[]): Promise<void> {
+  if (spaceIds.length === 0) return;
+  const comments = tx.db.selectFrom('comments').select('id').where('space_id', 'in', spaceIds);
+  const replies = tx.db.selectFrom('comment_replies').select('comment_replies.id').where('comment_id', 'in', comments);
+  await tx.db.deleteFrom('comment_reactions').where((eb) => eb.or([eb('subject_id', 'in', comments), eb('subject_id', 'in', replies)])).execute();
+  await tx.db.deleteFrom('spaces').where('id', 'in', spaceIds).execute();
+}
 
 /** A collection and every collection under it, with their deleted_at. */
 async function subtree(ctx: JobContext, collectionId: string) {
@@ -72,7 +85,8 @@ export const purgeCollectionJob: JobDefinition<PurgeCollectionPayload> = {
       const top = collections[0];
       if (!top?.deleted_at) return; // purged already
       const ids = collections.map((c) => c.id);
-      const spaces = await tx.db.selectFrom('spaces').select(['id', 'deleted_at']).where('collection_id', 'in', ids).execute();
+      const read = tx.db.selectFrom('spaces').select(['id', 'deleted_at']).where('collection_id', 'in', ids);
+      const spaces = await (tx.dialect === 'postgres' ? read.forUpdate() : read).execute();
       const items = [...collections, ...spaces];
       const live = items.filter((item) => !item.deleted_at);
       if (live.length > 0) {
@@ -80,7 +94,7 @@ export const purgeCollectionJob: JobDefinition<PurgeCollectionPayload> = {
       }
       const end = new Date(Math.max(...items.map((item) => retentionEnd(item.deleted_at!).getTime())));
       if (end > tx.clock.now()) return { rescheduleAt: end };
-      if (spaces.length > 0) await tx.db.deleteFrom('spaces').where('id', 'in', spaces.map((s) => s.id)).execute();
+      await removeSpaces(tx, spaces.map((space) => space.id));
       await tx.db.deleteFrom('collections').where('id', 'in', ids).execute();
     }),
 };

@@ -104,6 +104,25 @@ for (const dialect of dialects) {
         assert.ok(revision, 'revisions stay (their content may be shared)');
       });
 
+      it('a purge takes the space\'s discussion with it: comments, replies and their reactions', async () => {
+        const space = await newSpace(world.admin, { title: 'Discussed' });
+        const comment = await world.admin.api.post(`/v1/spaces/${space.id}/comments`, { body: { markdown: 'Looks good.' } });
+        assert.equal(comment.status, 200, JSON.stringify(comment.body));
+        const reply = await world.admin.api.post(`/v1/spaces/${space.id}/comments/${comment.body.id}/replies`, { body: { markdown: 'Agreed.' } });
+        assert.equal(reply.status, 200, JSON.stringify(reply.body));
+        assert.equal((await world.admin.api.put(`/v1/spaces/${space.id}/comments/${comment.body.id}`, { addedReactions: ['👍'] })).status, 200);
+        assert.equal((await world.admin.api.put(`/v1/spaces/${space.id}/comments/${comment.body.id}/replies/${reply.body.id}`, { addedReactions: ['🎉'] })).status, 200);
+        const reactions = () => t.ctx.db.selectFrom('comment_reactions').select('subject_id').where('subject_id', 'in', [comment.body.id, reply.body.id]).execute();
+        assert.equal((await reactions()).length, 2);
+        await world.admin.api.delete(`/v1/spaces/${space.id}`);
+        t.clock.advance(7 * DAY);
+        await runJobs();
+        assert.equal(await row(space.id), undefined);
+        assert.deepEqual(await reactions(), [], 'no reaction outlives the comment it was on');
+        const comments = await t.ctx.db.selectFrom('comments').select('id').where('space_id', '=', space.id).execute();
+        assert.deepEqual(comments, []);
+      });
+
       it('purges a space deleted again after a restore at its new time, and a purge that comes early waits', async () => {
         const space = await newSpace(world.admin);
         await world.admin.api.delete(`/v1/spaces/${space.id}`);
