@@ -36,6 +36,22 @@ for (const dialect of dialects) {
         }
       });
 
+      it('says ownTeam only to owners of a team, in the organization and in the list', async () => {
+        const reader = world.members.read;
+        const team = await world.admin.api.put(`${orgUrl}/teams`, { title: 'Writers', members: [world.members.comment.id] });
+        assert.equal(team.status, 201);
+        const ownTeam = async () => [
+          (await reader.api.get(orgUrl)).body.permissions.ownTeam,
+          (await reader.api.get('/v1/orgs')).body.items.find((o: { id: string }) => o.id === world.organizationId).permissions.ownTeam,
+        ];
+        assert.deepEqual(await ownTeam(), [false, false]);
+        assert.equal((await world.admin.api.put(`${orgUrl}/teams/${team.body.id}/members/${reader.id}`, { role: 'owner' })).status, 204);
+        assert.deepEqual(await ownTeam(), [true, true]);
+        assert.equal((await world.members.comment.api.get(orgUrl)).body.permissions.ownTeam, false, 'a plain team member owns nothing');
+        assert.equal((await world.admin.api.delete(`${orgUrl}/teams/${team.body.id}`)).status, 205);
+        assert.deepEqual(await ownTeam(), [false, false]);
+      });
+
       it('answers 404 for an organization that does not exist, and 401 without a valid token', async () => {
         assertError(await world.admin.api.get('/v1/orgs/nope'), 404);
         assertError(await client(t.app).get(orgUrl), 401, 'Bearer');

@@ -9,6 +9,11 @@ import type { MemberRoleOrGuest } from '../../policy/roles.ts';
 
 export type OrganizationRow = OrganizationsTable;
 
+/** Whether `userId` owns a team of the outer query's `organizations` row (for `ownTeam` permissions). */
+export function ownsTeamIn(userId: string) {
+  return sql<number>`exists (select 1 from team_members tm join teams t on t.id = tm.team_id where tm.user_id = ${userId} and tm.role = 'owner' and t.organization_id = organizations.id)`;
+}
+
 /** The organization with the standing of one user in it; no row for outsiders. Runs on every organization route. */
 const organizationWithStanding = preparedQuery((db, organizationId: string, userId: string) =>
   db
@@ -16,9 +21,7 @@ const organizationWithStanding = preparedQuery((db, organizationId: string, user
     .innerJoin('members', (join) => join.onRef('members.organization_id', '=', 'organizations.id').on('members.user_id', '=', userId))
     .selectAll('organizations')
     .select(['members.role as member_role', 'members.disabled as member_disabled'])
-    .select(
-      sql<number>`exists (select 1 from team_members tm join teams t on t.id = tm.team_id where tm.user_id = ${userId} and tm.role = 'owner' and t.organization_id = organizations.id)`.as('owns_team'),
-    )
+    .select(ownsTeamIn(userId).as('owns_team'))
     .where('organizations.id', '=', organizationId),
 );
 

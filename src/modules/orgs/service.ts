@@ -7,9 +7,8 @@ import { after, paginate, type Page, type PageRequest } from '../../http/paginat
 import { authorize } from '../../policy/index.ts';
 import type { OrganizationActor } from '../../policy/index.ts';
 import type { MemberRoleOrGuest } from '../../policy/roles.ts';
-import { sql } from 'kysely';
 import { findOrCreateUser } from '../users/service.ts';
-import { organizationAccess, type OrganizationRow } from './access.ts';
+import { organizationAccess, ownsTeamIn, type OrganizationRow } from './access.ts';
 import type { UpdateOrganizationBody } from './schemas.ts';
 
 export interface OrganizationView {
@@ -72,9 +71,7 @@ export async function listOrganizations(ctx: Context, request: PageRequest): Pro
       base
         .selectAll('organizations')
         .select('members.role as member_role')
-        .select(
-          sql<number>`exists (select 1 from team_members tm join teams t on t.id = tm.team_id where tm.user_id = ${actor.userId} and tm.role = 'owner' and t.organization_id = organizations.id)`.as('owns_team'),
-        )
+        .select(ownsTeamIn(actor.userId).as('owns_team'))
         .$if(cursor !== undefined, (q) => q.where(after('organizations.created_at', 'organizations.id', 'asc', cursor!)))
         .orderBy('organizations.created_at', 'asc')
         .orderBy('organizations.id', 'asc')
