@@ -1,6 +1,6 @@
 import { Forbidden } from '../errors.ts';
 import { organizationRules, type OrganizationActor } from './organization.ts';
-import { teamRules, type TeamActor } from './team.ts';
+import { teamRules } from './team.ts';
 import { collectionRules, spaceRules, type CollectionActor, type SpaceActor } from './space.ts';
 import { commentRules, type CommentActor } from './comment.ts';
 
@@ -11,9 +11,9 @@ import { commentRules, type CommentActor } from './comment.ts';
  * turned into a 500 (see src/http/policy-guard.ts). Failing closed both ways.
  */
 export const policies = {
-  'organization.view': { allow: (a: OrganizationActor) => organizationRules.view(), denied: 'You cannot see this organization.' },
+  'organization.view': { allow: (_actor: OrganizationActor) => organizationRules.view(), denied: 'You cannot see this organization.' },
   'organization.admin': { allow: organizationRules.admin, denied: 'Only administrators of the organization can do this.' },
-  'organization.ping': { allow: (a: OrganizationActor) => organizationRules.view(), denied: 'You are not a member of this organization.' },
+  'organization.ping': { allow: (_actor: OrganizationActor) => organizationRules.view(), denied: 'You are not a member of this organization.' },
   'members.list': { allow: organizationRules.listMembers, denied: 'Guests cannot list the members of the organization.' },
   'members.view': { allow: organizationRules.viewMember, denied: 'Guests can only see their own membership.' },
   'members.update': { allow: organizationRules.admin, denied: 'Only administrators can change the role of a member.' },

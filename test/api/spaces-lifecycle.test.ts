@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertError, createTestApp, dialects, type Reply, type TestApp } from '../helpers/app.ts';
-import { addMember, cast, createWorld, type TestUser, type World } from '../helpers/factories.ts';
+import { addMember, cast, createWorld, type TestUser, type World, postCollection, postSpace } from '../helpers/factories.ts';
 import { enqueue, runDueJobs } from '../../src/jobs/index.ts';
 import { assertEditable, SpaceLocked } from '../../src/modules/spaces/editable.ts';
 
@@ -19,18 +19,8 @@ for (const dialect of dialects) {
     });
     after(() => t.close());
 
-    const newSpace = async (user: TestUser, body: Record<string, unknown> = {}, organizationId = world.organizationId) => {
-      t.clock.advance(1000);
-      const reply = await user.api.post(`/v1/orgs/${organizationId}/spaces`, body);
-      assert.equal(reply.status, 201, JSON.stringify(reply.body));
-      return reply.body;
-    };
-    const newCollection = async (user: TestUser, body: Record<string, unknown> = {}, organizationId = world.organizationId) => {
-      t.clock.advance(1000);
-      const reply = await user.api.post(`/v1/orgs/${organizationId}/collections`, body);
-      assert.equal(reply.status, 201, JSON.stringify(reply.body));
-      return reply.body;
-    };
+    const newSpace = (user: TestUser, body: Record<string, unknown> = {}, organizationId = world.organizationId) => postSpace(t.clock, user, organizationId, body);
+    const newCollection = (user: TestUser, body: Record<string, unknown> = {}, organizationId = world.organizationId) => postCollection(t.clock, user, organizationId, body);
     const ids = (reply: Reply) => reply.body.items.map((item: { id: string }) => item.id);
     const runJobs = () => runDueJobs(t.ctx, { workerId: 'test-worker', limit: 100 });
     const row = (id: string) => t.ctx.db.selectFrom('spaces').selectAll().where('id', '=', id).executeTakeFirst();

@@ -209,7 +209,7 @@ for (const dialect of dialects) {
         merges++;
         const [o, th, m] = [await loadTree(t.ctx, await rootOf(t.ctx, ours)), await loadTree(t.ctx, await rootOf(t.ctx, theirs)), await loadTree(t.ctx, result.root)];
         let count = 0;
-        for (const page of walkPages(m.pages)) count++;
+        for (const _page of walkPages(m.pages)) count++;
         assert.equal(count, m.size, `round ${round}: every page once`);
         for (const id of o.byId.keys()) if (th.byId.has(id)) assert.ok(m.byId.has(id), `round ${round}: ${id}, on both sides, is kept`);
         for (const id of m.byId.keys()) assert.ok(o.byId.has(id) || th.byId.has(id), `round ${round}: ${id} comes from a side`);

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { performance } from 'node:perf_hooks';
 import { mergeRevisions, mergeStats } from '../../src/content/merge/index.ts';
 import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
 import { createSpaceWithPages, manyPages } from '../helpers/content-factory.ts';

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { Context } from '../../src/context.ts';
 import { nowIso } from '../../src/context.ts';
 import type { MemberRole, MemberRoleOrGuest } from '../../src/policy/roles.ts';
@@ -70,4 +71,23 @@ export async function createWorld(ctx: Context, app: FastifyInstance, clock?: { 
 /** Each caller of the matrix by name: the six roles, the guest, the outsider. */
 export function cast(world: World): Array<[string, TestUser]> {
   return [...MEMBER_ROLES.map((role) => [role, world.members[role]] as [string, TestUser]), ['guest', world.guest], ['outsider', world.outsider]];
+}
+
+/**
+ * Creates a space (or a collection) through the API as `user`, one second after the last, so that lists
+ * ordered by time are in creation order; fails the test unless the answer is 201.
+ */
+export async function postSpace(clock: { advance(ms: number): void }, user: TestUser, organizationId: string, body: Record<string, unknown> = {}) {
+  return postCreated(clock, user, `/v1/orgs/${organizationId}/spaces`, body);
+}
+
+export async function postCollection(clock: { advance(ms: number): void }, user: TestUser, organizationId: string, body: Record<string, unknown> = {}) {
+  return postCreated(clock, user, `/v1/orgs/${organizationId}/collections`, body);
+}
+
+async function postCreated(clock: { advance(ms: number): void }, user: TestUser, url: string, body: Record<string, unknown>) {
+  clock.advance(1000);
+  const reply = await user.api.post(url, body);
+  assert.equal(reply.status, 201, JSON.stringify(reply.body));
+  return reply.body;
 }

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { mapPage } from '../../http/pagination.ts';
-import { Type } from 'typebox';
 import { errorResponses, ListOf, removalResponses } from '../../http/schemas.ts';
 import { replyRemoval } from '../../http/replies.ts';
 import { OrganizationParams } from '../orgs/schemas.ts';

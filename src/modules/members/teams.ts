@@ -1,9 +1,9 @@
 import type { Context } from '../../context.ts';
-import { after, paginate, type Page } from '../../http/pagination.ts';
+import type { Page } from '../../http/pagination.ts';
 import { authorize } from '../../policy/index.ts';
 import type { TeamRole } from '../../policy/roles.ts';
 import { organizationAccess } from '../orgs/access.ts';
-import { teamViewQuery, toTeamView } from '../teams/access.ts';
+import { pageOfTeams, teamViewQuery, toTeamView } from '../teams/access.ts';
 import type { TeamView } from '../teams/presenter.ts';
 import { containsText, requireMember } from './queries.ts';
 import type { ListMemberTeamsQuery } from './schemas.ts';
@@ -26,19 +26,6 @@ export async function listMemberTeams(ctx: Context, organizationId: string, user
     .innerJoin('team_members as theirs', (join) => join.onRef('theirs.team_id', '=', 'teams.id').on('theirs.user_id', '=', userId))
     .select('theirs.role as member_role')
     .$if(Boolean(query.title), (q) => q.where(containsText('teams.title', query.title!)));
-  const page = await paginate({
-    signer: ctx.cursors,
-    scope: `member-teams:${organization.id}:${userId}:${JSON.stringify(query.title ?? '')}`,
-    request: query,
-    count: async () => Number((await base.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
-    fetch: (cursor, take) =>
-      base
-        .$if(cursor !== undefined, (q) => q.where(after('teams.created_at', 'teams.id', 'asc', cursor!)))
-        .orderBy('teams.created_at', 'asc')
-        .orderBy('teams.id', 'asc')
-        .limit(take)
-        .execute(),
-    key: (row) => [row.created_at, row.id],
-  });
+  const page = await pageOfTeams(ctx, base, `member-teams:${organization.id}:${userId}:${JSON.stringify(query.title ?? '')}`, query);
   return { ...page, items: page.items.map((row) => ({ role: row.member_role as TeamRole, team: toTeamView(row, actor) })) };
 }

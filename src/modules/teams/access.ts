@@ -1,4 +1,5 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { after, paginate, type Page, type PageRequest } from '../../http/pagination.ts';
 import type { Context } from '../../context.ts';
 import { NotFound } from '../../errors.ts';
 import type { TeamActor } from '../../policy/index.ts';
@@ -69,4 +70,30 @@ export async function teamAccess(ctx: Context, organizationId: string, teamId: s
 
 export function teamNotFound(teamId: string): NotFound {
   return new NotFound(`No team "${teamId}" exists in this organization.`);
+}
+
+/** A page of teams from a query over `teams`, oldest first (created_at, then id), with the total count. */
+export async function pageOfTeams<D, T extends keyof D, Row extends TeamViewRow>(
+  ctx: Context,
+  base: SelectQueryBuilder<D, T, Row>,
+  scope: string,
+  request: PageRequest,
+): Promise<Page<Row>> {
+  return paginate({
+    signer: ctx.cursors,
+    scope,
+    request,
+    count: async () => {
+      const counted = await base.clearSelect().select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+      return Number((counted as { n: number | string }).n);
+    },
+    fetch: (cursor, take) =>
+      base
+        .$if(cursor !== undefined, (q) => q.where(after('teams.created_at', 'teams.id', 'asc', cursor!)))
+        .orderBy(sql`teams.created_at`)
+        .orderBy(sql`teams.id`)
+        .limit(take)
+        .execute(),
+    key: (row) => [row.created_at, row.id],
+  });
 }

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
 import { mapPage } from '../../http/pagination.ts';
 import { errorResponses, ListOf, NoContent, removalResponses } from '../../http/schemas.ts';
 import { replyNoContent, replyRemoval } from '../../http/replies.ts';

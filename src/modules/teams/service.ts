@@ -3,10 +3,10 @@ import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
 import { containsPattern } from '../../db/dialect.ts';
 import { BadRequest } from '../../errors.ts';
-import { after, paginate, type Page } from '../../http/pagination.ts';
+import type { Page } from '../../http/pagination.ts';
 import { authorize } from '../../policy/index.ts';
 import { organizationAccess } from '../orgs/access.ts';
-import { teamAccess, teamViewQuery, toTeamView } from './access.ts';
+import { pageOfTeams, teamAccess, teamViewQuery, toTeamView } from './access.ts';
 import type { TeamView } from './presenter.ts';
 import type { CreateTeamBody, ListTeamsQuery, UpdateTeamBody } from './schemas.ts';
 
@@ -41,20 +41,7 @@ export async function listTeams(ctx: Context, organizationId: string, query: Lis
     .$if(owner?.mode === 'owned', (q) =>
       q.where(sql<boolean>`exists (select 1 from team_members o where o.team_id = teams.id and o.user_id = ${owner!.userId} and o.role = 'owner')`),
     );
-  const page = await paginate({
-    signer: ctx.cursors,
-    scope: `teams:${organization.id}:${JSON.stringify([query.owner ?? null, query.title ?? null])}`,
-    request: query,
-    count: async () => Number((await base.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
-    fetch: (cursor, take) =>
-      base
-        .$if(cursor !== undefined, (q) => q.where(after('teams.created_at', 'teams.id', 'asc', cursor!)))
-        .orderBy('teams.created_at', 'asc')
-        .orderBy('teams.id', 'asc')
-        .limit(take)
-        .execute(),
-    key: (row) => [row.created_at, row.id],
-  });
+  const page = await pageOfTeams(ctx, base, `teams:${organization.id}:${JSON.stringify([query.owner ?? null, query.title ?? null])}`, query);
   return { ...page, items: page.items.map((row) => toTeamView(row, actor)) };
 }
 
