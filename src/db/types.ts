@@ -288,6 +288,79 @@ export interface PdfExportsTable {
   created_at: string;
 }
 
+export interface SitesTable {
+  id: string;
+  organization_id: string;
+  /** SiteType: 'basic', 'premium', 'ultimate', … */
+  type: string;
+  title: string;
+  /** 'public', 'unlisted', 'share-link' or 'visitor-auth'. */
+  visibility: string;
+  published: number;
+  basename: string;
+  hostname: string | null;
+  proxy: string | null;
+  agents_context: string;
+  adaptive_enabled: number;
+  adaptive_schema: string | null;
+  adaptive_schema_updated_at: string | null;
+  /** Sealed with the SecretBox. */
+  auth_key: string;
+  auth_backend: Generated<string>;
+  auth_fallback_url: string | null;
+  default_section_id: string | null;
+  default_site_space_id: string | null;
+  version: Generated<number>;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SiteSectionGroupsTable {
+  id: string;
+  site_id: string;
+  title: string;
+  icon: string | null;
+  position: number;
+  created_at: string;
+}
+
+export interface SiteSectionsTable {
+  id: string;
+  site_id: string;
+  group_id: string | null;
+  title: string;
+  description: string | null;
+  path: string;
+  condition: string | null;
+  icon: string | null;
+  position: number;
+  default_site_space_id: string | null;
+  created_at: string;
+}
+
+export interface SiteSpacesTable {
+  id: string;
+  site_id: string;
+  section_id: string | null;
+  space_id: string;
+  path: string;
+  condition: string | null;
+  position: number;
+  created_at: string;
+}
+
+export interface SiteShareLinksTable {
+  id: string;
+  site_id: string;
+  name: string;
+  key_hash: string;
+  key_sealed: string;
+  active: number;
+  created_by: string | null;
+  created_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -312,4 +385,9 @@ export interface DB {
   search_pages: SearchPagesTable;
   search_spaces: SearchSpacesTable;
   pdf_exports: PdfExportsTable;
+  sites: SitesTable;
+  site_section_groups: SiteSectionGroupsTable;
+  site_sections: SiteSectionsTable;
+  site_spaces: SiteSpacesTable;
+  site_share_links: SiteShareLinksTable;
 }

@@ -3,6 +3,7 @@ import { organizationRules, type OrganizationActor } from './organization.ts';
 import { teamRules } from './team.ts';
 import { collectionRules, spaceRules, type CollectionActor, type SpaceActor } from './space.ts';
 import { commentRules, type CommentActor } from './comment.ts';
+import { readsPublished, siteRules } from './site.ts';
 
 /**
  * Every policy a route can declare, with the sentence a caller reads when it denies them. A route names
@@ -57,6 +58,14 @@ export const policies = {
   'comment.update': { allow: commentRules.update, denied: 'You cannot make this change to the comment.' },
   /** Deleting nothing (a comment or reply that is not there) is answered 204 for anyone who can read the discussion. */
   'comment.delete': { allow: (a: CommentActor | null) => a === null || commentRules.delete(a), denied: 'Only the author and administrators of this space can delete this comment.' },
+  // Sites (src/policy/site.ts).
+  'site.view': { allow: siteRules.view, denied: 'Guests cannot see the sites of this organization.' },
+  'site.manage': { allow: siteRules.manage, denied: 'You need the create role in this organization to change its sites.' },
+  'site.admin': { allow: siteRules.admin, denied: 'Only administrators of the organization can do this to a site.' },
+  /** Deleting nothing (a site that is not there) is answered 204 for any member. */
+  'site.delete': { allow: (a: OrganizationActor, exists: boolean) => !exists || siteRules.admin(a), denied: 'Only administrators of the organization can delete a site.' },
+  /** The published site: its profile through the API, and its pages through the reader. Denials are answered 404. */
+  'site.readPublished': { allow: readsPublished, denied: 'This site is not published for you.' },
 } as const;
 
 export type PolicyName = keyof typeof policies;
@@ -93,3 +102,4 @@ export type { TeamActor } from './team.ts';
 export type { OrganizationActor } from './organization.ts';
 export type { CollectionActor, SpaceActor } from './space.ts';
 export type { CommentActor, CommentChange } from './comment.ts';
+export type { SiteAudience, SiteVisibility } from './site.ts';

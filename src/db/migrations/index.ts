@@ -5,6 +5,7 @@ import * as search from './2026-11-21-0003-search.ts';
 import * as changeRequests from './2026-11-21-0004-change-requests.ts';
 import * as pdf from './2026-11-21-0005-pdf.ts';
 import * as changeRequestContributors from './2026-11-21-0006-change-request-contributors.ts';
+import * as sites from './2026-11-21-0007-sites.ts';
 
 /** Every migration, by its timestamped name; Kysely applies them in name order. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-21-0004-change-requests': changeRequests,
   '2026-11-21-0005-pdf': pdf,
   '2026-11-21-0006-change-request-contributors': changeRequestContributors,
+  '2026-11-21-0007-sites': sites,
 };
 
 export const migrationProvider: MigrationProvider = {
