@@ -1,0 +1,30 @@
+/** The tree a condition parses into; evaluate.ts walks it. Plain data, so it can be cached and shared. */
+export type Literal = string | number | boolean | null | undefined;
+
+export type MethodName = 'includes' | 'startsWith' | 'endsWith';
+export type EqualityOperator = '==' | '!=' | '===' | '!==';
+export type RelationalOperator = '<' | '<=' | '>' | '>=';
+
+export type Expr =
+  | { type: 'literal'; value: Literal }
+  | { type: 'array'; elements: Expr[] }
+  /** The one root name, `visitor`. */
+  | { type: 'visitor' }
+  /** `object.name` or `object["name"]`: a property known when parsing. */
+  | { type: 'property'; object: Expr; name: string }
+  /** `object[expression]`: a property computed when evaluating. */
+  | { type: 'index'; object: Expr; key: Expr }
+  | { type: 'call'; object: Expr; method: MethodName; argument: Expr }
+  | { type: 'not'; operand: Expr }
+  | { type: 'negate'; operand: Expr }
+  | { type: 'equality'; operator: EqualityOperator; left: Expr; right: Expr }
+  | { type: 'relational'; operator: RelationalOperator; left: Expr; right: Expr }
+  | { type: 'logical'; operator: '&&' | '||'; left: Expr; right: Expr };
+
+/**
+ * Names never read, at parse time (written as a name or a quoted key) and again when evaluating (computed
+ * keys): they lead from a claim to JavaScript's machinery rather than to data.
+ */
+export const FORBIDDEN_PROPERTIES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+export const METHODS: ReadonlySet<string> = new Set<MethodName>(['includes', 'startsWith', 'endsWith']);
