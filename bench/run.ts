@@ -10,6 +10,10 @@
  *   POST duplicate, 10,000 pages         against duplicating a 10-page space                  target <= 3x
  *   POST change-requests, 10,000 pages   against the same in a 10-page space                  (figure)  bench/change-requests.ts
  *   POST …/merge (one page edited)       10,000 pages against 10 pages                         target <= 3x
+ *   GET published page, warm cache       a 100-page public site, against the same HTML bytes   target >= 0.5  bench/published.ts
+ *                                        served by a bare Fastify
+ *
+ * `npm run bench -- published` runs only the published reader's benchmark.
  *
  * Throughput: baseline and Quire alternate over BENCH_ROUNDS rounds (default 3) and the medians are
  * compared, so a moment of noise weighs on both sides. BENCH_SECONDS (default 5 per round) and
@@ -24,6 +28,7 @@ import autocannon from 'autocannon';
 import { bodyLimitFor, buildImportZip, importZip } from './import.ts';
 import { changeRequestTimes } from './change-requests.ts';
 import { api, createSpace, header, median, row, start, stop, type Api } from './lib.ts';
+import { publishedThroughput, publishSite } from './published.ts';
 import { searchLatency, seedSearchSpace } from './search.ts';
 import { fillSpace, withContext } from './seed.ts';
 
@@ -33,6 +38,8 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const searchRequests = Number(process.env.BENCH_SEARCH_REQUESTS ?? 200);
 const importRuns = Number(process.env.BENCH_IMPORT_RUNS ?? 3);
+/** `npm run bench -- published` runs only that benchmark (and seeds only what it needs). */
+const only = process.argv[2] ?? null;
 
 async function load(url: string, headers: Record<string, string> = {}, warm = false): Promise<number> {
   if (warm) await autocannon({ url, headers, connections, duration: 2 });
@@ -84,9 +91,11 @@ async function main(): Promise<void> {
     const hello = await start(process.execPath, [join(root, 'bench', 'hello-server.mjs'), String(helloPort)], {}, helloUrl);
     let quire = await start(join(root, 'bin', 'quire'), ['serve'], env, `${base}/readyz`);
     const spaces: Record<string, string> = {};
-    for (const name of ['docs', 'small', 'large', 'search']) spaces[name] = await createSpace(client, organization, name);
+    for (const name of ['docs', 'small', 'large', 'search', 'site']) spaces[name] = await createSpace(client, organization, name);
     await stop(quire);
     const { pageId, smallPage, largePage, indexSeconds } = await withContext(dataDir, async (ctx) => {
+      await fillSpace(ctx, spaces.site, 100);
+      if (only === 'published') return { pageId: '', smallPage: '', largePage: '', indexSeconds: 0 };
       const middle = await fillSpace(ctx, spaces.docs, 1000);
       const smallPage = await fillSpace(ctx, spaces.small, 10);
       const largePage = await fillSpace(ctx, spaces.large, 10_000);
@@ -95,6 +104,15 @@ async function main(): Promise<void> {
     quire = await start(join(root, 'bin', 'quire'), ['serve'], env, `${base}/readyz`);
 
     header();
+    // Chapter 1 holds topics 50 to 99: a page in the middle of the site.
+    const publishedPage = await publishSite(client, organization, spaces.site, 'chapter-1/topic-60');
+    await publishedThroughput(publishedPage, helloPort + 500, dataDir, throughput);
+    if (only === 'published') {
+      await stop(hello);
+      await stop(quire);
+      console.log(`(${connections} connections, ${rounds} alternating rounds of ${seconds} s, medians; SQLite in ${dataDir})`);
+      return;
+    }
     const orgs = await throughput(`${base}/v1/orgs/${organization}`, auth, helloUrl);
     row('GET /v1/orgs/{id} (req/s)', orgs.measured.toFixed(0), orgs.baseline.toFixed(0), orgs.measured / orgs.baseline, '>= 0.50 of hello-world', orgs.measured / orgs.baseline >= 0.5);
     const page = await throughput(`${base}/v1/spaces/${spaces.docs}/content/page/${pageId}?format=markdown`, auth, helloUrl);

@@ -32,6 +32,9 @@ import { commentRoutes } from './modules/comments/routes.ts';
 import { searchRoutes } from './modules/search/routes.ts';
 import { linkRoutes } from './modules/links/routes.ts';
 import { importRoutes } from './modules/imports/routes.ts';
+import { siteRoutes } from './modules/sites/routes.ts';
+import { siteStructureRoutes } from './modules/site-structure/routes.ts';
+import { publishedRoutes } from './published/routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -119,10 +122,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(linkRoutes);
       await v1.register(importRoutes);
       await v1.register(pdfRoutes);
+      await v1.register(siteRoutes);
+      await v1.register(siteStructureRoutes);
     },
     { prefix: '/v1' },
   );
   await app.register(contentFileRoutes);
   await app.register(pdfFileRoutes);
+  await app.register(publishedRoutes);
   return app;
 }

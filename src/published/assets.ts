@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/**
+ * The reader's static files, served from memory under `/~quire/{version}/…` at the root of every address
+ * (Quire's own host and each site's host). The version is a hash of all of them, so URLs change whenever a
+ * file does and every response can be cached as immutable.
+ */
+export interface Asset {
+  body: Buffer;
+  type: string;
+  etag: string;
+}
+
+const here = join(import.meta.dirname, 'assets');
+const katexDist = join(dirname(createRequire(import.meta.url).resolve('katex/package.json')), 'dist');
+
+const TYPES: Record<string, string> = {
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+};
+
+function typeOf(name: string): string {
+  return TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream';
+}
+
+function asset(path: string, name: string): Asset {
+  // A file another part of the reader has not written yet is served empty rather than stopping the server.
+  const body = existsSync(path) ? readFileSync(path) : Buffer.alloc(0);
+  return { body, type: typeOf(name), etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+}
+
+function loadAssets(): { files: Map<string, Asset>; version: string } {
+  const files = new Map<string, Asset>();
+  for (const name of ['site.css', 'content.css', 'search.js']) files.set(name, asset(join(here, name), name));
+  files.set('katex.min.css', asset(join(katexDist, 'katex.min.css'), 'katex.min.css'));
+  // KaTeX's stylesheet names its fonts as `fonts/<name>`, relative to itself.
+  for (const font of readdirSync(join(katexDist, 'fonts'))) {
+    if (/\.(woff2?|ttf)$/.test(font)) files.set(`fonts/${font}`, asset(join(katexDist, 'fonts', font), font));
+  }
+  const hash = createHash('sha1');
+  for (const [name, file] of files) hash.update(name).update(file.etag);
+  return { files, version: hash.digest('base64url').slice(0, 12) };
+}
+
+let loaded: ReturnType<typeof loadAssets> | null = null;
+
+function assets(): ReturnType<typeof loadAssets> {
+  loaded ??= loadAssets();
+  return loaded;
+}
+
+export function findAsset(name: string): Asset | undefined {
+  return assets().files.get(name);
+}
+
+export function assetVersion(): string {
+  return assets().version;
+}
+
+/** The address of a reader asset, e.g. assetUrl('site.css'). */
+export function assetUrl(name: string): string {
+  return `/~quire/${assets().version}/${name}`;
+}

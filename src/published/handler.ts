@@ -1,0 +1,174 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { contentDisposition } from '../http/replies.ts';
+import { loadTree } from '../content/tree.ts';
+import { admit } from './audience.ts';
+import { cachedBody, type CachedBody } from './cache.ts';
+import { openSiteFile, INLINE_TYPES } from './files.ts';
+import { bareErrorPage, NOT_FOUND_MESSAGE, NOT_FOUND_TITLE, siteNotFoundPage } from './layout.ts';
+import { locate, siteView, variantHref, type SiteView } from './model.ts';
+import { firstDocumentUnder, firstPage } from './navigation.ts';
+import { pageNoIndex, renderPage } from './page.ts';
+import type { CurrentContent, SiteAddressing } from './resolve.ts';
+import { searchPage, searchSite } from './search.ts';
+import { llmsTxt, pageMarkdown, robotsTxt, sitemapXml } from './seo.ts';
+
+/**
+ * One request to a published site, from its address to the response: the audience first (nothing of the
+ * site is read before the reader is admitted), then the view of the structure this reader sees, then the
+ * page or special address asked for. Pages come from the rendered-body cache when their key matches.
+ */
+
+export const READER_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  // KaTeX sizes its glyphs with style attributes; <style> elements and inline scripts stay forbidden.
+  "style-src-attr 'unsafe-inline'",
+  "img-src 'self' https: data:",
+  "media-src 'self' https:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const HTML = 'text/html; charset=utf-8';
+
+const SECURITY_HEADERS = Object.freeze({
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': READER_CSP,
+  'referrer-policy': 'strict-origin-when-cross-origin',
+});
+
+function secure(reply: FastifyReply): FastifyReply {
+  return reply.headers(SECURITY_HEADERS);
+}
+
+function bareNotFound(reply: FastifyReply): FastifyReply {
+  return secure(reply).code(404).header('cache-control', 'no-store').header('x-robots-tag', 'noindex').type(HTML).send(bareErrorPage(404, NOT_FOUND_TITLE, NOT_FOUND_MESSAGE));
+}
+
+interface Admitted {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  view: SiteView;
+  live: Map<string, CurrentContent>;
+  restricted: boolean;
+}
+
+/** Sends a cached body with its validator: 304 when the reader has it already. */
+function sendBody(a: Admitted, entry: CachedBody, type: string, noindex: boolean): FastifyReply {
+  const reply = a.reply.headers({ etag: entry.etag, 'cache-control': a.restricted ? 'private, no-cache' : 'public, no-cache', vary: 'Cookie', ...(noindex ? { 'x-robots-tag': 'noindex' } : {}) });
+  if (a.request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
+  return reply.type(type).send(entry.body);
+}
+
+function siteNotFound(a: Admitted): FastifyReply {
+  return a.reply.code(404).header('cache-control', 'no-store').header('x-robots-tag', 'noindex').type(HTML).send(siteNotFoundPage(a.view));
+}
+
+/** Revision ids of every variant shown: the key part of bodies made from the whole site (sitemap, llms.txt). */
+function contentKey(a: Admitted): string {
+  return a.view.variants.map((v) => a.live.get(v.spaceId)?.revisionId ?? '-').join(',');
+}
+
+export async function serveSite(request: FastifyRequest, reply: FastifyReply, addressing: SiteAddressing | null): Promise<FastifyReply> {
+  secure(reply);
+  if (!addressing) return bareNotFound(reply);
+  const admission = await admit(request, reply, addressing);
+  switch (admission.kind) {
+    case 'not-found':
+      return bareNotFound(reply);
+    case 'unauthorized':
+      return reply
+        .code(401)
+        .header('cache-control', 'no-store')
+        .header('x-robots-tag', 'noindex')
+        .type(HTML)
+        .send(bareErrorPage(401, 'Sign in to read this site', 'This documentation is only for signed-in readers. Open it through the link your provider gave you to sign in.'));
+    case 'fallback':
+    case 'redirect':
+      return reply.header('cache-control', 'no-store').redirect(admission.location, 302);
+  }
+  const live = addressing.live;
+  const view = await siteView(request.ctx, addressing, live, admission.claims);
+  const a: Admitted = { request, reply, view, live, restricted: admission.restricted };
+  if (view.visibility !== 'public') reply.header('x-robots-tag', 'noindex');
+  return dispatch(a, addressing.segments);
+}
+
+async function dispatch(a: Admitted, segments: string[]): Promise<FastifyReply> {
+  const { request, reply, view } = a;
+  const ctx = request.ctx;
+  const [first] = segments;
+  if (segments.length === 1 && first === 'robots.txt') {
+    return reply.header('cache-control', a.restricted ? 'private, no-cache' : 'public, max-age=300').type('text/plain; charset=utf-8').send(robotsTxt(view));
+  }
+  if (segments.length === 1 && first === 'sitemap.xml') {
+    if (view.visibility !== 'public') return siteNotFound(a);
+    const entry = await cachedBody(`${view.key}|${contentKey(a)}|sitemap`, () => sitemapXml(ctx, view, a.live));
+    return sendBody(a, entry, 'application/xml; charset=utf-8', false);
+  }
+  if (segments.length === 1 && first === 'llms.txt') {
+    const entry = await cachedBody(`${view.key}|${contentKey(a)}|llms`, () => llmsTxt(ctx, view, a.live));
+    return sendBody(a, entry, 'text/plain; charset=utf-8', false);
+  }
+  if (segments.length === 1 && (first === '~search' || first === '~search.json')) {
+    const q = (request.query as Record<string, unknown>).q;
+    const text = typeof q === 'string' ? q : '';
+    const results = await searchSite(ctx, view, a.live, text);
+    reply.header('cache-control', 'private, no-store').header('x-robots-tag', 'noindex');
+    if (first === '~search.json') return reply.type('application/json; charset=utf-8').send(JSON.stringify({ query: text, results }));
+    return reply.type(HTML).send(searchPage(view, text, results));
+  }
+  if (first === '~files' && segments.length >= 3) {
+    const opened = await openSiteFile(ctx, view, a.live, segments[1], segments[2]);
+    if (!opened) return siteNotFound(a);
+    const { file, stream } = opened;
+    if (request.headers['if-none-match'] === `"${file.blob}"`) {
+      stream.destroy();
+      return reply.code(304).header('etag', `"${file.blob}"`).send();
+    }
+    return reply
+      .header('content-type', file.contentType || 'application/octet-stream')
+      .header('content-length', String(file.size))
+      .header('content-disposition', contentDisposition(INLINE_TYPES.test(file.contentType), file.name))
+      .header('cache-control', a.restricted ? 'private, max-age=300' : 'public, max-age=3600')
+      .header('etag', `"${file.blob}"`)
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      .send(stream);
+  }
+  if (first?.startsWith('~')) return siteNotFound(a);
+  return servePage(a, segments);
+}
+
+async function servePage(a: Admitted, segments: string[]): Promise<FastifyReply> {
+  const { request, reply, view } = a;
+  const last = segments[segments.length - 1];
+  const markdown = last !== undefined && last.endsWith('.md') && last.length > 3;
+  const wanted = markdown ? [...segments.slice(0, -1), last.slice(0, -3)] : segments;
+  const located = locate(view, wanted);
+  const content = located ? a.live.get(located.variant.spaceId) : undefined;
+  if (!located || !content) return siteNotFound(a);
+  const { variant } = located;
+  const tree = await loadTree(request.ctx, content.root);
+  // Links written between Markdown files name a page with children as `<path>/README.md`.
+  const rest = markdown && located.rest.length > 0 && located.rest[located.rest.length - 1].toLowerCase() === 'readme' ? located.rest.slice(0, -1) : located.rest;
+  const path = rest.join('/');
+  const page = path === '' ? firstPage(tree) : tree.byPath.get(path);
+  if (!page || page.node.type === 'link') return siteNotFound(a);
+  if (page.node.type === 'group') {
+    // A group is a heading, not a page: its address leads to its first page.
+    const target = firstDocumentUnder(page);
+    return target?.path ? reply.redirect(variantHref(view, variant, target.path), 302) : siteNotFound(a);
+  }
+  const key = `${view.key}|${variant.id}|${content.revisionId}|${page.node.id}`;
+  const noindex = pageNoIndex(view, tree, page);
+  if (markdown) {
+    const entry = await cachedBody(`${key}|md`, () => pageMarkdown(request.ctx, tree, page));
+    return sendBody(a, entry, 'text/markdown; charset=utf-8', noindex);
+  }
+  const entry = await cachedBody(`${key}|html`, () => renderPage(request.ctx, { view, variant, tree, page }));
+  return sendBody(a, entry, HTML, noindex);
+}

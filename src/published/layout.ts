@@ -1,0 +1,154 @@
+import { assetUrl } from './assets.ts';
+import { escapeAttribute, escapeHtml } from './render/escape.ts';
+import { rootHref, siteHref, variantHref, type SiteView, type VariantView } from './model.ts';
+
+/**
+ * The HTML around the reader's pages. Every text that came from a site, a space or a page goes through
+ * escapeHtml / escapeAttribute here; the only HTML taken as is comes from the renderer and from these
+ * functions. No inline script or style: the Content-Security-Policy forbids them.
+ */
+
+export interface Shell {
+  title: string;
+  description?: string | null;
+  /** Absolute canonical address, when the page has one. */
+  canonical?: string | null;
+  noindex: boolean;
+  body: string;
+  math?: boolean;
+  bodyClass?: string;
+}
+
+export function documentHtml(shell: Shell): string {
+  const head = [
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(shell.title)}</title>`,
+    shell.description ? `<meta name="description" content="${escapeAttribute(shell.description)}">` : '',
+    shell.canonical ? `<link rel="canonical" href="${escapeAttribute(shell.canonical)}">` : '',
+    shell.noindex ? '<meta name="robots" content="noindex">' : '',
+    // No favicon of its own yet: an empty icon keeps browsers from asking the site for /favicon.ico.
+    '<link rel="icon" href="data:,">',
+    `<link rel="stylesheet" href="${assetUrl('site.css')}">`,
+    `<link rel="stylesheet" href="${assetUrl('content.css')}">`,
+    shell.math ? `<link rel="stylesheet" href="${assetUrl('katex.min.css')}">` : '',
+    `<script src="${assetUrl('search.js')}" defer></script>`,
+  ].filter(Boolean);
+  return `<!doctype html>\n<html lang="en">\n<head>\n${head.join('\n')}\n</head>\n<body${shell.bodyClass ? ` class="${escapeAttribute(shell.bodyClass)}"` : ''}>\n${shell.body}\n</body>\n</html>\n`;
+}
+
+export function siteHeader(view: SiteView, query = ''): string {
+  const action = siteHref(view, '~search');
+  return `<header class="site-header">
+<a class="skip-link" href="#content">Skip to content</a>
+<a class="site-title" href="${escapeAttribute(rootHref(view))}">${escapeHtml(view.title)}</a>
+<form class="site-search" role="search" action="${escapeAttribute(action)}" method="get" data-suggest="${escapeAttribute(`${action}.json`)}">
+<label class="visually-hidden" for="site-search-q">Search</label>
+<input id="site-search-q" type="search" name="q" value="${escapeAttribute(query)}" placeholder="Search…" autocomplete="off" maxlength="200">
+<button type="submit">Search</button>
+</form>
+</header>`;
+}
+
+function sectionHref(view: SiteView, section: SiteView['sections'][number]): string | null {
+  const variant = section.variants.find((v) => v.isDefault) ?? section.variants[0];
+  return variant ? variantHref(view, variant) : null;
+}
+
+/** Section tabs; a group is a tab whose sections open from it (a <details>, so it works without JavaScript). */
+export function sectionTabs(view: SiteView, current: VariantView | null): string {
+  if (view.sections.length < 2 && view.tabs.every((t) => t.kind === 'section')) return '';
+  const currentId = current?.section?.id;
+  const link = (section: SiteView['sections'][number]) => {
+    const href = sectionHref(view, section);
+    const here = section.id === currentId;
+    return href ? `<a class="tab${here ? ' current' : ''}" href="${escapeAttribute(href)}"${here ? ' aria-current="true"' : ''}>${escapeHtml(section.title)}</a>` : '';
+  };
+  const items = view.tabs.map((tab) => {
+    if (tab.kind === 'section') return `<li>${link(tab.section)}</li>`;
+    const holds = tab.sections.some((s) => s.id === currentId);
+    return `<li class="tab-group"><details><summary class="tab${holds ? ' current' : ''}">${escapeHtml(tab.title)}</summary><ul>${tab.sections
+      .map((s) => `<li>${link(s)}${s.description ? `<span class="tab-description">${escapeHtml(s.description)}</span>` : ''}</li>`)
+      .join('')}</ul></details></li>`;
+  });
+  return `<nav class="section-tabs" aria-label="Sections"><ul>${items.join('')}</ul></nav>`;
+}
+
+/** The variants of the current section (or site), as links: no JavaScript needed. */
+export function variantSwitcher(view: SiteView, current: VariantView): string {
+  const siblings = current.section ? current.section.variants : view.variants;
+  if (siblings.length < 2) return '';
+  const items = siblings
+    .map((v) => {
+      const here = v.id === current.id;
+      return `<li><a href="${escapeAttribute(variantHref(view, v))}"${here ? ' aria-current="true" class="current"' : ''}>${escapeHtml(v.title)}</a></li>`;
+    })
+    .join('');
+  return `<nav class="variant-switcher" aria-label="Variants"><details><summary><span class="visually-hidden">Variant: </span>${escapeHtml(current.title)}</summary><ul>${items}</ul></details></nav>`;
+}
+
+export interface Crumb {
+  title: string;
+  href: string | null;
+}
+
+export function breadcrumbs(crumbs: Crumb[]): string {
+  if (crumbs.length === 0) return '';
+  const items = crumbs.map((c) => `<li>${c.href ? `<a href="${escapeAttribute(c.href)}">${escapeHtml(c.title)}</a>` : `<span>${escapeHtml(c.title)}</span>`}</li>`);
+  return `<nav class="breadcrumbs" aria-label="Breadcrumb"><ol>${items.join('')}</ol></nav>`;
+}
+
+export interface OutlineItem {
+  id: string;
+  title: string;
+  depth: number;
+}
+
+export function outline(items: OutlineItem[]): string {
+  if (items.length === 0) return '';
+  const list = items.map((i) => `<li class="depth-${i.depth}"><a href="#${escapeAttribute(i.id)}">${escapeHtml(i.title)}</a></li>`).join('');
+  return `<aside class="page-outline"><nav aria-labelledby="outline-title"><p id="outline-title" class="outline-title">On this page</p><ul>${list}</ul></nav></aside>`;
+}
+
+export interface Neighbour {
+  title: string;
+  href: string;
+}
+
+export function pagination(previous: Neighbour | null, next: Neighbour | null): string {
+  if (!previous && !next) return '';
+  const link = (n: Neighbour, rel: 'prev' | 'next', label: string) =>
+    `<a class="pagination-${rel}" rel="${rel}" href="${escapeAttribute(n.href)}"><span class="pagination-label">${label}</span><span class="pagination-title">${escapeHtml(n.title)}</span></a>`;
+  return `<nav class="pagination" aria-label="Previous and next pages">${previous ? link(previous, 'prev', 'Previous') : '<span></span>'}${next ? link(next, 'next', 'Next') : ''}</nav>`;
+}
+
+export function footer(): string {
+  return '<footer class="site-footer"><p>Published with Quire</p></footer>';
+}
+
+/** The frame of a page inside a site: header, tabs, then the columns. */
+export function siteFrame(view: SiteView, current: VariantView | null, columns: string, query = ''): string {
+  return `${siteHeader(view, query)}\n${sectionTabs(view, current)}\n<div class="site-columns">\n${columns}\n</div>\n${footer()}`;
+}
+
+/**
+ * The page of a refusal or of an address that leads nowhere, with nothing of any site in it: an unknown
+ * site, an unpublished one, and a share-link site without a key all get exactly these bytes.
+ */
+export function bareErrorPage(status: 401 | 404 | 500, title: string, message: string): string {
+  return documentHtml({
+    title,
+    noindex: true,
+    bodyClass: 'error-page',
+    body: `<main id="content" class="error"><p class="error-status">${status}</p><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></main>`,
+  });
+}
+
+export const NOT_FOUND_TITLE = 'Page not found';
+export const NOT_FOUND_MESSAGE = 'There is nothing at this address. It may have moved, or it may never have existed.';
+
+/** A 404 inside a site the reader may see: the site's header and tabs, and a way back. */
+export function siteNotFoundPage(view: SiteView): string {
+  const main = `<main id="content" class="error"><p class="error-status">404</p><h1>${NOT_FOUND_TITLE}</h1><p>${NOT_FOUND_MESSAGE}</p><p><a href="${escapeAttribute(rootHref(view))}">Go to the start of ${escapeHtml(view.title)}</a></p></main>`;
+  return documentHtml({ title: `${NOT_FOUND_TITLE} · ${view.title}`, noindex: true, body: siteFrame(view, null, main) });
+}

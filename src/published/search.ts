@@ -1,0 +1,77 @@
+import { sql } from 'kysely';
+import type { Context } from '../context.ts';
+import { loadTree } from '../content/tree.ts';
+import { matchingPages } from '../search/engine.ts';
+import { isEmptyQuery, parseSearchQuery } from '../search/query.ts';
+import { matchedSections } from '../search/snippets.ts';
+import { documentHtml, siteFrame } from './layout.ts';
+import type { SiteView } from './model.ts';
+import { isHidden } from './navigation.ts';
+import { pageHref } from './page.ts';
+import { escapeAttribute, escapeHtml } from './render/index.ts';
+import type { CurrentContent } from './resolve.ts';
+
+/**
+ * Search over a published site: the current content of the spaces of the variants this reader sees (after
+ * conditions), nothing else. Hits are checked against the current tree, so pages that are hidden, gone or
+ * not documents since the index was written are never shown.
+ */
+
+export interface SearchResult {
+  title: string;
+  url: string;
+  /** Where the page is: its section and variant, when the site has more than one. */
+  place: string;
+  sections: Array<{ title: string; url: string; snippet: string }>;
+}
+
+export const MAX_RESULTS = 20;
+const MAX_QUERY_LENGTH = 200;
+
+export async function searchSite(ctx: Pick<Context, 'db' | 'dialect'>, view: SiteView, live: Map<string, CurrentContent>, text: string): Promise<SearchResult[]> {
+  const query = parseSearchQuery(text.slice(0, MAX_QUERY_LENGTH));
+  const spaceIds = [...new Set(view.variants.map((v) => v.spaceId))];
+  if (isEmptyQuery(query) || spaceIds.length === 0) return [];
+  // Twice the room: hits the tree refuses (hidden pages) should not leave the list short.
+  const rows = await matchingPages(ctx, query, { spaceIds: sql`(${sql.join(spaceIds)})` }, { offset: 0, limit: MAX_RESULTS * 2 });
+  const results: SearchResult[] = [];
+  for (const row of rows) {
+    if (results.length >= MAX_RESULTS) break;
+    const variant = view.variants.find((v) => v.spaceId === row.space_id);
+    const content = live.get(row.space_id);
+    if (!variant || !content) continue;
+    const tree = await loadTree(ctx, content.root);
+    const page = tree.byId.get(row.page_id);
+    if (!page || page.node.type !== 'document' || page.node.noIndex || isHidden(tree, page)) continue;
+    const url = pageHref(view, variant, tree, page);
+    const place = [variant.section && view.sections.length > 1 ? variant.section.title : null, (variant.section?.variants ?? view.variants).length > 1 ? variant.title : null]
+      .filter(Boolean)
+      .join(' › ');
+    results.push({
+      title: page.node.title,
+      url,
+      place,
+      sections: matchedSections(row).map((s) => ({ title: s.title, url: s.id ? `${url}#${encodeURIComponent(s.id)}` : url, snippet: s.snippet })),
+    });
+  }
+  return results;
+}
+
+export function searchPage(view: SiteView, text: string, results: SearchResult[]): string {
+  const heading = text.trim() ? `Results for “${escapeHtml(text)}”` : 'Search';
+  const list = results
+    .map((r) => {
+      const sections = r.sections
+        .map((s) => `<li><a href="${escapeAttribute(s.url)}">${s.title ? `<strong>${escapeHtml(s.title)}</strong> ` : ''}<span class="search-snippet">${escapeHtml(s.snippet)}</span></a></li>`)
+        .join('');
+      return `<li class="search-result"><a class="search-result-title" href="${escapeAttribute(r.url)}">${escapeHtml(r.title)}</a>${r.place ? `<span class="search-result-place">${escapeHtml(r.place)}</span>` : ''}${sections ? `<ul class="search-sections">${sections}</ul>` : ''}</li>`;
+    })
+    .join('');
+  const body = !text.trim()
+    ? '<p>Type a few words to search this site.</p>'
+    : results.length === 0
+      ? '<p class="search-empty">No page matches this search.</p>'
+      : `<ol class="search-results">${list}</ol>`;
+  const main = `<main id="content" class="page search-page"><header class="page-header"><h1 class="page-title">${heading}</h1></header>${body}</main>`;
+  return documentHtml({ title: `Search · ${view.title}`, noindex: true, bodyClass: 'without-toc', body: siteFrame(view, null, main, text) });
+}
