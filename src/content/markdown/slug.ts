@@ -28,11 +28,18 @@ export function slugify(title: string, fallback = 'untitled'): string {
 /** Hands out slugs unique within one set: the second "setup" is "setup-1", the third "setup-2". */
 export class UniqueSlugs {
   private readonly taken = new Set<string>();
+  /** Per base slug, the first suffix not yet tried: names only ever get taken, so earlier ones stay taken. */
+  private readonly nextSuffix = new Map<string, number>();
 
-  /** Takes `slug` if it is free, else the first free `slug-<n>`. */
+  /** Takes `slug` if it is free, else the first free `slug-<n>` (linear in repeats, not quadratic). */
   claim(slug: string): string {
     let unique = slug;
-    for (let n = 1; this.taken.has(unique); n++) unique = `${slug}-${n}`;
+    let n = this.nextSuffix.get(slug) ?? 1;
+    if (this.taken.has(unique)) {
+      do unique = `${slug}-${n++}`;
+      while (this.taken.has(unique));
+      this.nextSuffix.set(slug, n);
+    }
     this.taken.add(unique);
     return unique;
   }
