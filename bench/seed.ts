@@ -1,11 +1,9 @@
 /** Fills a bench database with spaces of many pages, through the same content writer imports use. */
 import { join } from 'node:path';
-import { systemClock } from '../src/clock.ts';
 import { loadConfig, resolveMasterKey } from '../src/config.ts';
 import { createContext, type Context } from '../src/context.ts';
 import { RevisionWriter } from '../src/content/writer.ts';
-import { randomIds } from '../src/ids.ts';
-import { SecretBox, Signer } from '../src/secrets.ts';
+import { createServices } from '../src/services.ts';
 import { openMigratedDatabase } from '../src/server.ts';
 import { FolderBlobStore } from '../src/storage/blobs.ts';
 
@@ -38,20 +36,7 @@ export async function withContext<T>(dataDir: string, work: (ctx: Context) => Pr
   const masterKey = resolveMasterKey(config);
   const { database } = await openMigratedDatabase(config);
   try {
-    const ctx = createContext(
-      {
-        db: database.db,
-        dialect: database.dialect,
-        clock: systemClock,
-        ids: randomIds,
-        config,
-        secrets: new SecretBox(masterKey),
-        cursors: new Signer(masterKey, 'cursor'),
-        urls: new Signer(masterKey, 'url'),
-        blobs: new FolderBlobStore(join(dataDir, 'blobs')),
-      },
-      null,
-    );
+    const ctx = createContext(createServices({ config, database, masterKey, blobs: new FolderBlobStore(join(dataDir, 'blobs')) }), null);
     return await work(ctx);
   } finally {
     await database.close();

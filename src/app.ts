@@ -2,20 +2,19 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { systemClock, type Clock } from './clock.ts';
+import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import { createContext, type AppServices, type Context } from './context.ts';
 import type { Database } from './db/database.ts';
-import { randomIds, type IdGenerator } from './ids.ts';
+import type { IdGenerator } from './ids.ts';
 import { TokenAuthenticator } from './http/auth.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerPolicyGuard } from './http/policy-guard.ts';
 import { healthRoutes } from './http/health.ts';
 import { validatorCompiler } from './http/validation.ts';
-import { join } from 'node:path';
-import { SecretBox, Signer } from './secrets.ts';
-import { FolderBlobStore, type BlobStore } from './storage/blobs.ts';
+import { createServices } from './services.ts';
+import type { BlobStore } from './storage/blobs.ts';
 import { organizationRoutes } from './modules/orgs/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { memberRoutes } from './modules/members/routes.ts';
@@ -28,12 +27,12 @@ import { contentRoutes } from './modules/content/routes.ts';
 import { contentFileRoutes } from './modules/content/file-routes.ts';
 import { pdfFileRoutes, pdfRoutes } from './modules/pdf/routes.ts';
 import { changeRequestRoutes } from './modules/change-requests/routes.ts';
+import { changeRequestContentRoutes } from './modules/change-request-content/routes.ts';
 import { commentRoutes } from './modules/comments/routes.ts';
 import { searchRoutes } from './modules/search/routes.ts';
 import { linkRoutes } from './modules/links/routes.ts';
 import { importRoutes } from './modules/imports/routes.ts';
-import { siteRoutes } from './modules/sites/routes.ts';
-import { siteStructureRoutes } from './modules/site-structure/routes.ts';
+import { siteRoutes } from './modules/sites/routes/index.ts';
 import { publishedRoutes } from './published/routes.ts';
 
 declare module 'fastify' {
@@ -71,17 +70,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setValidatorCompiler(validatorCompiler);
 
-  const services: AppServices = {
-    db: database.db,
-    dialect: database.dialect,
-    clock: options.clock ?? systemClock,
-    ids: options.ids ?? randomIds,
-    config,
-    secrets: new SecretBox(options.masterKey),
-    cursors: new Signer(options.masterKey, 'cursor'),
-    urls: new Signer(options.masterKey, 'url'),
-    blobs: options.blobs ?? new FolderBlobStore(join(config.dataDir, 'blobs')),
-  };
+  const services: AppServices = createServices(options);
   app.decorate('services', services);
   app.decorateRequest('ctx', null as unknown as Context);
   app.addHook('onRequest', (request, _reply, done) => {
@@ -117,13 +106,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(collectionRoutes);
       await v1.register(contentRoutes);
       await v1.register(changeRequestRoutes);
+      await v1.register(changeRequestContentRoutes);
       await v1.register(commentRoutes);
       await v1.register(searchRoutes);
       await v1.register(linkRoutes);
       await v1.register(importRoutes);
       await v1.register(pdfRoutes);
       await v1.register(siteRoutes);
-      await v1.register(siteStructureRoutes);
     },
     { prefix: '/v1' },
   );

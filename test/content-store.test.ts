@@ -3,9 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import type { Context } from '../src/context.ts';
 import { evaluateDocument } from '../src/content/evaluate.ts';
-import { evaluateExpression, evaluateToText } from '../src/content/expressions.ts';
+import { evaluateExpression, evaluateToText } from '../src/expressions/page.ts';
 import { linkResolver, linkWriter } from '../src/content/links.ts';
-import { LruCache } from '../src/content/lru.ts';
+import { LruCache } from '../src/lru.ts';
 import { createRevision, findRevision, forkRevision } from '../src/content/revisions.ts';
 import { clearTreeCache, loadTree, treeStats, walkPages } from '../src/content/tree.ts';
 import { RevisionWriter } from '../src/content/writer.ts';
@@ -46,7 +46,9 @@ describe('content store: pure parts', () => {
     assert.equal(evaluateExpression('!space.vars.beta || space.vars["count"] >= 3', scope), true);
     assert.equal(evaluateExpression('space.vars.missing ?? "none"', scope), 'none');
     assert.equal(evaluateToText('space.vars.missing', scope), '');
-    assert.equal(evaluateToText('space.vars.version.length', scope), '', 'no properties of strings');
+    // One language with site conditions: the length of a string is data it may read.
+    assert.equal(evaluateToText('space.vars.version.length', scope), '3');
+    assert.equal(evaluateToText('space.vars.version.toUpperCase', scope), '', 'no methods of strings');
     assert.equal(evaluateToText('space.constructor', scope), '', 'no prototype access');
     assert.equal(evaluateToText('space.vars.__proto__', scope), '');
     assert.equal(evaluateToText('alert(1)', scope), '', 'no calls: an unreadable expression is empty');
@@ -207,7 +209,9 @@ for (const dialect of dialects) {
       assert.deepEqual(resolve('../guides/configuration.md#options'), { kind: 'anchor', anchor: 'options', page: 'config' });
       assert.deepEqual(resolve('../guides/configuration/README.md'), { kind: 'page', page: 'config' });
       assert.deepEqual(resolve('../faq.md'), { kind: 'page', page: 'faq' });
-      for (const url of ['https://example.com/a.md', 'missing.md', '../../../faq.md', '#top', '/faq.md', 'quickstart']) assert.equal(resolve(url), undefined, url);
+      for (const url of ['https://example.com/a.md', 'missing.md', '../../../faq.md', '#top', 'quickstart']) assert.equal(resolve(url), undefined, url);
+      // A path from the top of the space, as GitBook writes some links.
+      assert.deepEqual(resolve('/faq.md'), { kind: 'page', page: 'faq' });
       assert.equal(linkWriter(tree, overview)({ kind: 'page', page: 'advanced' }), '../guides/configuration/advanced.md');
       assert.equal(linkWriter(tree, tree.byId.get('config')!)({ kind: 'page', page: 'advanced' }), 'advanced.md');
       assert.equal(linkWriter(tree, overview)({ kind: 'url', url: 'https://x.test' }), undefined);

@@ -1,16 +1,12 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig, resolveMasterKey, type Config } from '../config.ts';
 import { createContext, type Context } from '../context.ts';
-import { randomIds } from '../ids.ts';
-import { systemClock } from '../clock.ts';
-import { SecretBox, Signer } from '../secrets.ts';
+import { createServices } from '../services.ts';
 import { migrateToLatest } from '../db/database.ts';
 import { openMigratedDatabase, serve } from '../server.ts';
 import { createOrganization } from '../modules/orgs/service.ts';
 import { findOrCreateUser, isEmail, issueApiToken } from '../modules/users/service.ts';
 import { openDatabase } from '../db/database.ts';
-import { FolderBlobStore } from '../storage/blobs.ts';
-import { join } from 'node:path';
 import { importCommand } from './import.ts';
 
 const USAGE = `Usage: quire <command> [options]
@@ -69,12 +65,8 @@ function title(value: string, name: string): string {
 async function withContext<T>(config: Config, work: (ctx: Context) => Promise<T>): Promise<T> {
   const masterKey = resolveMasterKey(config);
   const { database } = await openMigratedDatabase(config);
-  const blobs = new FolderBlobStore(join(config.dataDir, 'blobs'));
   try {
-    const ctx = createContext(
-      { db: database.db, dialect: database.dialect, clock: systemClock, ids: randomIds, config, secrets: new SecretBox(masterKey), cursors: new Signer(masterKey, 'cursor'), urls: new Signer(masterKey, 'url'), blobs },
-      null,
-    );
+    const ctx = createContext(createServices({ config, database, masterKey }), null);
     return await work(ctx);
   } finally {
     await database.close();

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { AppServices, Context } from '../context.ts';
 import { createContext, nowIso } from '../context.ts';
+import { lockRows } from '../db/locks.ts';
 import type { JobsTable } from '../db/types.ts';
-import { appJobs } from './handlers.ts';
 import type { JobRegistry } from './registry.ts';
 import { DEFAULT_LEASE_MS, DEFAULT_MAX_ATTEMPTS, defaultBackoffMs, type JobInfo, type JobOutcome } from './types.ts';
 
@@ -27,11 +27,11 @@ export interface EnqueueOptions {
   singletonKey?: string | null;
   /** Overrides the kind's number of attempts. */
   maxAttempts?: number;
-  /** Where the kind's defaults are looked up (default: the app's jobs). */
+  /** Where the kind's defaults are looked up (default: the app's jobs, `ctx.jobs`). */
   registry?: JobRegistry;
 }
 
-type QueueContext = Pick<Context, 'db' | 'clock' | 'ids'>;
+type QueueContext = Pick<Context, 'db' | 'clock' | 'ids' | 'jobs'>;
 
 /**
  * Enqueues a job in the caller's transaction (`ctx.db`); returns its id. With a singleton key that already
@@ -39,7 +39,7 @@ type QueueContext = Pick<Context, 'db' | 'clock' | 'ids'>;
  * job holding the key is running, it is left alone and its id returned.
  */
 export async function enqueue(ctx: QueueContext, kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<string> {
-  const definition = (options.registry ?? appJobs).get(kind);
+  const definition = (options.registry ?? ctx.jobs).get(kind);
   const singletonKey = options.singletonKey !== undefined ? options.singletonKey : (definition?.singletonKey?.(payload) ?? null);
   const row: JobsTable = {
     id: ctx.ids.next(),
@@ -116,7 +116,7 @@ async function claimDue(services: AppServices, workerId: string, limit: number):
   let rows: JobsTable[];
   if (services.dialect === 'postgres') {
     rows = await services.db.transaction().execute(async (trx) => {
-      const ids = (await due(trx).forUpdate().skipLocked().execute()).map((row) => row.id);
+      const ids = (await lockRows(due(trx), services.dialect, { skipLocked: true }).execute()).map((row) => row.id);
       if (ids.length === 0) return [];
       return trx.updateTable('jobs').set(claim).where('id', 'in', ids).returningAll().execute();
     });
@@ -156,7 +156,7 @@ function errorText(error: unknown): string {
  * way. Every update is conditional on this worker still holding the job.
  */
 export async function runDueJobs(services: AppServices, options: RunOptions): Promise<RunReport> {
-  const registry = options.registry ?? appJobs;
+  const registry = options.registry ?? services.jobs;
   const report: RunReport = { claimed: 0, done: 0, rescheduled: 0, retried: 0, failed: 0 };
   const jobs = await claimDue(services, options.workerId, options.limit ?? 10);
   report.claimed = jobs.length;

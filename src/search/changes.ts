@@ -1,9 +1,10 @@
 import type { Context } from '../context.ts';
+import type { DomainEventListener, SpaceContentChanged } from '../events.ts';
 import { enqueue } from '../jobs/queue.ts';
 import { INDEX_SPACE, indexSpaceKey, type IndexSpacePayload } from './index-job.ts';
 
 /**
- * Tells search that the current content of a space changed: enqueues the space's `index-space` job in the
+ * Schedules the indexing of a space's current content: enqueues the space's `index-space` job in the
  * caller's transaction, so the index follows once the change is committed (within a round of the job
  * queue).
  *
@@ -12,7 +13,7 @@ import { INDEX_SPACE, indexSpaceKey, type IndexSpacePayload } from './index-job.
  * under a second key (or, if that one is running too, with no key): indexing is incremental and safe to
  * run concurrently, so an extra run costs little, while a missed one would leave search behind.
  */
-export async function spaceContentChanged(ctx: Pick<Context, 'db' | 'clock' | 'ids'>, spaceId: string): Promise<void> {
+export async function scheduleSpaceIndex(ctx: Pick<Context, 'db' | 'clock' | 'ids' | 'jobs'>, spaceId: string): Promise<void> {
   const payload: IndexSpacePayload = { spaceId };
   for (const singletonKey of [indexSpaceKey(spaceId), `${indexSpaceKey(spaceId)}:again`, null]) {
     const id = await enqueue(ctx, INDEX_SPACE, payload, { singletonKey });
@@ -21,3 +22,6 @@ export async function spaceContentChanged(ctx: Pick<Context, 'db' | 'clock' | 'i
     if (job?.status !== 'running') return;
   }
 }
+
+/** Search's subscription to `space-content-changed`. */
+export const indexOnContentChange: DomainEventListener<SpaceContentChanged> = (tx, event) => scheduleSpaceIndex(tx, event.spaceId);

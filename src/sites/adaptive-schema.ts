@@ -1,5 +1,5 @@
 import { BadRequest } from '../errors.ts';
-import { checkCondition } from './conditions/index.ts';
+import { checkCondition } from '../expressions/conditions.ts';
 
 /**
  * A site's visitor schema (adaptive content): the claims a visitor may carry, as a draft-07 JSON Schema.

@@ -1,4 +1,4 @@
-import type { SiteRow } from '../modules/sites/access.ts';
+import type { SiteRow } from '../db/rows.ts';
 
 /**
  * The customization settings of a site as the client's SiteCustomizationSettings describes them. Quire does

@@ -1,8 +1,6 @@
-import type { Selectable } from 'kysely';
 import type { Context } from '../context.ts';
-import type { SiteSectionGroupsTable, SiteSectionsTable, SiteSpacesTable } from '../db/types.ts';
-import type { SiteRow } from '../modules/sites/access.ts';
-import type { SpaceRow } from '../modules/spaces/access.ts';
+import type { SiteRow, SiteSectionGroupRow, SiteSectionRow, SiteSpaceRow, SpaceRow } from '../db/rows.ts';
+import { byPosition } from '../ordering.ts';
 
 /**
  * The read model of a site's structure: what the published reader renders and what the API presents.
@@ -10,9 +8,7 @@ import type { SpaceRow } from '../modules/spaces/access.ts';
  * are ordered by their own `position`; site spaces are ordered inside their section, or at the root of a
  * site without sections.
  */
-export type SiteSectionRow = Selectable<SiteSectionsTable>;
-export type SiteSpaceRow = Selectable<SiteSpacesTable>;
-export type SiteSectionGroupRow = Selectable<SiteSectionGroupsTable>;
+export type { SiteSectionGroupRow, SiteSectionRow, SiteSpaceRow };
 
 export interface StructureSiteSpace {
   row: SiteSpaceRow;
@@ -35,8 +31,6 @@ export type StructureItem = { kind: 'section'; section: StructureSection } | { k
 
 export type SiteStructureModel = { type: 'sections'; items: StructureItem[] } | { type: 'siteSpaces'; siteSpaces: StructureSiteSpace[] };
 
-const byPosition = <T extends { position: number; id: string }>(a: T, b: T) =>
-  Number(a.position) - Number(b.position) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
  * Picks the default of a container: the stored one when it is among the items, else the first. Exactly one
@@ -52,21 +46,44 @@ function markDefault<T extends { isDefault: boolean }>(items: T[], isStored: (it
  * trash) are left out; a section is kept even when it has no site space left (the API shows it).
  */
 export async function loadSiteStructure(ctx: Pick<Context, 'db'>, site: SiteRow): Promise<SiteStructureModel> {
+  return (await loadSiteStructures(ctx, [site])).get(site.id)!;
+}
+
+/** The structures of many sites, with one query per table whatever their number. */
+export async function loadSiteStructures(ctx: Pick<Context, 'db'>, sites: SiteRow[]): Promise<Map<string, SiteStructureModel>> {
+  const models = new Map<string, SiteStructureModel>();
+  if (sites.length === 0) return models;
+  const ids = sites.map((s) => s.id);
   const [groups, sections, siteSpaces] = await Promise.all([
-    ctx.db.selectFrom('site_section_groups').selectAll().where('site_id', '=', site.id).execute(),
-    ctx.db.selectFrom('site_sections').selectAll().where('site_id', '=', site.id).execute(),
-    ctx.db.selectFrom('site_spaces').selectAll().where('site_id', '=', site.id).execute(),
+    ctx.db.selectFrom('site_section_groups').selectAll().where('site_id', 'in', ids).execute(),
+    ctx.db.selectFrom('site_sections').selectAll().where('site_id', 'in', ids).execute(),
+    ctx.db.selectFrom('site_spaces').selectAll().where('site_id', 'in', ids).execute(),
   ]);
   const spaceIds = [...new Set(siteSpaces.map((s) => s.space_id))];
   const spaces = spaceIds.length
     ? await ctx.db.selectFrom('spaces').selectAll().where('id', 'in', spaceIds).where('deleted_at', 'is', null).execute()
     : [];
   const spaceById = new Map(spaces.map((s) => [s.id, s]));
+  const ofSite = <T extends { site_id: string }>(rows: T[], siteId: string) => rows.filter((row) => row.site_id === siteId);
+  for (const site of sites) {
+    models.set(site.id, buildStructure(site, { groups: ofSite(groups, site.id), sections: ofSite(sections, site.id), siteSpaces: ofSite(siteSpaces, site.id) }, spaceById));
+  }
+  return models;
+}
 
+interface StructureRows {
+  groups: SiteSectionGroupRow[];
+  sections: SiteSectionRow[];
+  siteSpaces: SiteSpaceRow[];
+}
+
+/** The ordered model of one site from its rows, with its defaults marked (the one default rule). */
+function buildStructure(site: SiteRow, rows: StructureRows, spaceById: Map<string, SpaceRow>): SiteStructureModel {
+  const { groups, sections, siteSpaces } = rows;
   const siteSpacesIn = (sectionId: string | null, defaultId: string | null): StructureSiteSpace[] => {
-    const rows = siteSpaces.filter((s) => s.section_id === sectionId && spaceById.has(s.space_id)).sort(byPosition);
+    const inContainer = siteSpaces.filter((s) => s.section_id === sectionId && spaceById.has(s.space_id)).sort(byPosition);
     return markDefault(
-      rows.map((row) => ({ row, space: spaceById.get(row.space_id)!, isDefault: false })),
+      inContainer.map((row) => ({ row, space: spaceById.get(row.space_id)!, isDefault: false })),
       (item) => item.row.id === defaultId,
     );
   };
@@ -93,6 +110,12 @@ export async function loadSiteStructure(ctx: Pick<Context, 'db'>, site: SiteRow)
   ].sort(byPosition);
   const items = top.map((t) => t.item);
   return setSectionDefault({ type: 'sections', items }, site.default_section_id);
+}
+
+/** The default site space of a model: the default one of the default section, or of the root. */
+export function defaultSiteSpace(model: SiteStructureModel): StructureSiteSpace | null {
+  const list = model.type === 'siteSpaces' ? model.siteSpaces : (sectionsOf(model).find((s) => s.isDefault)?.siteSpaces ?? []);
+  return list.find((s) => s.isDefault) ?? null;
 }
 
 /** Marks the default section of a sections model: the one with `defaultId` when present, else the first. */

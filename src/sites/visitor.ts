@@ -145,6 +145,25 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** What a reader offers a published site: a share key, a visitor JWT, unsigned claims. */
+export interface VisitorCredentials {
+  shareKey?: string;
+  jwt?: string;
+  unsigned?: Record<string, unknown>;
+}
+
+/**
+ * Checks what a reader offers against the site and assembles the visitor: the one place where the API's
+ * published profile and the reader decide who is reading (what they admit with it is `siteAudience`).
+ */
+export async function identifyVisitor(ctx: Pick<Context, 'db' | 'secrets' | 'clock'>, site: { id: string; auth_key: string }, offered: VisitorCredentials): Promise<Visitor> {
+  const [sharedWith, signed] = await Promise.all([
+    offered.shareKey !== undefined ? shareKeyActive(ctx, site.id, offered.shareKey) : Promise.resolve(false),
+    offered.jwt !== undefined ? verifyVisitorJwt(ctx, site, offered.jwt) : Promise.resolve(null),
+  ]);
+  return { claims: visitorClaims(signed, offered.unsigned ?? {}), authenticated: signed !== null, sharedWith };
+}
+
 /** The standing of a reader of a published site, for readsPublished (src/policy/site.ts). */
 export function siteAudience(site: { published: number; visibility: string }, visitor: Visitor, member: boolean): SiteAudience {
   // A visibility Quire does not know (a row written by a newer version, say) opens the site to no one.

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { assertError, createTestApp, dialects, type Reply, type TestApp } from '../helpers/app.ts';
 import { addMember, cast, createWorld, type TestUser, type World, postCollection, postSpace } from '../helpers/factories.ts';
 import { enqueue, runDueJobs } from '../../src/jobs/index.ts';
-import { assertEditable, SpaceLocked } from '../../src/modules/spaces/editable.ts';
+import { assertEditable, SpaceLocked } from '../../src/access/editable.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 

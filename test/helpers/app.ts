@@ -11,8 +11,6 @@ import { ManualClock } from '../../src/clock.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createContext, type Context } from '../../src/context.ts';
 import { migrateToLatest, openDatabase, type Database, type DialectName } from '../../src/db/database.ts';
-import { randomIds } from '../../src/ids.ts';
-import { SecretBox, Signer } from '../../src/secrets.ts';
 import { checkResponse } from './contract.ts';
 
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL names a server. */
@@ -77,10 +75,7 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
     return payload;
   });
   await app.ready();
-  const ctx = createContext(
-    { db: database.db, dialect: database.dialect, clock, ids: randomIds, config, secrets: new SecretBox(masterKey), cursors: new Signer(masterKey, 'cursor'), urls: new Signer(masterKey, 'url'), blobs },
-    null,
-  );
+  const ctx = createContext(app.services, null);
   return {
     app,
     database,

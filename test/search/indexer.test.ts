@@ -5,12 +5,12 @@ import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { createSpace } from '../helpers/content-factory.ts';
 import { inTransaction } from '../../src/context.ts';
-import { setCurrentRevision } from '../../src/content/current.ts';
+import { setSpaceHead } from '../../src/content/head.ts';
 import { RevisionWriter } from '../../src/content/writer.ts';
 import { countPages } from '../../src/search/engine.ts';
 import { indexSpace, indexStats } from '../../src/search/indexer.ts';
 import { indexSpaceKey } from '../../src/search/index-job.ts';
-import { spaceContentChanged } from '../../src/search/changes.ts';
+import { scheduleSpaceIndex } from '../../src/search/changes.ts';
 import { parseSearchQuery } from '../../src/search/query.ts';
 import { SECTION_SEPARATOR } from '../../src/search/page-text.ts';
 import { changeContent, indexNow, spaceWithPages } from './support.ts';
@@ -94,7 +94,7 @@ for (const dialect of dialects) {
       assert.equal(await hits(spaceId, 'marmalade'), 1);
     });
 
-    it('setCurrentRevision enqueues the index job in the caller\'s transaction', async () => {
+    it('setSpaceHead enqueues the index job in the caller\'s transaction', async () => {
       const spaceId = await createSpace(t.ctx, world.organizationId);
       const publish = (tx: typeof t.ctx) =>
         inTransaction(tx, async (inner) => {
@@ -102,7 +102,7 @@ for (const dialect of dialects) {
           const writer = await RevisionWriter.fromRevision(inner, parent);
           writer.addPage({ type: 'document', title: 'Quokka', markdown: 'A small marsupial.\n' });
           const { revisionId } = await writer.commit(inner, { spaceId, type: 'edits', parents: [parent] });
-          await setCurrentRevision(inner, spaceId, revisionId);
+          await setSpaceHead(inner, spaceId, revisionId);
         });
       await assert.rejects(
         inTransaction(t.ctx, async (tx) => {
@@ -121,7 +121,7 @@ for (const dialect of dialects) {
       const spaceId = await spaceWithPages(t.ctx, world.organizationId, [{ type: 'document', title: 'Busy', markdown: 'Text.\n' }]);
       // As if a worker had claimed the job and read the content already.
       await t.ctx.db.updateTable('jobs').set({ status: 'running', locked_by: 'elsewhere', locked_until: '2999-01-01T00:00:00.000Z' }).where('singleton_key', '=', indexSpaceKey(spaceId)).execute();
-      await spaceContentChanged(t.ctx, spaceId);
+      await scheduleSpaceIndex(t.ctx, spaceId);
       const jobs = await t.ctx.db.selectFrom('jobs').select(['status', 'singleton_key']).where('payload', '=', JSON.stringify({ spaceId })).orderBy('singleton_key').execute();
       assert.deepEqual(jobs.map((job) => [job.singleton_key, job.status]), [[indexSpaceKey(spaceId), 'running'], [`${indexSpaceKey(spaceId)}:again`, 'pending']]);
       assert.equal(await indexNow(t.ctx), 1);

@@ -1,7 +1,7 @@
 import type { Context } from '../../src/context.ts';
 import type { RevisionWriter, NewPage } from '../../src/content/writer.ts';
 import { runDueJobs } from '../../src/jobs/index.ts';
-import { spaceContentChanged } from '../../src/search/changes.ts';
+import { scheduleSpaceIndex } from '../../src/search/changes.ts';
 import { createSpaceWithPages, editContent, type SpaceOptions } from '../helpers/content-factory.ts';
 
 /**
@@ -10,13 +10,13 @@ import { createSpaceWithPages, editContent, type SpaceOptions } from '../helpers
  */
 export async function spaceWithPages(ctx: Context, organizationId: string, pages: NewPage[], options: SpaceOptions = {}): Promise<string> {
   const { spaceId } = await createSpaceWithPages(ctx, organizationId, pages, options);
-  await spaceContentChanged(ctx, spaceId);
+  await scheduleSpaceIndex(ctx, spaceId);
   return spaceId;
 }
 
 export async function changeContent(ctx: Context, spaceId: string, edit: (writer: RevisionWriter) => void | Promise<void>): Promise<string> {
   const revisionId = await editContent(ctx, spaceId, edit);
-  await spaceContentChanged(ctx, spaceId);
+  await scheduleSpaceIndex(ctx, spaceId);
   return revisionId;
 }
 

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { Ajv } from 'ajv';
 import { BadRequest } from '../../src/errors.ts';
 import { defaultAdaptiveSchema, templateConditions, validateAdaptiveSchema, type AdaptiveJsonSchema } from '../../src/sites/adaptive-schema.ts';
-import { checkCondition, conditionHolds } from '../../src/sites/conditions/index.ts';
+import { checkCondition, conditionHolds } from '../../src/expressions/conditions.ts';
 
 /**
  * The client's own schema for a visitor schema (`SiteAdaptiveJSONSchema` of @gitbook/api's OpenAPI

@@ -3,7 +3,7 @@ import type { Context } from '../../context.ts';
 import { nowIso } from '../../context.ts';
 import { Conflict } from '../../errors.ts';
 import type { ChangeRequestsTable } from '../../db/types.ts';
-import type { ChangeRequestRow, ChangeRequestStatus } from './access.ts';
+import type { ChangeRequestRow, ChangeRequestStatus } from '../../access/change-requests.ts';
 
 /**
  * The rules of a change request's life: which status moves are allowed, what may still change in which
@@ -90,16 +90,6 @@ export async function recordContributor(tx: Context, changeRequestId: string, us
     .values({ change_request_id: changeRequestId, user_id: userId, contributed_at: nowIso(tx) })
     .onConflict((oc) => oc.columns(['change_request_id', 'user_id']).doNothing())
     .execute();
-}
-
-/**
- * Reads a change request again inside a writing transaction, locking its row on PostgreSQL so that two
- * writers to one change request (imports, updates, merges, status changes) queue instead of building on
- * the same head. SQLite runs one transaction at a time, so a plain read is current there.
- */
-export async function lockChangeRequest(tx: Context, changeRequestId: string): Promise<ChangeRequestRow> {
-  const query = tx.db.selectFrom('change_requests').selectAll().where('id', '=', changeRequestId);
-  return (tx.dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirstOrThrow();
 }
 
 /** Moves a change request's head from `from` to `to`; false when it was no longer at `from`. */

@@ -1,13 +1,13 @@
 import type { Context } from '../../context.ts';
 import { inTransaction, nowIso, requireActor } from '../../context.ts';
-import { setCurrentRevision } from '../../content/current.ts';
+import { lockSpaceHead, setSpaceHead } from '../../content/head.ts';
 import { mergeRevisions } from '../../content/merge/index.ts';
 import type { MergeConflict } from '../../content/merge/types.ts';
 import { createRevision } from '../../content/revisions.ts';
 import { authorize } from '../../policy/index.ts';
-import { assertEditable } from '../spaces/editable.ts';
-import { changeRequestAccess, type ChangeRequestAccess } from './access.ts';
-import { assertActive, lockChangeRequest, moveHead, recordContributor, setStatus } from './lifecycle.ts';
+import { assertEditable } from '../../access/editable.ts';
+import { changeRequestAccess, type ChangeRequestAccess, type ChangeRequestRow } from '../../access/change-requests.ts';
+import { assertActive, moveHead, recordContributor, setStatus } from './lifecycle.ts';
 
 /**
  * Merging a change request into its space, and updating a change request from its space: the same
@@ -38,7 +38,9 @@ interface Planned {
 /** Thrown inside a transaction to roll it back when a head moved after the merge was computed. */
 class HeadMoved extends Error {}
 
-type Check = (ctx: Context) => Promise<ChangeRequestAccess>;
+type Conflicts = { result: 'conflicts'; revision: string; conflicts: MergeConflict[] };
+type Check = (ctx: Context, options?: { lock?: boolean }) => Promise<ChangeRequestAccess>;
+type MergeInputs = Omit<Planned, 'root'>;
 
 /** How many merges and updates had to be computed again because a head moved (for tests and measurements). */
 export const mergeRetries = { count: 0 };
@@ -54,21 +56,67 @@ async function optimisticThenLocked<T>(attempt: (locked: boolean) => Promise<T>)
   }
 }
 
-/** The space's current revision, its row locked on PostgreSQL until the transaction ends. */
-async function lockSpaceHead(tx: Context, spaceId: string): Promise<string> {
-  const query = tx.db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId);
-  return (await (tx.dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirstOrThrow()).revision_id;
-}
-
 /** Loads a change request that may still change, for a caller the policy allows, in a space that is not locked. */
 function activeChangeRequest(spaceId: string, changeRequestId: string, policy: 'space.merge' | 'space.edit'): Check {
-  return async (c) => {
-    const access = await changeRequestAccess(c, spaceId, changeRequestId);
+  return async (c, options) => {
+    const access = await changeRequestAccess(c, spaceId, changeRequestId, options);
     authorize(c, policy, access.actor);
     assertEditable(access.space);
     assertActive(access.changeRequest);
     return access;
   };
+}
+
+/** What tells a merge into the space from an update of the change request; the rest is one skeleton. */
+interface Direction<R> {
+  policy: 'space.merge' | 'space.edit';
+  /** The three revisions merged, from the change request and the space's head. */
+  inputs(changeRequest: ChangeRequestRow, spaceHead: string): MergeInputs;
+  /** The answer when there is nothing to merge, else null. */
+  upToDate(changeRequest: ChangeRequestRow, spaceHead: string): R | null;
+  /** The space's head inside the writing transaction, when nothing was planned before it. */
+  readSpaceHead(tx: Context, access: ChangeRequestAccess): Promise<string>;
+  /** The head the plan merged with. */
+  plannedSpaceHead(planned: Planned): string;
+  /** Writes the merged root as a revision and moves the heads; throws HeadMoved when one moved. */
+  apply(tx: Context, access: ChangeRequestAccess, changeRequest: ChangeRequestRow, spaceHead: string, root: string): Promise<R>;
+}
+
+/**
+ * The skeleton both directions share: the merge planned outside the transaction (first attempt), checked
+ * and written inside it with the change request's row locked (then, on the second attempt, computed there).
+ */
+async function mergeWithSpace<R>(ctx: Context, spaceId: string, changeRequestId: string, direction: Direction<R>): Promise<R | Conflicts> {
+  const check = activeChangeRequest(spaceId, changeRequestId, direction.policy);
+  return optimisticThenLocked(async (locked) => {
+    let planned: Planned | undefined;
+    if (!locked) {
+      const { space, changeRequest } = await check(ctx);
+      const early = direction.upToDate(changeRequest, space.revision_id);
+      if (early) return early;
+      const input = direction.inputs(changeRequest, space.revision_id);
+      const result = await mergeRevisions(ctx, input);
+      if (result.result === 'conflicts') return { result: 'conflicts', revision: changeRequest.revision, conflicts: result.conflicts };
+      planned = { ...input, root: result.root };
+    }
+    return inTransaction(ctx, async (tx): Promise<R | Conflicts> => {
+      // The change request's row first, then the space's: every writer takes them in this order.
+      const access = await check(tx, { lock: true });
+      const changeRequest = access.changeRequest;
+      const spaceHead = planned ? direction.plannedSpaceHead(planned) : await direction.readSpaceHead(tx, access);
+      const input = direction.inputs(changeRequest, spaceHead);
+      if (planned && (input.base !== planned.base || input.ours !== planned.ours || input.theirs !== planned.theirs)) throw new HeadMoved();
+      const early = direction.upToDate(changeRequest, spaceHead);
+      if (early) return early;
+      let root = planned?.root;
+      if (root === undefined) {
+        const result = await mergeRevisions(tx, input);
+        if (result.result === 'conflicts') return { result: 'conflicts', revision: changeRequest.revision, conflicts: result.conflicts };
+        root = result.root;
+      }
+      return direction.apply(tx, access, changeRequest, spaceHead, root);
+    });
+  });
 }
 
 /**
@@ -80,35 +128,18 @@ function activeChangeRequest(spaceId: string, changeRequestId: string, policy: '
  */
 export async function mergeChangeRequest(ctx: Context, spaceId: string, changeRequestId: string): Promise<MergeOutcome> {
   const user = requireActor(ctx);
-  const check = activeChangeRequest(spaceId, changeRequestId, 'space.merge');
-  return optimisticThenLocked(async (locked) => {
-    // Optimistic: the merge over the heads as they are now, computed outside any transaction.
-    let planned: Planned | undefined;
-    if (!locked) {
-      const { space, changeRequest } = await check(ctx);
-      const input = { base: changeRequest.revision_merged_ancestor, ours: space.revision_id, theirs: changeRequest.revision };
-      const result = await mergeRevisions(ctx, input);
-      if (result.result === 'conflicts') return { result: 'conflicts', revision: changeRequest.revision, conflicts: result.conflicts };
-      planned = { ...input, root: result.root };
-    }
-    return inTransaction(ctx, async (tx): Promise<MergeOutcome> => {
-      const access = await check(tx);
-      // The change request's row first, then the space's: every writer takes them in this order.
-      const changeRequest = await lockChangeRequest(tx, access.changeRequest.id);
-      assertActive(changeRequest);
-      const spaceHead = planned ? planned.ours : await lockSpaceHead(tx, access.space.id);
-      if (planned && (changeRequest.revision !== planned.theirs || changeRequest.revision_merged_ancestor !== planned.base)) throw new HeadMoved();
-      let root = planned?.root;
-      if (root === undefined) {
-        const result = await mergeRevisions(tx, { base: changeRequest.revision_merged_ancestor, ours: spaceHead, theirs: changeRequest.revision });
-        if (result.result === 'conflicts') return { result: 'conflicts', revision: changeRequest.revision, conflicts: result.conflicts };
-        root = result.root;
-      }
+  return mergeWithSpace<MergeOutcome>(ctx, spaceId, changeRequestId, {
+    policy: 'space.merge',
+    inputs: (changeRequest, spaceHead) => ({ base: changeRequest.revision_merged_ancestor, ours: spaceHead, theirs: changeRequest.revision }),
+    upToDate: () => null,
+    readSpaceHead: (tx, access) => lockSpaceHead(tx, access.space.id),
+    plannedSpaceHead: (planned) => planned.ours,
+    apply: async (tx, access, changeRequest, spaceHead, root) => {
       const revision = await createRevision(tx, { spaceId: access.space.id, type: 'merge', parents: [spaceHead, changeRequest.revision], root });
-      if (!(await setCurrentRevision(tx, access.space.id, revision, { expected: spaceHead }))) throw new HeadMoved();
+      if (!(await setSpaceHead(tx, access.space.id, revision, { expected: spaceHead }))) throw new HeadMoved();
       await setStatus(tx, changeRequest, 'merged', { revision_merged: revision, merged_at: nowIso(tx), merged_by: user.userId });
       return { result: 'merge', revision };
-    });
+    },
   });
 }
 
@@ -122,35 +153,18 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, changeRe
  */
 export async function updateChangeRequestFromSpace(ctx: Context, spaceId: string, changeRequestId: string): Promise<UpdateOutcome> {
   const user = requireActor(ctx);
-  const check = activeChangeRequest(spaceId, changeRequestId, 'space.edit');
-  return optimisticThenLocked(async (locked) => {
-    let planned: Planned | undefined;
-    if (!locked) {
-      const { space, changeRequest } = await check(ctx);
-      if (changeRequest.revision_merged_ancestor === space.revision_id) return { result: 'update', revision: changeRequest.revision };
-      const input = { base: changeRequest.revision_merged_ancestor, ours: changeRequest.revision, theirs: space.revision_id };
-      const result = await mergeRevisions(ctx, input);
-      if (result.result === 'conflicts') return { result: 'conflicts', revision: changeRequest.revision, conflicts: result.conflicts };
-      planned = { ...input, root: result.root };
-    }
-    return inTransaction(ctx, async (tx): Promise<UpdateOutcome> => {
-      const access = await check(tx);
-      const changeRequest = await lockChangeRequest(tx, access.changeRequest.id);
-      assertActive(changeRequest);
-      if (planned && (changeRequest.revision !== planned.ours || changeRequest.revision_merged_ancestor !== planned.base)) throw new HeadMoved();
-      // The space may move on meanwhile: what is pulled in is the head that was merged, the new merge base.
-      const spaceHead = planned ? planned.theirs : access.space.revision_id;
-      if (changeRequest.revision_merged_ancestor === spaceHead) return { result: 'update', revision: changeRequest.revision };
-      let root = planned?.root;
-      if (root === undefined) {
-        const result = await mergeRevisions(tx, { base: changeRequest.revision_merged_ancestor, ours: changeRequest.revision, theirs: spaceHead });
-        if (result.result === 'conflicts') return { result: 'conflicts', revision: changeRequest.revision, conflicts: result.conflicts };
-        root = result.root;
-      }
+  return mergeWithSpace<UpdateOutcome>(ctx, spaceId, changeRequestId, {
+    policy: 'space.edit',
+    inputs: (changeRequest, spaceHead) => ({ base: changeRequest.revision_merged_ancestor, ours: changeRequest.revision, theirs: spaceHead }),
+    upToDate: (changeRequest, spaceHead) => (changeRequest.revision_merged_ancestor === spaceHead ? { result: 'update', revision: changeRequest.revision } : null),
+    // The space may move on meanwhile: what is pulled in is the head that was merged, the new merge base.
+    readSpaceHead: async (_tx, access) => access.space.revision_id,
+    plannedSpaceHead: (planned) => planned.theirs,
+    apply: async (tx, access, changeRequest, spaceHead, root) => {
       const revision = await createRevision(tx, { spaceId: access.space.id, type: 'update', parents: [changeRequest.revision, spaceHead], root });
       if (!(await moveHead(tx, changeRequest.id, changeRequest.revision, revision, { revision_merged_ancestor: spaceHead }))) throw new HeadMoved();
       await recordContributor(tx, changeRequest.id, user.userId);
       return { result: 'update', revision };
-    });
+    },
   });
 }

@@ -1,8 +1,8 @@
 import type { Context } from '../../context.ts';
 import { spaceLocation } from '../spaces/presenter.ts';
-import type { SpaceRow } from '../spaces/access.ts';
+import type { SpaceRow } from '../../access/spaces.ts';
 import { presentUser, type UserRow } from '../users/presenter.ts';
-import type { ChangeRequestRow, ChangeRequestStatus } from './access.ts';
+import type { ChangeRequestRow, ChangeRequestStatus } from '../../access/change-requests.ts';
 import type { ChangeRequest } from './schemas.ts';
 
 /** A change request as services hand it to the presenter: the row, its space (for `outdated`) and its creator. */

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { mapPage } from '../../http/pagination.ts';
 import { errorResponses, ListOf } from '../../http/schemas.ts';
-import { changeRequestContentRoutes } from './content-routes.ts';
 import { changeRequestMergeRoutes } from './merge-routes.ts';
 import { changeRequestLocation, presentChangeRequest } from './presenter.ts';
 import { ChangeRequestParams, ChangeRequestSchema, CreateChangeRequestBody, ListChangeRequestsQuery, SpaceParams, UpdateChangeRequestBody } from './schemas.ts';
@@ -80,5 +79,4 @@ export const changeRequestRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   await app.register(changeRequestMergeRoutes);
-  await app.register(changeRequestContentRoutes);
 };

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { ListQuery, StringEnum, Timestamp } from '../../http/schemas.ts';
 import { UserSchema } from '../users/schemas.ts';
-import { CHANGE_REQUEST_STATUSES } from './access.ts';
+import { CHANGE_REQUEST_STATUSES } from '../../access/change-requests.ts';
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 const ChangeRequestId = Type.String({ minLength: 1, maxLength: 100, description: 'The id of the change request, or its number in the space.' });

@@ -3,13 +3,13 @@ import type { Context } from '../../context.ts';
 import { inTransaction, nowIso, requireActor } from '../../context.ts';
 import { forkRevision } from '../../content/revisions.ts';
 import type { ChangeRequestsTable } from '../../db/types.ts';
-import { after, paginate, type Page } from '../../http/pagination.ts';
+import { after, paginate, type Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
-import { spaceAccess, type SpaceRow } from '../spaces/access.ts';
-import { assertEditable } from '../spaces/editable.ts';
+import { spaceAccess, type SpaceRow } from '../../access/spaces.ts';
+import { assertEditable } from '../../access/editable.ts';
 import type { UserRow } from '../users/presenter.ts';
-import { changeRequestAccess, type ChangeRequestRow, type ChangeRequestStatus } from './access.ts';
-import { assertNotMerged, assertStatusMove, lockChangeRequest, moveCounters, recordContributor, setStatus } from './lifecycle.ts';
+import { changeRequestAccess, type ChangeRequestRow, type ChangeRequestStatus } from '../../access/change-requests.ts';
+import { assertNotMerged, assertStatusMove, moveCounters, recordContributor, setStatus } from './lifecycle.ts';
 import type { ChangeRequestView } from './presenter.ts';
 import type { CreateChangeRequestBody, ListChangeRequestsQuery, UpdateChangeRequestBody } from './schemas.ts';
 
@@ -135,11 +135,9 @@ export async function getChangeRequest(ctx: Context, spaceId: string, changeRequ
  */
 export async function updateChangeRequest(ctx: Context, spaceId: string, changeRequestId: string, patch: UpdateChangeRequestBody): Promise<ChangeRequestView> {
   return inTransaction(ctx, async (tx) => {
-    const access = await changeRequestAccess(tx, spaceId, changeRequestId);
-    const { space, actor } = access;
-    authorize(tx, 'space.edit', actor);
     // Locked (on PostgreSQL) so a merge or another change of this change request waits for this one.
-    const changeRequest = await lockChangeRequest(tx, access.changeRequest.id);
+    const { space, actor, changeRequest } = await changeRequestAccess(tx, spaceId, changeRequestId, { lock: true });
+    authorize(tx, 'space.edit', actor);
     assertNotMerged(changeRequest);
     const changes: Updateable<ChangeRequestsTable> = {};
     if (patch.subject !== undefined && patch.subject !== (changeRequest.subject ?? '')) changes.subject = patch.subject;

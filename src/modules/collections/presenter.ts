@@ -1,7 +1,7 @@
 import type { Context } from '../../context.ts';
 import { collectionPermissions, type CollectionActor } from '../../policy/space.ts';
 import { presentLevel } from '../spaces/presenter.ts';
-import type { CollectionRow } from './access.ts';
+import type { CollectionRow } from '../../access/collections.ts';
 import type { Collection } from './schemas.ts';
 
 /** A collection as services hand it to the presenter: the row and the caller's standing on it. */

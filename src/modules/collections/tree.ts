@@ -3,14 +3,14 @@ import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
 import { BadRequest, Conflict } from '../../errors.ts';
 import { enqueue } from '../../jobs/queue.ts';
-import { PURGE_COLLECTION } from '../../jobs/purge.ts';
+import { PURGE_COLLECTION } from '../spaces/purge.ts';
 import { authorize } from '../../policy/index.ts';
-import { organizationAccess } from '../orgs/access.ts';
+import { organizationAccess } from '../../access/organizations.ts';
 import { endPosition, placeIn } from '../spaces/positions.ts';
 import { retentionEnd } from '../spaces/retention.ts';
 import type { MoveBody, TransferBody } from '../spaces/schemas.ts';
 import { schedulePurge } from '../spaces/trash.ts';
-import { collectionAccess, findCollectionAccess, lockCollections, parentCollection } from './access.ts';
+import { collectionAccess, findCollectionAccess, lockCollections, parentCollection } from '../../access/collections.ts';
 import type { CollectionView } from './presenter.ts';
 
 /** Collections nest at most this deep (a collection at the root is at depth 1). */

@@ -1,8 +1,8 @@
 import type { Context } from '../../context.ts';
-import { after, paginate, type Page } from '../../http/pagination.ts';
+import { after, paginate, type Page } from '../../db/keyset.ts';
 import type { MemberView } from '../members/presenter.ts';
 import { membersQuery, toMemberView } from '../members/queries.ts';
-import { commentScope, type CommentScope } from './access.ts';
+import { commentScope, type CommentScope } from '../../access/comments.ts';
 import type { CommentPlace, ListCommentersQuery } from './schemas.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.ts';
 import { commentPermissions } from '../../policy/comment.ts';
 import { presentUser, type UserRow } from '../users/presenter.ts';
-import { commentActor, type CommentRow, type CommentScope, type ReplyRow } from './access.ts';
+import { commentActor, type CommentRow, type CommentScope, type ReplyRow } from '../../access/comments.ts';
 import { presentBody } from './bodies.ts';
 import type { ReactionView } from './reactions.ts';
 import type { BodyFormat, Comment, Reply, Target } from './schemas.ts';

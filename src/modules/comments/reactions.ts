@@ -1,6 +1,7 @@
 import type { Context } from '../../context.ts';
 import { nowIso } from '../../context.ts';
 import type { UserRow } from '../users/presenter.ts';
+import { compareText } from '../../ordering.ts';
 
 /** The reactions to one comment or reply with one emoji: who reacted, and when, first first. */
 export interface ReactionView {
@@ -42,7 +43,7 @@ export async function loadReactions(ctx: Context, subjectIds: string[]): Promise
   const bySubject = new Map<string, ReactionView[]>();
   if (subjectIds.length === 0) return bySubject;
   const rows = await ctx.db.selectFrom('comment_reactions').select(['subject_id', 'emoji', 'user_id', 'created_at']).where('subject_id', 'in', subjectIds).execute();
-  rows.sort((a, b) => compare(a.created_at, b.created_at) || compare(a.emoji, b.emoji) || compare(a.user_id, b.user_id));
+  rows.sort((a, b) => compareText(a.created_at, b.created_at) || compareText(a.emoji, b.emoji) || compareText(a.user_id, b.user_id));
   for (const row of rows) {
     const reactions = bySubject.get(row.subject_id) ?? [];
     bySubject.set(row.subject_id, reactions);
@@ -57,9 +58,6 @@ export async function loadReactions(ctx: Context, subjectIds: string[]): Promise
 }
 
 /** Compares by code units, the same on every machine and database. */
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** The users a set of comments mentions (authors, resolvers, people who reacted), by id, in one query. */
 export async function loadUsers(ctx: Context, ids: Iterable<string>): Promise<Map<string, UserRow>> {

@@ -1,8 +1,8 @@
 import type { Context } from '../../context.ts';
 import { inTransaction, nowIso, requireActor } from '../../context.ts';
-import { after, paginate, type Page } from '../../http/pagination.ts';
+import { after, paginate, type Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
-import { commentActor, commentScope, findComment, findReply, requireComment, requireReply, type ReplyRow } from './access.ts';
+import { commentActor, commentScope, findComment, findReply, requireComment, requireReply, type ReplyRow } from '../../access/comments.ts';
 import { bodyMarkdown, checkEmoji } from './bodies.ts';
 import type { ReplyView } from './presenter.ts';
 import { applyReactions, deleteReactions } from './reactions.ts';

@@ -18,12 +18,7 @@ export const ChangeRequestCommentsParams = Type.Object({ spaceId: Id, changeRequ
 export const ChangeRequestCommentParams = Type.Object({ spaceId: Id, changeRequestId: Id, commentId: Id });
 export const ChangeRequestReplyParams = Type.Object({ spaceId: Id, changeRequestId: Id, commentId: Id, commentReplyId: Id });
 
-/** Where a comment lives: a space's own discussion, or a change request's. */
-export interface CommentPlace {
-  spaceId: string;
-  /** The change request's id or number; undefined for a space comment. */
-  changeRequestId?: string;
-}
+export type { CommentPlace } from '../../access/comments.ts';
 
 /**
  * A body as sent: `{ markdown }`, or `{ document }` (the JSON document model of page bodies; its nodes are

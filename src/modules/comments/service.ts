@@ -1,9 +1,9 @@
 import type { Context } from '../../context.ts';
 import { inTransaction, nowIso, requireActor } from '../../context.ts';
 import { jsonTextMember } from '../../db/dialect.ts';
-import { after, paginate, type Page } from '../../http/pagination.ts';
+import { after, paginate, type Page } from '../../db/keyset.ts';
 import { authorize, type CommentActor, type CommentChange } from '../../policy/index.ts';
-import { adjustOpenComments, commentActor, commentScope, findComment, placeName, requireComment, type CommentRow } from './access.ts';
+import { adjustOpenComments, commentActor, commentScope, findComment, placeName, requireComment, type CommentRow } from '../../access/comments.ts';
 import { bodyMarkdown, checkEmoji } from './bodies.ts';
 import type { CommentView } from './presenter.ts';
 import { applyReactions, deleteReactions } from './reactions.ts';

@@ -2,7 +2,7 @@ import type { Context } from '../../context.ts';
 import { findRevision } from '../../content/revisions.ts';
 import { loadTree, type RevisionTree } from '../../content/tree.ts';
 import { BadRequest } from '../../errors.ts';
-import type { CommentRow, CommentScope } from './access.ts';
+import type { CommentRow, CommentScope } from '../../access/comments.ts';
 import type { PostCommentBody, Target } from './schemas.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { Context } from '../../context.ts';
-import type { CommentRow, CommentScope, ReplyRow } from './access.ts';
+import type { CommentRow, CommentScope, ReplyRow } from '../../access/comments.ts';
 import type { CommentView, Discussion, ReplyView } from './presenter.ts';
 import { loadReactions, loadUsers } from './reactions.ts';
 import { presentTargets } from './targets.ts';

@@ -1,14 +1,16 @@
 import type { Context } from '../../context.ts';
 import { NotFound } from '../../errors.ts';
-import { paginate, type Page } from '../../http/pagination.ts';
+import { paginate, type Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import { findRevision, type RevisionRecord, type StoredFile } from '../../content/revisions.ts';
 import { loadRoot, loadTree, normalizePath, type RevisionTree, type TreePage } from '../../content/tree.ts';
 import { mergedChangeRequest } from '../change-requests/service.ts';
 import type { ChangeRequestView } from '../change-requests/presenter.ts';
-import { spaceAccess, type SpaceRow } from '../spaces/access.ts';
+import { spaceAccess, type SpaceRow } from '../../access/spaces.ts';
 import { pageBody, type PageBody } from './bodies.ts';
 import type { FilesQuery, PageQuery } from './schemas.ts';
+import { safeDecode } from '../../url-text.ts';
+import { compareText } from '../../ordering.ts';
 
 /** The content a read is about: the space, the revision, and whether it is the space's current one. */
 export interface ContentScope {
@@ -101,13 +103,6 @@ export async function pageByPathIn(ctx: Context, scope: ContentScope, path: stri
 }
 
 /** A path as sent: "a/b" or "a%2Fb" both name the page "b" under "a". */
-function safeDecode(path: string): string {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
-  }
-}
 
 /** The files of a revision, ordered by name then id, in pages of `limit`. */
 export async function listFiles(ctx: Context, spaceId: string, query: FilesQuery, revisionId?: string): Promise<Page<StoredFile> & ContentScope> {
@@ -116,14 +111,14 @@ export async function listFiles(ctx: Context, spaceId: string, query: FilesQuery
 
 export async function filesIn(ctx: Context, scope: ContentScope, query: FilesQuery): Promise<Page<StoredFile> & ContentScope> {
   const root = await loadRoot(ctx, scope.revision.root);
-  const files = [...root.files].sort((a, b) => compare(a.name, b.name) || compare(a.id, b.id));
+  const files = [...root.files].sort((a, b) => compareText(a.name, b.name) || compareText(a.id, b.id));
   const page = await paginate({
     signer: ctx.cursors,
     scope: `files:${scope.space.id}`,
     request: query,
     count: async () => files.length,
     fetch: async (cursor, take) => {
-      const start = cursor ? files.findIndex((file) => compare(file.name, String(cursor[0])) > 0 || (file.name === cursor[0] && compare(file.id, cursor[1]) > 0)) : 0;
+      const start = cursor ? files.findIndex((file) => compareText(file.name, String(cursor[0])) > 0 || (file.name === cursor[0] && compareText(file.id, cursor[1]) > 0)) : 0;
       return start < 0 ? [] : files.slice(start, start + take);
     },
     key: (file) => [file.name, file.id],
@@ -143,6 +138,3 @@ export async function fileIn(ctx: Context, scope: ContentScope, fileId: string):
 }
 
 /** Compares by code points, the same on every machine (not by locale). */
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

@@ -1,11 +1,11 @@
 import type { Context } from '../../context.ts';
 import { inTransaction } from '../../context.ts';
-import { setCurrentRevision } from '../../content/current.ts';
+import { lockSpaceHead, setSpaceHead } from '../../content/head.ts';
 import { applyTemplate, findTemplate } from '../../content/templates/index.ts';
 import { RevisionWriter } from '../../content/writer.ts';
 import { authorize } from '../../policy/index.ts';
-import { spaceAccess } from '../spaces/access.ts';
-import { assertEditable } from '../spaces/editable.ts';
+import { spaceAccess } from '../../access/spaces.ts';
+import { assertEditable } from '../../access/editable.ts';
 import type { ApplyTemplateBody } from './schemas.ts';
 
 export interface AppliedTemplate {
@@ -24,14 +24,12 @@ export async function applySpaceTemplate(ctx: Context, spaceId: string, body: Ap
     authorize(tx, 'space.edit', actor);
     assertEditable(space);
     const template = findTemplate(body.id);
-    // On PostgreSQL, lock the space row: two writers cannot both build on the same current revision.
-    const current = tx.dialect === 'postgres'
-      ? (await tx.db.selectFrom('spaces').select('revision_id').where('id', '=', space.id).forUpdate().executeTakeFirstOrThrow()).revision_id
-      : space.revision_id;
+    // Two writers cannot both build on the same current revision.
+    const current = await lockSpaceHead(tx, space.id);
     const writer = await RevisionWriter.fromRevision(tx, current);
     const pageIds = applyTemplate(writer, template, body.params?.contentRefs ?? {});
     const { revisionId } = await writer.commit(tx, { spaceId: space.id, type: 'edits', parents: [current] });
-    await setCurrentRevision(tx, space.id, revisionId);
+    await setSpaceHead(tx, space.id, revisionId, { expected: current });
     return { revisionId, pageIds };
   });
 }

@@ -1,13 +1,13 @@
 import type { Context } from '../../context.ts';
 import { inTransaction } from '../../context.ts';
-import { setCurrentRevision } from '../../content/current.ts';
+import { lockSpaceHead, setSpaceHead } from '../../content/head.ts';
 import { findRevision } from '../../content/revisions.ts';
 import { loadTree } from '../../content/tree.ts';
 import { NotFound } from '../../errors.ts';
 import { assertSupportedSource, checkImportUrl, importInto, loadImport, prepareImport, type ImportedContent, type ImportResult, type LoadOptions } from '../../imports/index.ts';
 import { authorize } from '../../policy/index.ts';
-import { spaceAccess, spaceNotFound, type SpaceRow } from '../spaces/access.ts';
-import { assertEditable } from '../spaces/editable.ts';
+import { spaceAccess, spaceNotFound, type SpaceRow } from '../../access/spaces.ts';
+import { assertEditable } from '../../access/editable.ts';
 import type { ImportContentBody } from './schemas.ts';
 
 /**
@@ -32,12 +32,10 @@ async function commit(ctx: Context, spaceId: string, content: ImportedContent, p
   const prepared = await prepareImport(ctx, content, { baseRevisionId: before.revision_id, spaceId, underPageId: pageId });
   return inTransaction(ctx, async (tx) => {
     const space = await check(tx);
-    // On PostgreSQL, lock the space row: two writers cannot both build on the same current revision.
-    const current = tx.dialect === 'postgres'
-      ? (await tx.db.selectFrom('spaces').select('revision_id').where('id', '=', space.id).forUpdate().executeTakeFirstOrThrow()).revision_id
-      : space.revision_id;
+    // Two writers cannot both build on the same current revision.
+    const current = await lockSpaceHead(tx, space.id);
     const result = await importInto(tx, { baseRevisionId: current, spaceId: space.id, underPageId: pageId, prepared });
-    await setCurrentRevision(tx, space.id, result.revisionId);
+    await setSpaceHead(tx, space.id, result.revisionId, { expected: current });
     return result;
   });
 }

@@ -1,9 +1,9 @@
 import type { Context } from '../../context.ts';
 import { inTransaction, nowIso, requireActor } from '../../context.ts';
 import { BadRequest, Forbidden, NotFound } from '../../errors.ts';
-import { after, paginate, type Page, type PageRequest } from '../../http/pagination.ts';
+import { pageInCreationOrder, type Page, type PageRequest } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
-import { organizationAccess } from '../orgs/access.ts';
+import { organizationAccess } from '../../access/organizations.ts';
 import type { LinkInviteRow, LinkInviteView } from './presenter.ts';
 import type { CreateLinkInviteBody } from './schemas.ts';
 
@@ -38,22 +38,8 @@ export async function createLinkInvite(ctx: Context, organizationId: string, bod
 export async function listLinkInvites(ctx: Context, organizationId: string, request: PageRequest): Promise<Page<LinkInviteView>> {
   const { organization, actor } = await organizationAccess(ctx, organizationId);
   authorize(ctx, 'invites.manage', actor);
-  const base = ctx.db.selectFrom('link_invites').where('organization_id', '=', organization.id);
-  const page = await paginate({
-    signer: ctx.cursors,
-    scope: `link-invites:${organization.id}:created_at:desc`,
-    request,
-    count: async () => (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
-    fetch: (cursor, take) =>
-      base
-        .selectAll()
-        .$if(cursor !== undefined, (q) => q.where(after('created_at', 'id', 'desc', cursor!)))
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(take)
-        .execute(),
-    key: (row) => [row.created_at, row.id],
-  });
+  const query = ctx.db.selectFrom('link_invites').selectAll().where('organization_id', '=', organization.id);
+  const page = await pageInCreationOrder(ctx.cursors, query, `link-invites:${organization.id}:created_at:desc`, request, { direction: 'desc' });
   return { ...page, items: page.items.map((invite) => ({ invite, actor })) };
 }
 

@@ -3,7 +3,7 @@ import { inTransaction, nowIso } from '../../context.ts';
 import { BadRequest } from '../../errors.ts';
 import { authorize } from '../../policy/index.ts';
 import type { MemberRoleOrGuest } from '../../policy/roles.ts';
-import { organizationAccess } from '../orgs/access.ts';
+import { organizationAccess } from '../../access/organizations.ts';
 import { findOrCreateUser, isEmail, normalizeEmail } from '../users/service.ts';
 import type { InviteUsersBody } from './schemas.ts';
 

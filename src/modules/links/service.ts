@@ -1,16 +1,17 @@
 import type { Context } from '../../context.ts';
 import { requireActor } from '../../context.ts';
 import { NotFound } from '../../errors.ts';
-import { paginate, type Page } from '../../http/pagination.ts';
+import { paginate, type Page } from '../../db/keyset.ts';
 import { authorize, type OrganizationActor } from '../../policy/index.ts';
 import type { MemberRoleOrGuest } from '../../policy/roles.ts';
 import { analyzeRoot, type AnalyzedLink, type LinkStatus, type RevisionLinks } from '../../content/link-analysis/cache.ts';
 import { findRevision } from '../../content/revisions.ts';
 import type { TreePage } from '../../content/tree.ts';
 import { describeScope, type ContentScope } from '../content/service.ts';
-import type { OrganizationRow } from '../orgs/access.ts';
-import { findSpaceAccess, spaceAccess, type SpaceAccess } from '../spaces/access.ts';
+import type { OrganizationRow } from '../../access/organizations.ts';
+import { findSpaceAccess, spaceAccess, type SpaceAccess } from '../../access/spaces.ts';
 import type { BacklinksQuery, LinksQuery } from './schemas.ts';
+import { compareText } from '../../ordering.ts';
 
 /** What presenting links needs: the content, and the organizations and spaces its links name, as the caller sees them. */
 export interface LinksScope extends ContentScope {
@@ -154,7 +155,7 @@ export async function fileBacklinksIn(ctx: Context, scope: LinksScope, fileId: s
   if (!tree.files.has(fileId)) throw new NotFound(`No file "${fileId}" exists in ${describeScope(scope)}.`);
   const pages = (scope.analysis.fileBacklinks.get(fileId) ?? [])
     .map((id) => tree.byId.get(id)!)
-    .sort((a, b) => compare(sortPath(a), sortPath(b)) || compare(a.node.id, b.node.id));
+    .sort((a, b) => compareText(sortPath(a), sortPath(b)) || compareText(a.node.id, b.node.id));
   const page = await paginate({
     signer: ctx.cursors,
     scope: `backlinks:${listingOf(scope)}:${fileId}`,
@@ -162,7 +163,7 @@ export async function fileBacklinksIn(ctx: Context, scope: LinksScope, fileId: s
     count: async () => pages.length,
     fetch: async (cursor, take) => {
       const start = cursor
-        ? pages.findIndex((candidate) => compare(sortPath(candidate), String(cursor[0])) > 0 || (sortPath(candidate) === cursor[0] && compare(candidate.node.id, cursor[1]) > 0))
+        ? pages.findIndex((candidate) => compareText(sortPath(candidate), String(cursor[0])) > 0 || (sortPath(candidate) === cursor[0] && compareText(candidate.node.id, cursor[1]) > 0))
         : 0;
       return start < 0 ? [] : pages.slice(start, start + take);
     },
@@ -177,6 +178,3 @@ function sortPath(page: TreePage): string {
 }
 
 /** Compares by code points, the same on every machine (not by locale). */
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

@@ -2,7 +2,7 @@ import { SignJWT } from 'jose';
 import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
 import { authorize } from '../../policy/index.ts';
-import { organizationAccess } from '../orgs/access.ts';
+import { organizationAccess } from '../../access/organizations.ts';
 import { requireMember } from './queries.ts';
 
 /** How long the claims returned by a ping stay valid. */

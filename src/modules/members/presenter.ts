@@ -1,9 +1,7 @@
 import type { Context } from '../../context.ts';
 import type { MemberRoleOrGuest } from '../../policy/roles.ts';
-import { presentTeam } from '../teams/presenter.ts';
 import { presentUser, type UserRow } from '../users/presenter.ts';
-import type { Member, MemberTeam } from './schemas.ts';
-import type { MemberTeamView } from './teams.ts';
+import type { Member } from './schemas.ts';
 
 /** A membership as services load it: the user, the membership row, and its counts. */
 export interface MemberView {
@@ -33,7 +31,3 @@ export function presentMember(ctx: Pick<Context, 'config'>, view: MemberView): M
   return member;
 }
 
-/** A team of a member, with the member's role in that team. */
-export function presentMemberTeam(ctx: Pick<Context, 'config'>, view: MemberTeamView): MemberTeam {
-  return { team: presentTeam(ctx, view.team), member: { role: view.role } };
-}

@@ -1,3 +1,4 @@
+import { lockRows } from '../../db/locks.ts';
 import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { DB } from '../../db/types.ts';
@@ -110,8 +111,7 @@ export function containsText(column: string, text: string) {
  * transaction at a time already.
  */
 export async function lockOrganization(tx: Context, organizationId: string): Promise<void> {
-  if (tx.dialect !== 'postgres') return;
-  await tx.db.selectFrom('organizations').select('id').where('id', '=', organizationId).forNoKeyUpdate().execute();
+  await lockRows(tx.db.selectFrom('organizations').select('id').where('id', '=', organizationId), tx.dialect, { mode: 'no-key-update' }).execute();
 }
 
 /** How many enabled administrators the organization has (disabled ones cannot act, so they do not count). */

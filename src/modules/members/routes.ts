@@ -4,10 +4,9 @@ import { errorResponses, ListOf, removalResponses } from '../../http/schemas.ts'
 import { replyRemoval } from '../../http/replies.ts';
 import { OrganizationParams } from '../orgs/schemas.ts';
 import { ping } from './ping.ts';
-import { presentMember, presentMemberTeam } from './presenter.ts';
-import { ListMembersQuery, ListMemberTeamsQuery, MemberParams, MemberSchema, MemberTeamSchema, PingResponse, UpdateMemberBody } from './schemas.ts';
+import { presentMember } from './presenter.ts';
+import { ListMembersQuery, MemberParams, MemberSchema, PingResponse, UpdateMemberBody } from './schemas.ts';
 import { getMember, listMembers, removeMember, setSsoMember, updateMember } from './service.ts';
-import { listMemberTeams } from './teams.ts';
 
 const tags = ['organization-members'];
 
@@ -108,24 +107,5 @@ export const memberRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => presentMember(request.ctx, await setSsoMember(request.ctx, request.params.organizationId, request.params.userId)),
-  );
-
-  app.get(
-    '/orgs/:organizationId/members/:userId/teams',
-    {
-      config: { policy: 'members.teams' },
-      schema: {
-        tags,
-        operationId: 'listTeamsForOrganizationMember',
-        summary: 'The teams of the organization a member belongs to (a guest sees only their own)',
-        params: MemberParams,
-        querystring: ListMemberTeamsQuery,
-        response: { 200: ListOf(MemberTeamSchema), ...errorResponses },
-      },
-    },
-    async (request) =>
-      mapPage(await listMemberTeams(request.ctx, request.params.organizationId, request.params.userId, request.query), (view) =>
-        presentMemberTeam(request.ctx, view),
-      ),
   );
 };

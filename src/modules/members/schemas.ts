@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { ListQuery, MemberRoleOrGuest, OrderQuery, StringEnum, Timestamp } from '../../http/schemas.ts';
 import { MEMBER_ROLES } from '../../policy/roles.ts';
-import { TeamMembershipSchema, TeamSchema } from '../teams/schemas.ts';
 import { UserSchema } from '../users/schemas.ts';
 
 export const MemberSchema = Type.Object(
@@ -65,5 +64,3 @@ export const ListMemberTeamsQuery = Type.Object(
 );
 export type ListMemberTeamsQuery = Static<typeof ListMemberTeamsQuery>;
 
-export const MemberTeamSchema = Type.Object({ team: TeamSchema, member: TeamMembershipSchema });
-export type MemberTeam = Static<typeof MemberTeamSchema>;

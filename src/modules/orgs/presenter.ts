@@ -2,7 +2,7 @@ import type { Context } from '../../context.ts';
 import { organizationPermissions } from '../../policy/organization.ts';
 import type { OrganizationActor } from '../../policy/index.ts';
 import type { MemberRoleOrGuest } from '../../policy/roles.ts';
-import type { OrganizationRow } from './access.ts';
+import type { OrganizationRow } from '../../access/organizations.ts';
 import type { Organization } from './schemas.ts';
 
 /**

@@ -3,12 +3,12 @@ import type { Context } from '../../context.ts';
 import { inTransaction, nowIso, requireActor } from '../../context.ts';
 import { isUniqueViolation } from '../../db/dialect.ts';
 import { BadRequest, Conflict } from '../../errors.ts';
-import { after, paginate, type Page, type PageRequest } from '../../http/pagination.ts';
+import { after, paginate, type Page, type PageRequest } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import type { OrganizationActor } from '../../policy/index.ts';
 import type { MemberRoleOrGuest } from '../../policy/roles.ts';
 import { findOrCreateUser } from '../users/service.ts';
-import { organizationAccess, ownsTeamIn, type OrganizationRow } from './access.ts';
+import { organizationAccess, ownsTeamIn, type OrganizationRow } from '../../access/organizations.ts';
 import type { UpdateOrganizationBody } from './schemas.ts';
 
 export interface OrganizationView {

@@ -8,7 +8,7 @@ import { cachedPdf, pdfCacheKey } from '../../pdf/cache.ts';
 import { renderPdf } from '../../pdf/render.ts';
 import { loadPdfInput, selectPages, type PdfSelection } from '../../pdf/source.ts';
 import { checkPdfUrl, pdfUrl } from '../../pdf/urls.ts';
-import { changeRequestAccess } from '../change-requests/access.ts';
+import { changeRequestAccess } from '../../access/change-requests.ts';
 import type { PdfFileQuery, PdfQuery } from './schemas.ts';
 
 /**

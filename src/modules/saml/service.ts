@@ -1,10 +1,10 @@
 import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
 import { BadRequest, NotFound } from '../../errors.ts';
-import { after, paginate, type Page, type PageRequest } from '../../http/pagination.ts';
+import { pageInCreationOrder, type Page, type PageRequest } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import type { OrganizationActor } from '../../policy/index.ts';
-import { organizationAccess } from '../orgs/access.ts';
+import { organizationAccess } from '../../access/organizations.ts';
 import { canonicalCertificate } from './certificate.ts';
 import { loadTeamViews, requireTeamOfOrganization } from './default-team.ts';
 import type { SamlProviderRow, SamlProviderView } from './presenter.ts';
@@ -63,22 +63,8 @@ async function providerChanges(ctx: Context, organizationId: string, body: Provi
 export async function listSamlProviders(ctx: Context, organizationId: string, request: PageRequest): Promise<Page<SamlProviderView>> {
   const { organization, actor } = await organizationAccess(ctx, organizationId);
   authorize(ctx, 'saml.manage', actor);
-  const base = ctx.db.selectFrom('saml_providers').where('organization_id', '=', organization.id);
-  const page = await paginate({
-    signer: ctx.cursors,
-    scope: `saml:${organization.id}:created_at:asc`,
-    request,
-    count: async () => (await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
-    fetch: (cursor, take) =>
-      base
-        .selectAll()
-        .$if(cursor !== undefined, (q) => q.where(after('created_at', 'id', 'asc', cursor!)))
-        .orderBy('created_at', 'asc')
-        .orderBy('id', 'asc')
-        .limit(take)
-        .execute(),
-    key: (row) => [row.created_at, row.id],
-  });
+  const query = ctx.db.selectFrom('saml_providers').selectAll().where('organization_id', '=', organization.id);
+  const page = await pageInCreationOrder(ctx.cursors, query, `saml:${organization.id}:created_at:asc`, request);
   return { ...page, items: await withDefaultTeams(ctx, organization.id, page.items, actor) };
 }
 

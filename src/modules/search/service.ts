@@ -1,13 +1,13 @@
 import type { Context } from '../../context.ts';
 import { BadRequest } from '../../errors.ts';
-import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, type Page } from '../../http/pagination.ts';
+import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, type Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import { countPages, countSpaces, matchingPages, matchingSpaces, type PageMatch, type SpaceScope } from '../../search/engine.ts';
 import { isEmptyQuery, parseSearchQuery } from '../../search/query.ts';
 import { matchedSections, type SectionMatch } from '../../search/snippets.ts';
-import { organizationAccess } from '../orgs/access.ts';
-import { spaceAccess } from '../spaces/access.ts';
-import { spaceResolvedLevel, spaceViewableBy, withCollectionLevels } from '../spaces/levels.ts';
+import { organizationAccess } from '../../access/organizations.ts';
+import { spaceAccess } from '../../access/spaces.ts';
+import { spaceResolvedLevel, spaceViewableBy, withCollectionLevels } from '../../access/levels.ts';
 import type { SearchRequest } from './schemas.ts';
 
 /**

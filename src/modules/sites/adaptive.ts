@@ -2,7 +2,7 @@ import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
 import { authorize } from '../../policy/index.ts';
 import { defaultAdaptiveSchema, templateConditions, validateAdaptiveSchema, type AdaptiveJsonSchema, type TemplateCondition } from '../../sites/adaptive-schema.ts';
-import { siteAccess, touchSite, type SiteRow } from './access.ts';
+import { siteAccess, touchSite, type SiteRow } from '../../access/sites.ts';
 import type { AdaptiveSchema } from './schemas.ts';
 
 /**

@@ -3,7 +3,7 @@ import { inTransaction } from '../../context.ts';
 import { BadRequest } from '../../errors.ts';
 import { authorize } from '../../policy/index.ts';
 import { newVisitorAuthKey, readVisitorAuthKey } from '../../sites/visitor.ts';
-import { siteAccess, touchSite, type SiteRow } from './access.ts';
+import { siteAccess, touchSite, type SiteRow } from '../../access/sites.ts';
 import type { PublishingAuthView } from './presenter.ts';
 import type { UpdatePublishingAuthBody } from './schemas.ts';
 

@@ -3,10 +3,10 @@ import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
 import type { SiteShareLinksTable } from '../../db/types.ts';
 import { NotFound } from '../../errors.ts';
-import { after, paginate, type Page } from '../../http/pagination.ts';
+import { pageInCreationOrder, type Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import { newShareKey, shareKeyHash } from '../../sites/visitor.ts';
-import { siteAccess, touchSite, type SiteRow } from './access.ts';
+import { siteAccess, touchSite, type SiteRow } from '../../access/sites.ts';
 import type { ShareLinkView } from './presenter.ts';
 import type { CreateShareLinkBody, ListShareLinksQuery, UpdateShareLinkBody } from './schemas.ts';
 
@@ -37,22 +37,8 @@ function shareLinkNotFound(shareLinkId: string): NotFound {
 export async function listShareLinks(ctx: Context, organizationId: string, siteId: string, query: ListShareLinksQuery): Promise<Page<ShareLinkView>> {
   const { site, actor } = await siteAccess(ctx, organizationId, siteId);
   authorize(ctx, 'site.admin', actor);
-  const base = ctx.db.selectFrom('site_share_links').where('site_id', '=', site.id);
-  const page = await paginate({
-    signer: ctx.cursors,
-    scope: `site-share-links:${site.id}`,
-    request: query,
-    count: async () => Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n),
-    fetch: (cursor, take) =>
-      base
-        .selectAll()
-        .$if(cursor !== undefined, (q) => q.where(after('created_at', 'id', 'asc', cursor!)))
-        .orderBy('created_at', 'asc')
-        .orderBy('id', 'asc')
-        .limit(take)
-        .execute(),
-    key: (row) => [row.created_at, row.id],
-  });
+  const rows = ctx.db.selectFrom('site_share_links').selectAll().where('site_id', '=', site.id);
+  const page = await pageInCreationOrder(ctx.cursors, rows, `site-share-links:${site.id}`, query);
   return { ...page, items: page.items.map((row) => toView(ctx, site, row)) };
 }
 

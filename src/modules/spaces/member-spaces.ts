@@ -1,11 +1,11 @@
 import type { Context } from '../../context.ts';
-import { after, paginate, type Page } from '../../http/pagination.ts';
+import { after, paginate, type Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import type { MemberRole } from '../../policy/roles.ts';
 import { effectiveLevel, type StoredLevel } from '../../policy/space.ts';
 import { requireMember } from '../members/queries.ts';
-import { organizationAccess } from '../orgs/access.ts';
-import { accessibleBy, spaceActorFor, spaceResolvedLevel, spaceViewableBy, withCollectionLevels } from './levels.ts';
+import { organizationAccess } from '../../access/organizations.ts';
+import { accessibleBy, spaceActorFor, spaceResolvedLevel, spaceViewableBy, withCollectionLevels } from '../../access/levels.ts';
 import type { MemberSpaceView } from './presenter.ts';
 import type { ListMemberSpacesQuery } from './schemas.ts';
 

@@ -1,15 +1,15 @@
 import type { Updateable } from 'kysely';
 import type { Context } from '../../context.ts';
-import type { SpaceRow } from './access.ts';
+import type { SpaceRow } from '../../access/spaces.ts';
 import { inTransaction, nowIso } from '../../context.ts';
 import { forkRevision } from '../../content/revisions.ts';
-import { spaceContentChanged } from '../../search/changes.ts';
+import { announceNewSpaceHead } from '../../content/head.ts';
 import type { SpacesTable } from '../../db/types.ts';
 import { Conflict } from '../../errors.ts';
 import { authorize } from '../../policy/index.ts';
-import { collectionActor, parentCollection } from '../collections/access.ts';
-import { organizationAccess } from '../orgs/access.ts';
-import { organizationActorOf, spaceAccess } from './access.ts';
+import { collectionActor, parentCollection } from '../../access/collections.ts';
+import { organizationAccess } from '../../access/organizations.ts';
+import { organizationActorOf, spaceAccess } from '../../access/spaces.ts';
 import { endPosition, placeIn } from './positions.ts';
 import type { SpaceView } from './presenter.ts';
 import type { MoveBody, TransferBody } from './schemas.ts';
@@ -79,7 +79,7 @@ export async function duplicateSpace(ctx: Context, spaceId: string): Promise<Spa
       deleted_at: null,
     };
     await tx.db.insertInto('spaces').values(copy).execute();
-    await spaceContentChanged(tx, id);
+    await announceNewSpaceHead(tx, id, copy.revision_id);
     return { space: copy, actor };
   });
 }

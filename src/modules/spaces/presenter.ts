@@ -1,7 +1,7 @@
 import type { Context } from '../../context.ts';
 import type { MemberRole } from '../../policy/roles.ts';
 import { spacePermissions, type SpaceActor } from '../../policy/space.ts';
-import type { SpaceRow } from './access.ts';
+import type { SpaceRow } from '../../access/spaces.ts';
 import type { DefaultLevel, MemberSpace, Space } from './schemas.ts';
 
 /** A space as services hand it to the presenter: the row and the caller's standing on it. */

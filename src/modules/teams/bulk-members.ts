@@ -4,7 +4,7 @@ import { inTransaction, nowIso } from '../../context.ts';
 import { BadRequest } from '../../errors.ts';
 import { authorize } from '../../policy/index.ts';
 import type { TeamRole } from '../../policy/roles.ts';
-import { teamAccess } from './access.ts';
+import { teamAccess } from '../../access/teams.ts';
 import type { UpdateTeamMembersBody } from './schemas.ts';
 
 type Field = 'add' | 'remove' | 'memberships';

@@ -2,10 +2,10 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
 import { NotFound } from '../../errors.ts';
-import { after, paginate, type Page, type PageRequest } from '../../http/pagination.ts';
+import { after, paginate, type Page, type PageRequest } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import type { MemberRoleOrGuest, TeamRole } from '../../policy/roles.ts';
-import { teamAccess } from './access.ts';
+import { teamAccess } from '../../access/teams.ts';
 import type { TeamMemberView } from './member-presenter.ts';
 import type { PutTeamMemberBody } from './schemas.ts';
 

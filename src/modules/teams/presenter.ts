@@ -1,17 +1,10 @@
 import type { Context } from '../../context.ts';
-import type { TeamActor } from '../../policy/index.ts';
 import { teamPermissions } from '../../policy/team.ts';
-import type { Team } from './schemas.ts';
+import type { TeamView } from '../../access/teams.ts';
+import type { MemberTeamView } from './member-teams.ts';
+import type { MemberTeam, Team } from './schemas.ts';
 
-/** A team as services load it: the row, its counts, and the caller's standing in it. */
-export interface TeamView {
-  id: string;
-  title: string;
-  createdAt: string;
-  members: number;
-  spaces: number;
-  actor: TeamActor;
-}
+export type { TeamView };
 
 export function presentTeam(_ctx: Pick<Context, 'config'>, view: TeamView): Team {
   return {
@@ -23,4 +16,9 @@ export function presentTeam(_ctx: Pick<Context, 'config'>, view: TeamView): Team
     createdAt: view.createdAt,
     permissions: teamPermissions(view.actor),
   };
+}
+
+/** A team of a member, with the member's role in that team. */
+export function presentMemberTeam(ctx: Pick<Context, 'config'>, view: MemberTeamView): MemberTeam {
+  return { team: presentTeam(ctx, view.team), member: { role: view.role } };
 }

@@ -7,8 +7,11 @@ import { updateTeamMembers } from './bulk-members.ts';
 import { presentTeamMember } from './member-presenter.ts';
 import { TeamMemberItemSchema } from './member-schemas.ts';
 import { listTeamMembers, putTeamMember, removeTeamMember } from './members-service.ts';
-import { presentTeam } from './presenter.ts';
+import { presentMemberTeam, presentTeam } from './presenter.ts';
+import { listMemberTeams } from './member-teams.ts';
+import { ListMemberTeamsQuery, MemberParams } from '../members/schemas.ts';
 import {
+  MemberTeamSchema,
   CreateTeamBody,
   ListTeamMembersQuery,
   ListTeamsQuery,
@@ -141,5 +144,24 @@ export const teamRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { organizationId, teamId, userId } = request.params;
       return replyRemoval(reply, await removeTeamMember(request.ctx, organizationId, teamId, userId));
     },
+  );
+
+  app.get(
+    '/orgs/:organizationId/members/:userId/teams',
+    {
+      config: { policy: 'members.teams' },
+      schema: {
+        tags: ['organization-members'],
+        operationId: 'listTeamsForOrganizationMember',
+        summary: 'The teams of the organization a member belongs to (a guest sees only their own)',
+        params: MemberParams,
+        querystring: ListMemberTeamsQuery,
+        response: { 200: ListOf(MemberTeamSchema), ...errorResponses },
+      },
+    },
+    async (request) =>
+      mapPage(await listMemberTeams(request.ctx, request.params.organizationId, request.params.userId, request.query), (view) =>
+        presentMemberTeam(request.ctx, view),
+      ),
   );
 };

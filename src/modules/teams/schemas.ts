@@ -77,3 +77,7 @@ export type UpdateTeamMembersBody = Static<typeof UpdateTeamMembersBody>;
 
 export const PutTeamMemberBody = Type.Object({ role: Type.Optional(TeamRole) }, { additionalProperties: false });
 export type PutTeamMemberBody = Static<typeof PutTeamMemberBody>;
+
+/** A team of a member, with the member's role in it (listTeamsForOrganizationMember). */
+export const MemberTeamSchema = Type.Object({ team: TeamSchema, member: TeamMembershipSchema });
+export type MemberTeam = Static<typeof MemberTeamSchema>;

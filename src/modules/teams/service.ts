@@ -3,10 +3,10 @@ import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
 import { containsPattern } from '../../db/dialect.ts';
 import { BadRequest } from '../../errors.ts';
-import type { Page } from '../../http/pagination.ts';
+import type { Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
-import { organizationAccess } from '../orgs/access.ts';
-import { pageOfTeams, teamAccess, teamViewQuery, toTeamView } from './access.ts';
+import { organizationAccess } from '../../access/organizations.ts';
+import { pageOfTeams, teamAccess, teamViewQuery, toTeamView } from '../../access/teams.ts';
 import type { TeamView } from './presenter.ts';
 import type { CreateTeamBody, ListTeamsQuery, UpdateTeamBody } from './schemas.ts';
 

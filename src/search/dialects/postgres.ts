@@ -1,3 +1,4 @@
+import { lockRows } from '../../db/locks.ts';
 import { sql } from 'kysely';
 import type { SearchDialect } from '../engine.ts';
 import { MATCH_END, MATCH_START } from '../page-text.ts';
@@ -35,7 +36,7 @@ export const postgresSearch: SearchDialect = {
   },
 
   async lockSpace(db, spaceId) {
-    await db.selectFrom('search_spaces').select('space_id').where('space_id', '=', spaceId).forUpdate().execute();
+    await lockRows(db.selectFrom('search_spaces').select('space_id').where('space_id', '=', spaceId), 'postgres').execute();
   },
 
   async textsByBody(db, hashes) {

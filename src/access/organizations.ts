@@ -1,0 +1,50 @@
+import { sql } from 'kysely';
+import type { Context } from '../context.ts';
+import { requireActor } from '../context.ts';
+import type { OrganizationRow } from '../db/rows.ts';
+import { preparedQuery } from '../db/prepared.ts';
+import { NotFound } from '../errors.ts';
+import type { OrganizationActor } from '../policy/index.ts';
+import type { MemberRoleOrGuest } from '../policy/roles.ts';
+
+export type { OrganizationRow };
+
+/** Whether `userId` owns a team of the outer query's `organizations` row (for `ownTeam` permissions). */
+export function ownsTeamIn(userId: string) {
+  return sql<number>`exists (select 1 from team_members tm join teams t on t.id = tm.team_id where tm.user_id = ${userId} and tm.role = 'owner' and t.organization_id = organizations.id)`;
+}
+
+/** The organization with the standing of one user in it; no row for outsiders. Runs on every organization route. */
+const organizationWithStanding = preparedQuery((db, organizationId: string, userId: string) =>
+  db
+    .selectFrom('organizations')
+    .innerJoin('members', (join) => join.onRef('members.organization_id', '=', 'organizations.id').on('members.user_id', '=', userId))
+    .selectAll('organizations')
+    .select(['members.role as member_role', 'members.disabled as member_disabled'])
+    .select(ownsTeamIn(userId).as('owns_team'))
+    .where('organizations.id', '=', organizationId),
+);
+
+export interface OrganizationAccess {
+  organization: OrganizationRow;
+  actor: OrganizationActor;
+}
+
+/**
+ * Loads an organization with the caller's standing in it, in one query. Outsiders get the same 404 as for
+ * an organization that does not exist, so existence is not leaked.
+ */
+export async function organizationAccess(ctx: Context, organizationId: string): Promise<OrganizationAccess> {
+  const user = requireActor(ctx);
+  const [row] = await organizationWithStanding(ctx, organizationId, user.userId);
+  if (!row || row.member_disabled) throw organizationNotFound(organizationId);
+  const { member_role, member_disabled: _disabled, owns_team, ...organization } = row;
+  return {
+    organization,
+    actor: { userId: user.userId, role: member_role as MemberRoleOrGuest, ownsTeam: Boolean(owns_team) },
+  };
+}
+
+export function organizationNotFound(organizationId: string): NotFound {
+  return new NotFound(`No organization "${organizationId}" exists that you are a member of.`);
+}

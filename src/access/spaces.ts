@@ -1,0 +1,86 @@
+import { sql } from 'kysely';
+import type { Context } from '../context.ts';
+import { requireActor } from '../context.ts';
+import type { SpaceRow } from '../db/rows.ts';
+import { NotFound } from '../errors.ts';
+import type { OrganizationActor } from '../policy/index.ts';
+import type { MemberRoleOrGuest } from '../policy/roles.ts';
+import { effectiveLevel, spaceRules, type SpaceActor, type SpaceVisibility, type StoredLevel } from '../policy/space.ts';
+
+export type { SpaceRow };
+
+/**
+ * The default levels of a collection and its ancestors, nearest first (a recursive query that SQLite and
+ * PostgreSQL both run as written).
+ */
+export async function collectionLevelChain(ctx: Context, collectionId: string | null): Promise<StoredLevel[]> {
+  if (!collectionId) return [];
+  const result = await sql<{ default_level: string; depth: number }>`
+    with recursive chain(id, parent_id, default_level, depth) as (
+      select id, parent_id, default_level, 0 from collections where id = ${collectionId}
+      union all
+      select c.id, c.parent_id, c.default_level, chain.depth + 1 from collections c join chain on c.id = chain.parent_id where chain.depth < 64
+    )
+    select default_level, depth from chain order by depth`.execute(ctx.db);
+  return result.rows.map((row) => row.default_level as StoredLevel);
+}
+
+export interface SpaceAccess {
+  space: SpaceRow;
+  actor: SpaceActor;
+}
+
+export interface SpaceAccessOptions {
+  /** Also find a space that is in the trash (restore, and the trash itself). */
+  includeDeleted?: boolean;
+}
+
+/**
+ * Loads a space with the caller's standing on it; null when there is none by that id, or when the caller may
+ * not read it (the two are not told apart, so existence is not leaked).
+ */
+export async function findSpaceAccess(ctx: Context, spaceId: string, options: SpaceAccessOptions = {}): Promise<SpaceAccess | null> {
+  const user = requireActor(ctx);
+  const row = await ctx.db
+    .selectFrom('spaces')
+    .leftJoin('members', (join) =>
+      join.onRef('members.organization_id', '=', 'spaces.organization_id').on('members.user_id', '=', user.userId).on('members.disabled', '=', 0),
+    )
+    .selectAll('spaces')
+    .select(['members.role as member_role', 'members.user_id as member_user'])
+    .where('spaces.id', '=', spaceId)
+    .$if(!options.includeDeleted, (q) => q.where('spaces.deleted_at', 'is', null))
+    .executeTakeFirst();
+  if (!row) return null;
+  const { member_role, member_user, ...space } = row;
+  const orgRole = member_user ? (member_role as MemberRoleOrGuest) : undefined;
+  const chain = [space.default_level as StoredLevel, ...(await collectionLevelChain(ctx, space.collection_id))];
+  const actor: SpaceActor = {
+    userId: user.userId,
+    orgRole,
+    level: effectiveLevel(orgRole, chain),
+    visibility: space.visibility as SpaceVisibility,
+    sharedWith: false,
+  };
+  if (!spaceRules.view(actor)) return null;
+  return { space, actor };
+}
+
+/**
+ * Loads a space with the caller's standing on it. A space the caller may not read is reported exactly as
+ * a space that does not exist, so existence is not leaked.
+ */
+export async function spaceAccess(ctx: Context, spaceId: string, options: SpaceAccessOptions = {}): Promise<SpaceAccess> {
+  const access = await findSpaceAccess(ctx, spaceId, options);
+  if (!access) throw spaceNotFound(spaceId);
+  return access;
+}
+
+/** The caller's standing in the space's organization, for the organization-wide rules (creating content). */
+export function organizationActorOf(actor: SpaceActor): OrganizationActor {
+  return { userId: actor.userId, role: actor.orgRole ?? null, ownsTeam: false };
+}
+
+export function spaceNotFound(spaceId: string): NotFound {
+  return new NotFound(`No space "${spaceId}" exists that you can read.`);
+}
