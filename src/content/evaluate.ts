@@ -1,4 +1,4 @@
-import { evaluateToBoolean, evaluateToText, type ExpressionScope } from './expressions.ts';
+import { evaluateToBoolean, evaluateToText, type ExpressionScope } from '../expressions/page.ts';
 
 /** A node of the JSON document model, loosely: what evaluation needs to walk it. */
 interface DocumentNode {

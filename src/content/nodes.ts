@@ -55,6 +55,11 @@ export interface PageFields {
   id: string;
   type: PageType;
   title: string;
+  /**
+   * The slug the page asks for, when it does not follow from its title: a page imported from a file keeps
+   * its file's name (`import.md` is `import`), a group from SUMMARY.md its anchor. Unique among siblings.
+   */
+  slug?: string;
   description?: string;
   emoji?: string;
   icon?: string;

@@ -1,5 +1,5 @@
 import type { Context } from '../context.ts';
-import { LruCache } from './lru.ts';
+import { LruCache } from '../lru.ts';
 import { decodeNode, type PageNode } from './nodes.ts';
 import { getObjects } from './objects.ts';
 import type { RevisionRoot, StoredFile } from './revisions.ts';
@@ -96,7 +96,7 @@ export function buildTree(rootHash: string, root: RevisionRoot, nodes: Map<strin
     return hashes.map((hash) => {
       const node = nodes.get(hash);
       if (!node) throw new Error(`Page node ${hash} is missing from the content store.`);
-      const slug = node.type === 'link' ? null : slugs.claim(slugify(node.title));
+      const slug = node.type === 'link' ? null : slugs.claim(node.slug ? slugify(node.slug) : slugify(node.title));
       const path = slug === null ? null : parent?.path ? `${parent.path}/${slug}` : slug;
       const page: TreePage = { hash, node, slug, path, parentId: parent?.node.id ?? null, pages: [] };
       page.pages = build(node.children, page, depth + 1);

@@ -1,3 +1,4 @@
+import type { StoredReusableContent } from './reusable-contents.ts';
 import type { Context } from '../context.ts';
 import { BadRequest, NotFound } from '../errors.ts';
 import { encodeNode, type PageFields, type PageNode, type PageType, type Variables } from './nodes.ts';
@@ -45,6 +46,8 @@ export class RevisionWriter {
   private files: StoredFile[];
   private variables: Variables;
   private reusableContents: unknown[];
+  /** Bodies of reusable contents added by this writer, to store with the revision. */
+  private readonly reusableBodies: string[] = [];
 
   private constructor(
     private readonly ids: Pick<Context, 'ids'>['ids'],
@@ -169,6 +172,20 @@ export class RevisionWriter {
     this.files.splice(this.fileIndex(fileId), 1);
   }
 
+  /**
+   * Adds a reusable content, or replaces the one with the same id: its Markdown is stored as a body object,
+   * like a page's (src/content/reusable-contents.ts).
+   */
+  putReusableContent(content: { id: string; title: string; markdown: string; git?: { oid: string; path: string } }): void {
+    const stored: StoredReusableContent = { id: content.id, title: content.title };
+    if (content.markdown) {
+      stored.body = objectHash('body', content.markdown);
+      this.reusableBodies.push(content.markdown);
+    }
+    if (content.git) stored.git = content.git;
+    this.reusableContents = [...this.reusableContents.filter((existing) => (existing as { id?: unknown }).id !== content.id), stored];
+  }
+
   setVariables(variables: Variables): void {
     this.variables = { ...variables };
   }
@@ -194,6 +211,7 @@ export class RevisionWriter {
       nodes.set(entry.hash, node);
       return entry.hash;
     };
+    for (const body of this.reusableBodies) pending.push({ kind: 'body', data: body });
     const root: RevisionRoot = { pages: this.top.map(hashOf), files: this.files, reusableContents: this.reusableContents, variables: this.variables };
     const rootData = canonicalJson(root);
     const rootHash = objectHash('root', rootData);

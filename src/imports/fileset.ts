@@ -4,7 +4,9 @@ import { BadRequest } from '../errors.ts';
 import { timeUp } from './limits.ts';
 import { cleanPath, isMarkdown, pagesFromFolders, pagesFromSummary, readLayoutConfig, SCHEME } from './layout.ts';
 import type { ImportEnvironment } from './source.ts';
-import type { AssetCollector, ImportedContent, ImportedPage, Reference } from './types.ts';
+import { gitBlobOid, type AssetCollector, type ImportedContent, type ImportedPage, type ImportedReusableContent, type Reference } from './types.ts';
+import { markdownPage, titleFromName } from './markdown.ts';
+import { includeNameOf } from '../content/markdown/refs.ts';
 import type { FileSet } from './zip.ts';
 
 /**
@@ -113,9 +115,20 @@ export async function importFileSet(set: FileSet, options: FileSetOptions): Prom
     return key ? { key, ...(anchor ? { anchor } : {}) } : undefined;
   };
 
-  // Files the pages refer to become files of the space.
+  // Reusable contents: `.gitbook/includes/<name>.md`, read whether a page includes them or not.
+  const reusableContents: ImportedReusableContent[] = [];
+  for (const path of [...markdown].filter((key) => /^\.gitbook\/includes\/[^/]+\.md$/i.test(key)).sort()) {
+    const text = await source.text(path);
+    const page = markdownPage(text, { key: path, fallbackTitle: titleFromName(posix.basename(path)), name: path });
+    reusableContents.push({ id: includeNameOf(path), title: page.title, markdown: page.markdown ?? '', file: { path, oid: gitBlobOid(text) } });
+    used.add(path);
+  }
+  skipped -= reusableContents.length;
+
+  // Files the pages and reusable contents refer to become files of the space.
   const referenced = new Set<string>();
-  for (const page of walk(pages)) {
+  const includes: ImportedPage[] = reusableContents.map((content) => ({ key: content.file.path, type: 'document', title: content.title, markdown: content.markdown, pages: [] }));
+  for (const page of [...walk(pages), ...includes]) {
     if (!page.markdown) continue;
     const note = (reference: string) => {
       const found = resolve(page, reference);
@@ -125,10 +138,10 @@ export async function importFileSet(set: FileSet, options: FileSetOptions): Prom
     parseMarkdown(page.markdown, { resolveFile: note, resolveLink: note });
   }
   for (const key of [...referenced].sort()) {
-    await assets.add(key, posix.basename(key), await read(files.get(key)!));
+    await assets.add(key, posix.basename(key), await read(files.get(key)!), undefined, key);
     progress();
   }
   skipped += [...files.keys()].filter((key) => !isMarkdown(key) && !referenced.has(key)).length;
   options.onProgress?.(total, total);
-  return { pages, assets: assets.assets, skipped: Math.max(0, skipped), resolve };
+  return { pages, assets: assets.assets, reusableContents, skipped: Math.max(0, skipped), resolve };
 }

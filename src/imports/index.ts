@@ -7,7 +7,7 @@ import { importFileSet } from './fileset.ts';
 import { Deadline, DEFAULT_LIMITS, type ImportLimits } from './limits.ts';
 import { markdownPage, titleFromName } from './markdown.ts';
 import { checkImportUrl, decodeText, readSource, type ImportEnvironment } from './source.ts';
-import { AssetCollector, type ImportedContent } from './types.ts';
+import { AssetCollector, gitBlobOid, type ImportedContent } from './types.ts';
 import { importHtml, importWebsite } from './web.ts';
 import { commitImport, prepareImport, type ImportResult, type ImportTarget, type PreparedImport } from './write.ts';
 import { openZip } from './zip.ts';
@@ -52,7 +52,10 @@ async function load(request: ImportRequest, assets: AssetCollector, env: ImportE
       const file = await readSource(request.url, env, 'text/markdown, text/plain;q=0.9, */*;q=0.5');
       if (file.bytes.subarray(0, 8192).includes(0)) throw new BadRequest('The source is not a Markdown text file (it holds binary data); use the "zip" or "docx" source for archives and documents.');
       const name = file.name || 'the Markdown file';
-      const page = markdownPage(decodeText(file), { key: 'markdown:page', fallbackTitle: file.name ? titleFromName(file.name) : 'Imported page', name });
+      const text = decodeText(file);
+      const page = markdownPage(text, { key: 'markdown:page', fallbackTitle: file.name ? titleFromName(file.name) : 'Imported page', name });
+      // Kept as written, like a page of a folder (nothing to rewrite: a lone file links to nothing imported).
+      page.file = { path: /\.(md|markdown)$/i.test(file.name ?? '') ? file.name! : 'README.md', oid: gitBlobOid(text) };
       return { pages: [page], assets: [], skipped: 0, resolve: () => undefined };
     }
     case 'zip': {

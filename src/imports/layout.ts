@@ -1,9 +1,9 @@
 import { posix } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { BadRequest } from '../errors.ts';
-import { markdownPage, titleFromName } from './markdown.ts';
+import { markdownPage, titleFromName, type MarkdownPageOptions } from './markdown.ts';
 import { parseSummary, type SummaryItem } from './summary.ts';
-import type { ImportedPage } from './types.ts';
+import { gitBlobOid, type ImportedPage } from './types.ts';
 
 /**
  * How a folder of Markdown becomes a tree of pages, as in a Git repository of documentation:
@@ -66,6 +66,22 @@ export interface LayoutSource {
   text(path: string): Promise<string>;
 }
 
+/**
+ * A page read from a Markdown file of the folder: it remembers the file (its path and Git blob id, so the
+ * body's relative links keep resolving and Git Sync knows where it lives) and takes its slug from the
+ * file's name, as GitBook does (`guides/import.md` is `import`, `guides/README.md` is `guides`), so the
+ * published addresses stay the ones readers know.
+ */
+function filePage(text: string, path: string, options: Omit<MarkdownPageOptions, 'key' | 'name'>): ImportedPage {
+  const page = markdownPage(text, { ...options, key: path, name: path });
+  page.file = { path, oid: gitBlobOid(text) };
+  const parts = path.split('/');
+  const name = parts[parts.length - 1].replace(/\.(md|markdown)$/i, '');
+  const slug = name.toLowerCase() === 'readme' ? parts[parts.length - 2] : name;
+  if (slug) page.settings = { ...page.settings, slug };
+  return page;
+}
+
 function emptyPage(key: string, title: string, pages: ImportedPage[] = []): ImportedPage {
   return { key, type: 'document', title: title.slice(0, 255) || 'Untitled', pages };
 }
@@ -88,7 +104,7 @@ export async function pagesFromSummary(summaryPath: string, config: LayoutConfig
       own = { key, type: 'link', title: item.title.slice(0, 255), href: item.href, pages: [] };
     } else if (path && source.markdown.has(path) && !used.has(path)) {
       used.add(path);
-      own = markdownPage(await source.text(path), { key: path, title: item.title, fallbackTitle: item.title, name: path });
+      own = filePage(await source.text(path), path, { title: item.title, fallbackTitle: item.title });
     } else {
       own = emptyPage(path && !used.has(path) && !source.markdown.has(path) ? path : key, item.title);
     }
@@ -107,11 +123,11 @@ export async function pagesFromSummary(summaryPath: string, config: LayoutConfig
   for (const group of parseSummary(await source.text(summaryPath))) {
     const children = await items(group.items);
     if (group.title === undefined) pages.push(...children);
-    else pages.push({ key: `group:${++counter}`, type: 'group', title: group.title.slice(0, 255), pages: children });
+    else pages.push({ key: `group:${++counter}`, type: 'group', title: group.title.slice(0, 255), ...(group.anchor ? { settings: { slug: group.anchor } } : {}), pages: children });
   }
   if (source.markdown.has(config.readme) && !used.has(config.readme)) {
     used.add(config.readme);
-    pages.unshift(markdownPage(await source.text(config.readme), { key: config.readme, fallbackTitle: 'Introduction', name: config.readme }));
+    pages.unshift(filePage(await source.text(config.readme), config.readme, { fallbackTitle: 'Introduction' }));
   }
   return pages;
 }
@@ -134,7 +150,7 @@ export async function pagesFromFolders(config: LayoutConfig, source: LayoutSourc
   const readmeOf = (folder: string, files: string[]) => files.find((file) => posix.basename(file).toLowerCase() === 'readme.md' && posix.dirname(file) === (folder || '.'));
   const file = async (path: string) => {
     used.add(path);
-    return markdownPage(await source.text(path), { key: path, fallbackTitle: titleFromName(posix.basename(path)), name: path });
+    return filePage(await source.text(path), path, { fallbackTitle: titleFromName(posix.basename(path)) });
   };
   const children = async (folder: string): Promise<ImportedPage[]> => {
     const entry = folderOf(folder);
@@ -149,7 +165,7 @@ export async function pagesFromFolders(config: LayoutConfig, source: LayoutSourc
       const inner = folderOf(name);
       const innerReadme = readmeOf(name, inner.files);
       const page = innerReadme
-        ? { ...markdownPage(await source.text(innerReadme), { key: innerReadme, fallbackTitle: titleFromName(posix.basename(name)), name: innerReadme }) }
+        ? filePage(await source.text(innerReadme), innerReadme, { fallbackTitle: titleFromName(posix.basename(name)) })
         : emptyPage(`${name}/`, titleFromName(posix.basename(name)));
       if (innerReadme) used.add(innerReadme);
       page.pages = await children(name);
@@ -160,7 +176,7 @@ export async function pagesFromFolders(config: LayoutConfig, source: LayoutSourc
   const top = await children('');
   if (source.markdown.has(config.readme)) {
     used.add(config.readme);
-    top.unshift(markdownPage(await source.text(config.readme), { key: config.readme, fallbackTitle: 'Introduction', name: config.readme }));
+    top.unshift(filePage(await source.text(config.readme), config.readme, { fallbackTitle: 'Introduction' }));
   }
   return top;
 }

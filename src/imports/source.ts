@@ -2,6 +2,7 @@ import { BadRequest } from '../errors.ts';
 import { safeFetch, type Download } from './fetch.ts';
 import type { Resolver } from './addresses.ts';
 import { megabytes, type ImportLimits } from './limits.ts';
+import { safeDecode } from '../url-text.ts';
 
 /** What every step of an import needs: its limits, its clock, and whether private addresses may be fetched. */
 export interface ImportEnvironment {
@@ -43,13 +44,6 @@ export function readDataUrl(url: string, maxBytes: number): SourceFile {
   return { url: 'data:', contentType, contentTypeHeader: contentType, bytes, name: safeDecode(name) };
 }
 
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
 
 /** Checks the scheme of an import URL before anything is fetched: http, https or data. */
 export function checkImportUrl(url: string): void {

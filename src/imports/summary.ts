@@ -19,13 +19,26 @@ export interface SummaryItem {
 export interface SummaryGroup {
   /** The group's title; undefined for the items before the first group heading. */
   title?: string;
+  /** The id of the heading's anchor, which GitBook uses as the group's slug. */
+  anchor?: string;
   items: SummaryItem[];
 }
 
+/** The text of Markdown nodes; HTML (such as the anchor GitBook writes after a group heading) is not text. */
 function textOf(nodes: Nodes[]): string {
   return nodes
-    .map((node) => ('value' in node && typeof node.value === 'string' ? node.value : 'children' in node ? textOf(node.children as Nodes[]) : ''))
+    .map((node) => (node.type === 'html' ? '' : 'value' in node && typeof node.value === 'string' ? node.value : 'children' in node ? textOf(node.children as Nodes[]) : ''))
     .join('');
+}
+
+/** The id of the anchor GitBook writes after a heading (`<a href="#getting-started" id="getting-started"></a>`). */
+function anchorOf(nodes: Nodes[]): string | undefined {
+  for (const node of nodes) {
+    if (node.type !== 'html') continue;
+    const id = /\bid="([^"]+)"/.exec(node.value)?.[1];
+    if (id) return id;
+  }
+  return undefined;
 }
 
 function findLink(nodes: PhrasingContent[]): { title: string; href: string } | undefined {
@@ -67,7 +80,8 @@ export function parseSummary(source: string): SummaryGroup[] {
         seenTitle = true;
         continue;
       }
-      groups.push({ title: textOf(node.children).trim() || 'Untitled', items: [] });
+      const anchor = anchorOf(node.children);
+      groups.push({ title: textOf(node.children).trim() || 'Untitled', ...(anchor ? { anchor } : {}), items: [] });
     } else if (node.type === 'list') {
       groups[groups.length - 1].items.push(...itemsOf(node));
     }

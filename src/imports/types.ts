@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { PageFields } from '../content/nodes.ts';
 import type { BlobStore } from '../storage/blobs.ts';
 
@@ -8,7 +9,13 @@ import type { BlobStore } from '../storage/blobs.ts';
  */
 
 /** Page settings a source can give (front matter, SUMMARY.md, HTML metadata). */
-export type PageSettings = Partial<Pick<PageFields, 'description' | 'icon' | 'emoji' | 'hidden' | 'layout' | 'noIndex' | 'noRobotsIndex'>>;
+export type PageSettings = Partial<Pick<PageFields, 'description' | 'icon' | 'emoji' | 'hidden' | 'layout' | 'noIndex' | 'noRobotsIndex' | 'slug'>>;
+
+/** A file of the folder an import read, by its path in that folder and its Git blob id. */
+export interface SourceFile {
+  path: string;
+  oid: string;
+}
 
 export interface ImportedPage {
   /** What the source calls this page (an archive path, a URL …): the key links resolve to. */
@@ -20,12 +27,24 @@ export interface ImportedPage {
   settings?: PageSettings;
   /** Link pages: the URL they point at. */
   href?: string;
+  /** The Markdown file the page was read from, when the source is a folder: its body is kept as written. */
+  file?: SourceFile;
   pages: ImportedPage[];
+}
+
+/** A reusable content (`.gitbook/includes/<name>.md`): its id is the file's name without `.md`. */
+export interface ImportedReusableContent {
+  id: string;
+  title: string;
+  markdown: string;
+  file: SourceFile;
 }
 
 export interface ImportedAsset {
   key: string;
   name: string;
+  /** Where the file was in the folder an import read. */
+  file?: SourceFile;
   contentType: string;
   /** SHA-256 of the bytes, already in blob storage. */
   blob: string;
@@ -41,10 +60,18 @@ export interface Reference {
 export interface ImportedContent {
   pages: ImportedPage[];
   assets: ImportedAsset[];
+  /** Reusable contents a folder holds (`.gitbook/includes`). */
+  reusableContents?: ImportedReusableContent[];
   /** What the source held that was not imported (unreferenced entries, pages past the crawl bounds …). */
   skipped: number;
   /** Resolves a reference written in the page `from` to a key of the import; undefined leaves it as written. */
   resolve(from: ImportedPage, reference: string): Reference | undefined;
+}
+
+/** Git's id of a blob: the SHA-1 of `blob <size>\0` and the bytes (what `git hash-object` prints). */
+export function gitBlobOid(bytes: Buffer | string): string {
+  const buffer = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
+  return createHash('sha1').update(`blob ${buffer.length}\0`).update(buffer).digest('hex');
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -92,11 +119,12 @@ export class AssetCollector {
     return this.byKey.has(key);
   }
 
-  async add(key: string, name: string, bytes: Buffer, contentType?: string): Promise<ImportedAsset> {
+  async add(key: string, name: string, bytes: Buffer, contentType?: string, path?: string): Promise<ImportedAsset> {
     const existing = this.byKey.get(key);
     if (existing) return existing;
     const { hash, size } = await this.blobs.put(bytes);
     const asset: ImportedAsset = { key, name: name || 'file', contentType: contentType || contentTypeOf(name), blob: hash, size };
+    if (path !== undefined) asset.file = { path, oid: gitBlobOid(bytes) };
     this.assets.push(asset);
     this.byKey.set(key, asset);
     return asset;

@@ -79,7 +79,8 @@ export async function prepareImport(ctx: Pick<Context, 'db' | 'ids'>, content: I
     const add = (page: ImportedPage, parent: string | null) => {
       const type = page.type === 'group' && parent !== null ? 'document' : page.type;
       const target: ContentRef | undefined = type === 'link' ? { kind: 'url', url: page.href ?? 'about:blank' } : undefined;
-      const id = writer.addPage({ type, title: page.title || 'Untitled', ...page.settings, ...(target ? { target } : {}) }, { parent });
+      const git = page.file ? { git: page.file } : {};
+      const id = writer.addPage({ type, title: page.title || 'Untitled', ...page.settings, ...git, ...(target ? { target } : {}) }, { parent });
       pageIds.set(page, id);
       if (!byKey.has(page.key)) byKey.set(page.key, id);
       imported++;
@@ -89,13 +90,23 @@ export async function prepareImport(ctx: Pick<Context, 'db' | 'ids'>, content: I
   }
   const fileIds = new Map<string, string>();
   for (const asset of content.assets) {
-    fileIds.set(asset.key, writer.addFile({ name: asset.name, contentType: asset.contentType, blob: asset.blob, size: asset.size }));
+    fileIds.set(asset.key, writer.addFile({ name: asset.name, contentType: asset.contentType, blob: asset.blob, size: asset.size, ...(asset.file ? { git: asset.file } : {}) }));
+    imported++;
+  }
+  for (const reusable of content.reusableContents ?? []) {
+    writer.putReusableContent({ id: reusable.id, title: reusable.title, markdown: reusable.markdown, git: reusable.file });
     imported++;
   }
 
   const tree = previewTree(writer);
   for (const [page, id] of pageIds) {
     if (page.markdown === undefined) continue;
+    // A page read from a file of a folder keeps its body as written: its links are relative to its file
+    // (kept as `git.path`) and resolve when it is read, so nothing needs rewriting and nothing changes.
+    if (page.file) {
+      writer.updatePage(id, { markdown: page.markdown });
+      continue;
+    }
     const resolveFile = (src: string) => {
       const found = content.resolve(page, src);
       return found ? fileIds.get(found.key) : undefined;

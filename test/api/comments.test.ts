@@ -72,7 +72,7 @@ for (const dialect of dialects) {
         const created = await post(world.members.edit, { body: { document } });
         const read = await world.members.read.api.get(`${url}/${created.body.id}?format=markdown`);
         assert.equal(read.status, 200);
-        assert.equal(read.body.body.markdown.trim(), '*From a document*');
+        assert.equal(read.body.body.markdown.trim(), '_From a document_');
         assert.deepEqual(created.body.body.document.nodes[0].nodes[0].leaves[0].marks, [{ object: 'mark', type: 'italic' }]);
       });
 

@@ -76,7 +76,7 @@ for (const dialect of dialects) {
       assert.equal(
         await markdownOf(spaceId, page.id),
         `Read [the guide](${site.origin}/guide/), not [the notes](${site.origin}/private/notes), or [elsewhere](https://elsewhere.example/).\n\n` +
-          `![Logo](files/${logo.id}) ![Gone](${site.origin}/missing.png)\n\n| Key | Value |\n| - | - |\n| a | 1 |\n`,
+          `<figure><img src="files/${logo.id}" alt="Logo"><figcaption></figcaption></figure>\n<figure><img src="${site.origin}/missing.png" alt="Gone"><figcaption></figcaption></figure>\n\n| Key | Value |\n| --- | ----- |\n| a   | 1     |\n`,
       );
       assert.ok(!site.requests.includes('/from-nav'), 'navigation is left out, not followed');
     });
@@ -146,7 +146,7 @@ for (const dialect of dialects) {
         assert.ok((await download(image.downloadURL)).equals(PNG));
         assert.equal(await markdownOf(spaceId, pages[0].id), 'Written before any chapter.\n');
         assert.equal(await markdownOf(spaceId, pages[1].id), 'Run the installer.\n');
-        assert.equal(await markdownOf(spaceId, pages[2].id), `## Details\n\nUse it daily.\n\n![A dot](files/${image.id})\n`);
+        assert.equal(await markdownOf(spaceId, pages[2].id), `## Details\n\nUse it daily.\n\n<figure><img src="files/${image.id}" alt="A dot"><figcaption></figcaption></figure>\n`);
       }
     });
   });

@@ -55,7 +55,7 @@ for (const dialect of dialects) {
       assert.equal(plain.status, 201);
       const second = (await tree(spaceId))[1];
       assert.equal(second.title, 'Imported page');
-      assert.equal(await markdownOf(spaceId, second.id), 'Plain text page.\n');
+      assert.equal(await markdownOf(spaceId, second.id), 'Plain text page.');
     });
 
     it('imports a zip with SUMMARY.md and .gitbook.yaml: the tree, groups, page links and image files', async () => {
@@ -87,9 +87,12 @@ for (const dialect of dialects) {
       const install = byTitle(pages, 'Install');
       const reference = byTitle(pages, 'API');
       const welcome = byTitle(pages, 'Welcome');
-      assert.equal(await markdownOf(spaceId, install.id), '## Requirements\n\nRead [the API](../reference/api.md) and get [the sheet](files/' + (await fileId(spaceId, 'sheet.pdf')) + ').\n');
+      // A page read from a folder keeps its Markdown as written; its links resolve relative to its file.
+      assert.equal(await markdownOf(spaceId, install.id), '## Requirements\n\nRead [the API](../reference/api.md) and get [the sheet](../files/sheet.pdf).\n');
+      assert.deepEqual((install as { git?: { path: string } }).git?.path, 'guides/install.md');
       const installDocument = await documentOf(spaceId, install.id);
       assert.ok(installDocument.includes(`{"kind":"page","page":"${reference.id}"}`), installDocument);
+      assert.ok(installDocument.includes(`{"kind":"file","file":"${await fileId(spaceId, 'sheet.pdf')}"}`), installDocument);
       const welcomeDocument = await documentOf(spaceId, welcome.id);
       assert.ok(welcomeDocument.includes(`{"kind":"anchor","anchor":"requirements","page":"${install.id}"}`), welcomeDocument);
       const guidesDocument = await documentOf(spaceId, byTitle(pages, 'Guides').id);

@@ -25,29 +25,34 @@ describe('paragraphs and headings', () => {
     assert.equal(block.markdown, 'one two\\\nthree\\\nfour\n');
   });
 
-  it('reads headings 1 to 3, and deeper ones as level 3', () => {
-    const { nodes, markdown } = convert('# One\n\n## Two\n\n### Three\n\n#### Four\n\n###### Six');
+  // GitBook's levels: a page's title is its `#`, so a body's `##`–`####` are headings 1–3.
+  it('reads headings as GitBook writes them: ## to #### are levels 1 to 3, deeper ones level 3', () => {
+    const { nodes, markdown } = convert('## One\n\n### Two\n\n#### Three\n\n##### Five\n\n###### Six');
     assert.deepEqual(nodes.map((node) => node.type), ['heading-1', 'heading-2', 'heading-3', 'heading-3', 'heading-3']);
-    assert.deepEqual(nodes.map(textOf), ['One', 'Two', 'Three', 'Four', 'Six']);
-    assert.equal(markdown, '# One\n\n## Two\n\n### Three\n\n### Four\n\n### Six\n');
+    assert.deepEqual(nodes.map(textOf), ['One', 'Two', 'Three', 'Five', 'Six']);
+    assert.equal(markdown, '## One\n\n### Two\n\n#### Three\n\n#### Five\n\n#### Six\n');
+  });
+
+  it('reads a # heading in a body as a heading 1', () => {
+    assert.equal(only('# Title', 'heading-1').markdown, '## Title\n');
   });
 
   it('reads a setext heading like an ATX one', () => {
-    assert.equal(only('Title\n=====', 'heading-1').markdown, '# Title\n');
+    assert.equal(only('Title\n=====', 'heading-1').markdown, '## Title\n');
   });
 
   it('keeps a heading anchor as its id', () => {
-    const block = only('## Install <a href="#setup" id="setup"></a>', 'heading-2');
+    const block = only('## Install <a href="#setup" id="setup"></a>', 'heading-1');
     assert.deepEqual(block.data, { id: 'setup' });
     assert.equal(textOf(block), 'Install');
     assert.equal(block.markdown, '## Install <a href="#setup" id="setup"></a>\n');
   });
 
   it('reads aligned paragraphs and headings', () => {
-    const { nodes, markdown } = convert('<p align="center">Centered <em>text</em></p>\n\n<h2 align="right">Right</h2>');
+    const { nodes, markdown } = convert('<p align="center">Centered <em>text</em></p>\n\n<h3 align="right">Right</h3>');
     assert.deepEqual(nodes[0].type === 'paragraph' && nodes[0].data, { align: 'center' });
     assert.deepEqual(nodes[1].type === 'heading-2' && nodes[1].data, { align: 'end' });
-    assert.equal(markdown, '<p align="center">Centered *text*</p>\n\n<h2 align="right">Right</h2>\n');
+    assert.equal(markdown, '<p align="center">Centered _text_</p>\n\n<h3 align="right">Right</h3>\n');
   });
 });
 
@@ -97,7 +102,8 @@ describe('marks and links', () => {
   it('turns reference-style links into links and keeps unused definitions as text', () => {
     const { nodes, markdown } = convert('[Quire][q] rocks.\n\n[q]: https://quire.example\n[unused]: https://nowhere.example');
     assert.equal(nodes.length, 2);
-    assert.equal(markdown, '[Quire](https://quire.example) rocks.\n\n\\[unused]: <https://nowhere.example>\n');
+    // GitBook writes every link as [text](url), never as an autolink.
+    assert.equal(markdown, '[Quire](https://quire.example) rocks.\n\n\\[unused]: [https://nowhere.example](https://nowhere.example)\n');
   });
 });
 
@@ -143,7 +149,8 @@ describe('code', () => {
   it('reads the code tag: title, overflow, line numbers, full width', () => {
     const block = only('{% code title="app.js" overflow="wrap" lineNumbers="true" fullWidth="false" %}\n```js\nrun();\n```\n{% endcode %}', 'code');
     assert.deepEqual(block.data, { syntax: 'js', title: 'app.js', overflow: 'wrap', lineNumbers: true, fullWidth: false });
-    assert.equal(block.markdown, '{% code title="app.js" overflow="wrap" lineNumbers="true" fullWidth="false" %}\n\n```js\nrun();\n```\n\n{% endcode %}\n');
+    // GitBook lays tags out tight around their content.
+    assert.equal(block.markdown, '{% code title="app.js" overflow="wrap" lineNumbers="true" fullWidth="false" %}\n```js\nrun();\n```\n{% endcode %}\n');
   });
 
   it('reads a title in the fence info and writes it as a code tag', () => {
@@ -175,7 +182,8 @@ describe('tables', () => {
     });
     assert.deepEqual(block.fragments.map((fragment) => fragment.fragment), ['r0c0', 'r0c1', 'r1c0']);
     assert.equal(block.isVoid, true);
-    assert.equal(block.markdown, '| Name | Size |\n| - | -: |\n| **a** | 1 |\n| b | |\n');
+    // GitBook pads a table's columns to line up.
+    assert.equal(block.markdown, '| Name  | Size |\n| ----- | ---: |\n| **a** |    1 |\n| b     |      |\n');
   });
 
   it('hides the header when every header cell is empty', () => {
@@ -194,13 +202,14 @@ describe('images and files', () => {
   it('reads a Markdown image alone in a paragraph as an images block', () => {
     const block = only('![A cat](https://cdn.example/cat.png)', 'images');
     assert.deepEqual(block.nodes, [{ object: 'block', type: 'image', data: { ref: { kind: 'url', url: 'https://cdn.example/cat.png' }, alt: 'A cat' }, fragments: [], isVoid: true }]);
-    assert.equal(block.markdown, '![A cat](https://cdn.example/cat.png)\n');
+    // GitBook writes every image block as a figure.
+    assert.equal(block.markdown, '<figure><img src="https://cdn.example/cat.png" alt="A cat"><figcaption></figcaption></figure>\n');
   });
 
   it('resolves space files through the hooks, and files/<id> without them', () => {
     const hooked = only('![](.assets/cat.png)', 'images', assetHooks);
     assert.deepEqual(hooked.nodes[0].data.ref, { kind: 'file', file: 'file-cat.png' });
-    assert.equal(hooked.markdown, '![](.assets/cat.png)\n');
+    assert.equal(hooked.markdown, '<figure><img src=".assets/cat.png" alt=""><figcaption></figcaption></figure>\n');
     const plain = only('![](files/abc)', 'images');
     assert.deepEqual(plain.nodes[0].data.ref, { kind: 'file', file: 'abc' });
     const unresolved = only('![](.assets/cat.png)', 'images');
@@ -229,7 +238,7 @@ describe('images and files', () => {
     const { nodes, markdown } = convert('{% file src=".assets/a.pdf" %}\nThe **manual**\n{% endfile %}\n\n{% file src="files/b" %}', assetHooks);
     assert.deepEqual(nodes.map((node) => node.type === 'file' && node.data.ref), [{ kind: 'file', file: 'file-a.pdf' }, { kind: 'file', file: 'b' }]);
     assert.equal(nodes[0].type === 'file' && nodes[0].fragments?.[0].fragment, 'caption');
-    assert.equal(markdown, '{% file src=".assets/a.pdf" %}\n\nThe **manual**\n\n{% endfile %}\n\n{% file src="files/b" %}\n');
+    assert.equal(markdown, '{% file src=".assets/a.pdf" %}\nThe **manual**\n{% endfile %}\n\n{% file src="files/b" %}\n');
   });
 });
 
@@ -238,7 +247,7 @@ describe('hints, tabs and expandables', () => {
     it(`reads a ${style} hint`, () => {
       const block = only(`{% hint style="${style}" %}\nMind the **gap**.\n{% endhint %}`, 'hint');
       assert.deepEqual(block.data, { style });
-      assert.equal(block.markdown, `{% hint style="${style}" %}\n\nMind the **gap**.\n\n{% endhint %}\n`);
+      assert.equal(block.markdown, `{% hint style="${style}" %}\nMind the **gap**.\n{% endhint %}\n`);
     });
   }
 
@@ -260,7 +269,8 @@ describe('hints, tabs and expandables', () => {
       ['expandable-body', 'expandable-body', ['list-unordered']],
     ]);
     assert.equal(textOf(block.fragments[0].nodes[0]), 'More info');
-    assert.equal(block.markdown, '<details>\n\n<summary>More *info*</summary>\n\n* a\n* b\n\n</details>\n');
+    // GitBook writes an expandable's title as HTML.
+    assert.equal(block.markdown, '<details>\n\n<summary>More <em>info</em></summary>\n\n* a\n* b\n\n</details>\n');
   });
 
   it('reads an expandable written without blank lines', () => {
@@ -273,7 +283,7 @@ describe('embeds, content references, math and dividers', () => {
   it('reads embeds, with a full-width flag and a caption', () => {
     const { nodes, markdown } = convert('{% embed url="https://youtu.be/x" %}\n\n{% embed url="https://figma.com/f" fullWidth="true" %}\nDesign\n{% endembed %}');
     assert.deepEqual(nodes.map((node) => node.type === 'embed' && node.data), [{ url: 'https://youtu.be/x' }, { url: 'https://figma.com/f', fullWidth: true }]);
-    assert.equal(markdown, '{% embed url="https://youtu.be/x" %}\n\n{% embed url="https://figma.com/f" fullWidth="true" %}\n\nDesign\n\n{% endembed %}\n');
+    assert.equal(markdown, '{% embed url="https://youtu.be/x" %}\n\n{% embed url="https://figma.com/f" fullWidth="true" %}\nDesign\n{% endembed %}\n');
   });
 
   it('reads a content reference, writing its title from the reference', () => {
@@ -283,7 +293,7 @@ describe('embeds, content references, math and dividers', () => {
     };
     const block = only('{% content-ref url="intro.md" %}\n[Intro](intro.md)\n{% endcontent-ref %}', 'content-ref', hooks);
     assert.deepEqual(block.data, { ref: { kind: 'page', page: 'p1' } });
-    assert.equal(block.markdown, '{% content-ref url="intro.md" %}\n\n[Introduction](intro.md)\n\n{% endcontent-ref %}\n');
+    assert.equal(block.markdown, '{% content-ref url="intro.md" %}\n[Introduction](intro.md)\n{% endcontent-ref %}\n');
   });
 
   it('reads block and inline math', () => {
@@ -304,6 +314,6 @@ describe('front matter', () => {
   it('reads the known keys and keeps the others', () => {
     const { page, markdown } = convert('---\ndescription: A page\nicon: book\nhidden: true\nlayout:\n  title:\n    visible: false\nowner: docs-team\n---\n\n# Page');
     assert.deepEqual(page.frontmatter, { description: 'A page', icon: 'book', hidden: true, layout: { title: { visible: false } }, owner: 'docs-team' });
-    assert.equal(markdown, '---\ndescription: A page\nicon: book\nhidden: true\nlayout:\n  title:\n    visible: false\nowner: docs-team\n---\n\n# Page\n');
+    assert.equal(markdown, '---\ndescription: A page\nicon: book\nhidden: true\nlayout:\n  title:\n    visible: false\nowner: docs-team\n---\n\n## Page\n');
   });
 });

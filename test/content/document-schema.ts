@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { applyDocumentErrata } from '../helpers/document-errata.ts';
 
 /**
  * A validator for the client's `JSONDocument` schema (the JSON document model of page bodies), read
@@ -10,6 +11,7 @@ import addFormatsModule from 'ajv-formats';
  */
 const require = createRequire(import.meta.url);
 const spec = require('@gitbook/api/spec/openapi.json') as { components: { schemas: Record<string, unknown> } };
+applyDocumentErrata(spec.components.schemas as Record<string, Record<string, unknown>>);
 
 function rebase(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(rebase);

@@ -4,7 +4,7 @@ import { documentToPlainText, extractSections, parseMarkdown, slugify, UniqueSlu
 
 const page = parseMarkdown(`Intro text with a [link](https://x.example).
 
-# Install
+## Install
 
 Run **this**:
 
@@ -12,17 +12,17 @@ Run **this**:
 npm i quire
 \`\`\`
 
-## Options <a href="#opts" id="opts"></a>
+### Options <a href="#opts" id="opts"></a>
 
 | Name | Default |
 | --- | --- |
 | port | 3000 |
 
-## Install
+### Install
 
 {% tabs %}
 {% tab title="Linux" %}
-### Not a section
+#### Not a section
 
 Use apt.
 {% endtab %}
@@ -38,7 +38,7 @@ Hidden $$x^2$$ text.
 
 <figure><img src="a.png" alt="Diagram"><figcaption><p>The flow</p></figcaption></figure>
 
-# 日本語
+## 日本語
 `).document;
 
 describe('documentToPlainText', () => {

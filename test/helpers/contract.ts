@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { applyDocumentErrata } from './document-errata.ts';
 
 /**
  * The contract check: every response that a route described by the public client's bundled OpenAPI
@@ -33,6 +34,8 @@ function applyErrata(): void {
     delete empty.additionalProperties;
     empty.not = { anyOf: [{ required: ['markdown'] }, { required: ['document'] }] };
   }
+
+  applyDocumentErrata(spec.components.schemas as Record<string, Record<string, unknown>>);
 }
 applyErrata();
 

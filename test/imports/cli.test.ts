@@ -6,14 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
-import { systemClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createContext, type Context } from '../../src/context.ts';
 import { loadTree } from '../../src/content/tree.ts';
 import { openDatabase } from '../../src/db/database.ts';
-import { randomIds } from '../../src/ids.ts';
-import { SecretBox, Signer } from '../../src/secrets.ts';
-import { FolderBlobStore } from '../../src/storage/blobs.ts';
+import { createServices } from '../../src/services.ts';
 import { createSpace } from '../helpers/content-factory.ts';
 import { buildZip, PNG } from './helpers.ts';
 
@@ -43,10 +40,7 @@ async function withDatabase<T>(env: Record<string, string>, work: (ctx: Context)
   const config = loadConfig(env);
   const database = openDatabase(config.databaseUrl);
   const key = randomBytes(32);
-  const ctx = createContext(
-    { db: database.db, dialect: database.dialect, clock: systemClock, ids: randomIds, config, secrets: new SecretBox(key), cursors: new Signer(key, 'cursor'), urls: new Signer(key, 'url'), blobs: new FolderBlobStore(join(config.dataDir, 'blobs')) },
-    null,
-  );
+  const ctx = createContext(createServices({ config, database, masterKey: key }), null);
   try {
     return await work(ctx);
   } finally {

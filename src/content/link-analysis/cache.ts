@@ -6,9 +6,8 @@
  * their mirrors) read it through `analyzeRevision`.
  */
 import type { Context } from '../../context.ts';
-import { linkResolver } from '../links.ts';
-import { fileResolver } from '../documents.ts';
-import { LruCache } from '../lru.ts';
+import { parseOptions } from '../documents.ts';
+import { LruCache } from '../../lru.ts';
 import { extractSections, FrontmatterError, normalizeSource, parseMarkdown, type Document } from '../markdown/index.ts';
 import { getObjects } from '../objects.ts';
 import { findRevision } from '../revisions.ts';
@@ -80,7 +79,7 @@ export async function analyzeRoot(ctx: Store, rootHash: string): Promise<Revisio
 
 /** Reads a body; front matter that cannot be read is set aside so that the links below it are still found. */
 function readBody(markdown: string, tree: RevisionTree, page: TreePage): Document {
-  const options = { resolveFile: fileResolver(tree), resolveLink: linkResolver(tree, page) };
+  const options = parseOptions(tree, page);
   linkAnalysisStats.parsed++;
   try {
     return parseMarkdown(markdown, options).document;

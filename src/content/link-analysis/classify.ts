@@ -7,6 +7,7 @@
 import type { ContentRef } from '../markdown/index.ts';
 import type { RevisionTree, TreePage } from '../tree.ts';
 import type { FoundRef, LinkRelation } from './extract.ts';
+import { safeDecode } from '../../url-text.ts';
 
 export type LinkStatus = 'ok' | 'broken' | 'in-app';
 
@@ -58,13 +59,6 @@ function targetKey(target: LinkTarget): string {
   }
 }
 
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
 
 /** A page of the revision, or an anchor in one: ok when the page exists and, for an anchor, has that heading. */
 function pageLink(scope: ClassifyScope, page: string, anchor: string | undefined, href: string): Omit<AnalyzedLink, 'key' | 'relation'> {

@@ -101,12 +101,41 @@ export function inlineText(nodes: InlineContent[]): string {
   return nodes
     .map((node) => {
       if (node.object === 'text') return node.leaves.map((l) => l.text).join('');
-      if (node.type === 'link') return inlineText(node.nodes);
-      if (node.type === 'inline-math') return node.data.formula;
-      if (node.type === 'inline-image') return node.data.caption ?? '';
-      return '';
+      switch (node.type) {
+        case 'link':
+        case 'annotation':
+          return inlineText(node.nodes);
+        case 'inline-math':
+          return node.data.formula;
+        case 'inline-image':
+          return node.data.caption ?? '';
+        case 'button':
+          return node.data.label;
+        case 'emoji':
+          return emojiText(node.data.code);
+        case 'icon':
+        case 'mention':
+        case 'expression':
+          return '';
+        default:
+          return unreachable(node);
+      }
     })
     .join('');
+}
+
+/** An emoji's characters from its code points ("1f44b", "1f1eb-1f1f7"). */
+export function emojiText(code: string): string {
+  try {
+    return String.fromCodePoint(...code.split('-').map((part) => parseInt(part, 16)));
+  } catch {
+    return '';
+  }
+}
+
+/** The exhaustive end of a walk over the document's nodes: a type left out fails to compile. */
+export function unreachable(node: never): never {
+  throw new Error(`Unknown document node: ${JSON.stringify(node).slice(0, 200)}`);
 }
 
 /** Whether inline content is empty or only whitespace. */

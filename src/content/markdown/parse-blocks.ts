@@ -7,6 +7,7 @@ import type { Blockquote, Code, List, Paragraph, PhrasingContent, RootContent } 
 import type { ParseContext } from './context.ts';
 import { readHtmlBlock } from './parse-html.ts';
 import { convertGroup } from './parse-containers.ts';
+import { convertVoid } from './parse-gitbook.ts';
 import { groupByTags, type GroupedItem } from './parse-groups.ts';
 import { convertInline, convertPhrasing } from './parse-inline.ts';
 import { convertTable } from './parse-table.ts';
@@ -27,7 +28,9 @@ export function convertItems(items: GroupedItem[], ctx: ParseContext, container:
   return items.flatMap((item): DocumentBlock[] => {
     if (!('kind' in item)) return convertNode(item, ctx, container);
     if (item.kind === 'group') return convertGroup(item, ctx, container);
-    return [ctx.literal(item.raw)];
+    if (item.kind === 'void') return convertVoid(item, ctx);
+    // A closing tag with nothing open, or a summary outside an expandable: the Markdown keeps it; nothing shows.
+    return [];
   });
 }
 
@@ -55,7 +58,8 @@ function convertNode(node: RootContent, ctx: ParseContext, container: Container)
       // A definition that some reference used has become part of its links; the others are kept as written.
       return ctx.referenced.has(node.identifier) ? [] : [ctx.literal(`[${node.label ?? node.identifier}]: ${node.url}${node.title ? ` "${node.title}"` : ''}`)];
     case 'footnoteDefinition':
-      return [ctx.literal(`[^${node.label ?? node.identifier}]:`), ...convertChildren(node.children, ctx, container)];
+      // A note some text refers to is that text's annotation; one nothing refers to is kept as its content.
+      return ctx.referenced.has(`^${node.identifier}`) ? [] : convertChildren(node.children, ctx, container);
     case 'tagLine':
       return convertChildren([node], ctx, container);
     case 'yaml':
@@ -89,9 +93,13 @@ function convertParagraph(node: Paragraph, ctx: ParseContext, container: Contain
   return [{ object: 'block', type: 'images', data: {}, nodes: images, isVoid: false }];
 }
 
-/** A heading; levels 4 to 6 become level 3, the deepest the document has. A trailing `<a id>` anchor is its id. */
+/**
+ * A heading, as GitBook writes them: the page's title is its `#`, so a body's `##`, `###` and `####` are the
+ * document's headings 1, 2 and 3 (a `#` in the body is a heading 1 too; `#####` and deeper are 3, the
+ * deepest the document has). A trailing `<a href="#id" id="id"></a>` anchor is its id, never text.
+ */
 export function convertHeading(depth: number, children: PhrasingContent[], ctx: ParseContext): DocumentBlockHeading {
-  const type: HeadingType = depth <= 1 ? 'heading-1' : depth === 2 ? 'heading-2' : 'heading-3';
+  const type: HeadingType = depth <= 2 ? 'heading-1' : depth === 3 ? 'heading-2' : 'heading-3';
   const data: DocumentBlockHeading['data'] = {};
   let content = children;
   const [open, close] = children.slice(-2);

@@ -12,6 +12,7 @@ import { convertInline } from './parse-inline.ts';
 import { fragment, paragraph } from './nodes.ts';
 import { wrapAllowed, type Container } from './nesting.ts';
 import { fileIdOf, linkRefOf } from './refs.ts';
+import { convertColumns, convertIf, convertOpenApiBlock, convertStepper, convertSwagger, convertUpdates } from './parse-gitbook.ts';
 import type { DocumentBlock, DocumentBlockExpandable, DocumentBlockParagraph, DocumentBlockTabsItem, DocumentFragment, HintStyle } from './types.ts';
 
 const HINT_STYLES: ReadonlySet<string> = new Set(['info', 'warning', 'danger', 'success']);
@@ -47,6 +48,7 @@ function splitCaption(items: GroupedItem[], ctx: ParseContext, container: Contai
 
 interface Tab {
   title: string | undefined;
+  icon: string | undefined;
   items: GroupedItem[];
 }
 
@@ -57,8 +59,8 @@ function collectTabs(items: GroupedItem[]): { before: GroupedItem[]; tabs: Tab[]
   const visit = (list: GroupedItem[], into: GroupedItem[]) => {
     for (const item of list) {
       if (!isNode(item) && item.kind === 'group' && item.open.name === 'tab') {
-        if (!validAttributes(item.open.attrs, { title: anyValue })) return false;
-        const tab: Tab = { title: item.open.attrs.title, items: [] };
+        if (!validAttributes(item.open.attrs, { title: anyValue, icon: anyValue })) return false;
+        const tab: Tab = { title: item.open.attrs.title, icon: item.open.attrs.icon, items: [] };
         tabs.push(tab);
         if (visit(item.items, tab.items) === false) return false;
         into = tab.items;
@@ -82,7 +84,10 @@ function convertTabs(group: TagGroup, ctx: ParseContext, container: Container): 
   };
   for (const tab of tabs) {
     const body = convertItems(tab.items, ctx, 'tabs-item');
-    const parts = wrapAllowed('tabs-item', body, (nodes): DocumentBlockTabsItem => ({ object: 'block', type: 'tabs-item', data: tab.title === undefined ? {} : { title: tab.title }, nodes }));
+    const data: DocumentBlockTabsItem['data'] = {};
+    if (tab.title !== undefined) data.title = tab.title;
+    if (tab.icon !== undefined) data.icon = tab.icon;
+    const parts = wrapAllowed('tabs-item', body, (nodes): DocumentBlockTabsItem => ({ object: 'block', type: 'tabs-item', data: { ...data }, nodes }));
     for (const part of parts) {
       if (part.type === 'tabs-item') items.push(part);
       else {
@@ -119,8 +124,9 @@ function honour(group: TagGroup, ctx: ParseContext, container: Container): Docum
   switch (open.name) {
     case 'hint': {
       const style = attrs.style ?? 'info';
-      if (!validAttributes(attrs, { style: anyValue }) || !isHintStyle(style)) return undefined;
-      return wrapAllowed('hint', convertItems(items, ctx, 'hint'), (nodes) => ({ object: 'block', type: 'hint', data: { style }, nodes }));
+      if (!validAttributes(attrs, { style: anyValue, icon: anyValue }) || !isHintStyle(style)) return undefined;
+      const data = attrs.icon === undefined ? { style } : { style, icon: attrs.icon };
+      return wrapAllowed('hint', convertItems(items, ctx, 'hint'), (nodes) => ({ object: 'block', type: 'hint', data: { ...data }, nodes }));
     }
     case 'tabs':
       return convertTabs(group, ctx, container);
@@ -152,17 +158,36 @@ function honour(group: TagGroup, ctx: ParseContext, container: Container): Docum
     }
     case 'details':
       return convertDetails(group, ctx);
+    case 'stepper':
+      return convertStepper(group, ctx);
+    case 'columns':
+      return convertColumns(group, ctx);
+    case 'if':
+      return convertIf(group, ctx);
+    case 'updates':
+      return convertUpdates(group, ctx);
+    case 'openapi':
+    case 'swagger':
+      return convertSwagger(group, ctx);
+    case 'openapi-operation':
+    case 'openapi-schemas':
+    case 'openapi-webhook':
+      return convertOpenApiBlock(group);
     case 'tab':
+    case 'step':
+    case 'column':
+    case 'update':
       return undefined;
   }
 }
 
-/** Converts a tag group, or gives it back as text when it cannot be honoured. */
+/**
+ * Converts a tag group. A group that cannot be honoured (a tag left open, attributes it does not take)
+ * gives its content as ordinary blocks: the tags themselves show nowhere, and the page's Markdown keeps them.
+ */
 export function convertGroup(group: TagGroup, ctx: ParseContext, container: Container): DocumentBlock[] {
   // `{% embed %}` and `{% file %}` need no closing tag: without one, what follows is not their caption.
   const closed = group.closeRaw !== undefined || group.open.name === 'embed' || group.open.name === 'file';
   const honoured = closed ? honour(group, ctx, container) : undefined;
-  if (honoured) return honoured;
-  const close = group.closeRaw === undefined ? [] : [ctx.literal(group.closeRaw)];
-  return [ctx.literal(group.open.raw), ...convertItems(group.items, ctx, container), ...close];
+  return honoured ?? convertItems(group.items, ctx, container);
 }

@@ -6,7 +6,7 @@
  */
 import type { RootContent } from 'mdast';
 import type { ParseContext } from './context.ts';
-import { splitTagLine, type SummaryMarker, type TagMarker } from './tags.ts';
+import { splitTagLine, type SummaryMarker, type TagMarker, type VoidMarker } from './tags.ts';
 
 /** An opening tag, what came before its closing tag, and that closing tag (undefined when none came). */
 export interface TagGroup {
@@ -16,9 +16,9 @@ export interface TagGroup {
   items: GroupedItem[];
 }
 
-export type GroupedItem = RootContent | SummaryMarker | TagMarker | TagGroup;
+export type GroupedItem = RootContent | SummaryMarker | TagMarker | VoidMarker | TagGroup;
 
-type FlowItem = RootContent | SummaryMarker | TagMarker;
+type FlowItem = RootContent | SummaryMarker | TagMarker | VoidMarker;
 
 const TAG_LINE_START = /^[ \t]*(?:\{%|<details[\s>]|<\/details|<summary>)/i;
 
@@ -59,7 +59,7 @@ export function groupByTags(children: RootContent[], ctx: ParseContext): Grouped
     if (frame?.open) top().items.push({ kind: 'group', open: frame.open, closeRaw, items: frame.items });
   };
   for (const item of flatten(children, ctx)) {
-    if (!('kind' in item) || item.kind === 'summary') top().items.push(item);
+    if (!('kind' in item) || item.kind === 'summary' || item.kind === 'void') top().items.push(item);
     else if (item.kind === 'open') stack.push({ open: item, items: [] });
     else {
       let match = stack.length - 1;

@@ -11,7 +11,11 @@ import { convertInline, inlineImage } from './parse-inline.ts';
 import { fragment, normalizeInlines, paragraph } from './nodes.ts';
 import { readOpaqueBlock } from './opaque.ts';
 import { imageRefOf } from './refs.ts';
-import type { DocumentBlock, DocumentBlockImage, DocumentBlockImages, DocumentInlineImage, Length, TextAlignment } from './types.ts';
+import { lengthOf } from './lengths.ts';
+import { htmlToBlocks } from './parse-html-blocks.ts';
+import { readHtmlTable } from './parse-html-table.ts';
+import { readHtmlCode } from './code-html.ts';
+import type { DocumentBlock, DocumentBlockImage, DocumentBlockImages, DocumentInlineImage, TextAlignment } from './types.ts';
 
 /** The phrasing content of a piece of inline Markdown (a caption, a summary, an aligned paragraph). */
 export function phrasingOf(source: string, ctx: ParseContext): PhrasingContent[] {
@@ -21,11 +25,6 @@ export function phrasingOf(source: string, ctx: ParseContext): PhrasingContent[]
   return children.length === 1 && first.type === 'paragraph' ? first.children : [{ type: 'text', value: source }];
 }
 
-function lengthOf(value: string | undefined): Length | undefined {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z%]*)\s*$/i.exec(value ?? '');
-  if (!match) return undefined;
-  return match[2] === '' ? Number(match[1]) : { unit: match[2], value: Number(match[1]) };
-}
 
 function readFigure(inner: string, ctx: ParseContext): DocumentBlockImage | undefined {
   const caption = /<figcaption>([\s\S]*?)(?<!\\)<\/figcaption>/.exec(inner);
@@ -64,6 +63,7 @@ function readFigures(html: string, ctx: ParseContext): DocumentBlockImages | und
     const align = attributes.get('align');
     if (align === 'center' || align === 'left' || align === 'right') data.align = align;
     if (attributes.get('data-full-width') === 'true') data.fullWidth = true;
+    if (attributes.get('data-with-frame') === 'true') data.withFrame = true;
     body = wrapper[2];
   }
   const figures = [...body.matchAll(/<figure>([\s\S]*?)<\/figure>/g)];
@@ -91,6 +91,18 @@ function readImgTags(html: string, ctx: ParseContext): DocumentInlineImage[] | u
   return images;
 }
 
+/** `<img src class="gitbook-drawing">` alone: a drawing, its picture one of the space's files. */
+function readDrawing(html: string, ctx: ParseContext): DocumentBlock | undefined {
+  const tag = /^<img\b[^>]*>$/.exec(html.trim());
+  if (!tag) return undefined;
+  const attributes = readAttributes(tag[0]);
+  const src = attributes.get('src');
+  if (!(attributes.get('class') ?? '').split(/\s+/).includes('gitbook-drawing') || src === undefined) return undefined;
+  const ref = imageRefOf(src, ctx.options);
+  const alt = attributes.get('alt');
+  return { object: 'block', type: 'drawing', data: { ...(ref.kind === 'file' ? { ref } : {}), ...(alt ? { alt } : {}) }, isVoid: true };
+}
+
 const ALIGN: Record<string, TextAlignment> = { left: 'start', start: 'start', center: 'center', right: 'end', end: 'end' };
 
 /** `<p align="center">…</p>` or `<h2 align="center">…</h2>` on one line. */
@@ -104,16 +116,22 @@ function readAligned(html: string, ctx: ParseContext): DocumentBlock | undefined
   return { ...heading, data: { ...heading.data, align } };
 }
 
-/** Reads an HTML block; what it does not recognise is kept as a paragraph of text. */
+/** Reads an HTML block; what it does not recognise is read as blocks (parse-html-blocks.ts), never shown as source. */
 export function readHtmlBlock(html: string, ctx: ParseContext): DocumentBlock[] {
   if (/^<!--\s*-->$/.test(html.trim())) return [];
   const opaque = readOpaqueBlock(html);
   if (opaque) return [opaque];
   const figures = readFigures(html, ctx);
   if (figures) return [figures];
+  const drawing = readDrawing(html, ctx);
+  if (drawing) return [drawing];
   const images = readImgTags(html, ctx);
   if (images) return [paragraph(normalizeInlines(images))];
   const aligned = readAligned(html, ctx);
   if (aligned) return [aligned];
-  return [ctx.literal(html)];
+  const table = readHtmlTable(html, ctx);
+  if (table) return [table];
+  const code = /^\s*<pre\b/.test(html) ? readHtmlCode(html) : undefined;
+  if (code) return [code];
+  return htmlToBlocks(html, ctx);
 }

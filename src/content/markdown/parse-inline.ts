@@ -4,11 +4,12 @@
  * `<code>`, `<s>`) become marks, `<br>` a line break, `<img>` an inline image; any other HTML is kept
  * as text.
  */
-import type { PhrasingContent } from 'mdast';
+import type { FootnoteDefinition, PhrasingContent } from 'mdast';
 import type { ParseContext } from './context.ts';
 import { readAttributes, tagName } from './html.ts';
-import { leaf, normalizeInlines, trimTrailingBreaks, type InlinePiece } from './nodes.ts';
+import { fragment, leaf, normalizeInlines, paragraph, trimTrailingBreaks, type InlinePiece } from './nodes.ts';
 import { readOpaqueInline } from './opaque.ts';
+import { readInlineElement } from './parse-inline-html.ts';
 import { imageRefOf, linkRefOf } from './refs.ts';
 import type { DocumentInlineImage, DocumentInlineLink, DocumentMark, DocumentText, InlineContent, MarkColor, SimpleMarkType } from './types.ts';
 
@@ -26,8 +27,9 @@ function isColor(value: string): value is MarkColor {
   return COLORS.has(value);
 }
 
-/** The mark an opening HTML tag stands for, if any. */
-function markOfTag(name: string, html: string): DocumentMark | undefined {
+/** The mark an opening HTML tag stands for, if any (`<i>` with a class is an icon, not italic). */
+function markOfTag(name: string, html: string, classes: string | undefined): DocumentMark | undefined {
+  if (name === 'i' && classes) return undefined;
   if (name in SIMPLE_TAGS) return mark(SIMPLE_TAGS[name]);
   if (name !== 'mark') return undefined;
   const style = new Map(
@@ -71,16 +73,83 @@ function link(url: string, children: PhrasingContent[], ctx: ParseContext, marks
   return { object: 'inline', type: 'link', data: { ref: linkRefOf(url, ctx.options) }, nodes };
 }
 
-function html(value: string, ctx: ParseContext, marks: DocumentMark[], inLink: boolean): InlinePiece {
+/**
+ * A lone piece of inline HTML (no element around content): a line break, an image, a comment that carries
+ * an inline; any other tag shows nothing (the page's Markdown keeps it), never its source as text.
+ */
+function html(value: string, ctx: ParseContext, marks: DocumentMark[], inLink: boolean): InlinePiece[] {
   const name = tagName(value);
-  if (name === 'br') return leaf('\n', marks);
+  if (name === 'br') return [leaf('\n', marks)];
   if (name === 'img') {
     const attributes = readAttributes(value);
     const src = attributes.get('src');
-    if (src !== undefined) return inlineImage(src, attributes.get('alt'), attributes.get('data-size'), ctx);
+    if (src !== undefined) return [inlineImage(src, attributes.get('alt'), attributes.get('data-size'), ctx)];
   }
   const opaque = inLink ? undefined : readOpaqueInline(value);
-  return opaque ?? leaf(value.replace(/[ \t]*\n[ \t]*/g, ' '), marks);
+  if (opaque) return [opaque];
+  // Text that only looks like a tag ("a < b > c" split by the parser) is text.
+  return name === undefined && !/^<!--/.test(value.trim()) ? [leaf(value.replace(/[ \t]*\n[ \t]*/g, ' '), marks)] : [];
+}
+
+/**
+ * A footnote reference right after a word (`word[^1]`) annotates that word: the word leaves the pieces
+ * read so far and becomes the annotation's text; the footnote's content is its note.
+ */
+function annotate(out: InlinePiece[], definition: FootnoteDefinition | undefined, ctx: ParseContext, marks: DocumentMark[]): InlinePiece[] {
+  if (!definition) return [];
+  const last = out[out.length - 1];
+  let word = '';
+  let wordMarks = marks;
+  if (last?.object === 'leaf') {
+    const match = /(\S+)$/.exec(last.text);
+    if (match) {
+      word = match[1];
+      wordMarks = last.marks;
+      const rest = last.text.slice(0, -word.length);
+      if (rest) out[out.length - 1] = { ...last, text: rest };
+      else out.pop();
+    }
+  }
+  const body = ctx.convertNote(definition);
+  return [{
+    object: 'inline',
+    type: 'annotation',
+    data: {},
+    nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: word, marks: wordMarks }] }],
+    fragments: [fragment('annotation-body', body.length > 0 ? body : [paragraph()], 'annotation-body')],
+    isVoid: false,
+  }];
+}
+
+/** `<picture><source srcset media="(prefers-color-scheme: dark)"><img src alt></picture>`: an inline image with its dark variant. */
+function picture(inner: PhrasingContent[], ctx: ParseContext): InlinePiece[] | undefined {
+  const tags = inner.filter((node) => node.type === 'html').map((node) => (node as { value: string }).value);
+  const img = tags.find((tag) => tagName(tag) === 'img');
+  const source = tags.find((tag) => tagName(tag) === 'source');
+  if (!img) return undefined;
+  const attributes = readAttributes(img);
+  const src = attributes.get('src');
+  if (src === undefined) return undefined;
+  const image = inlineImage(src, attributes.get('alt'), attributes.get('data-size'), ctx);
+  const dark = source ? readAttributes(source) : undefined;
+  const darkSrc = dark?.get('srcset');
+  if (darkSrc !== undefined && (dark?.get('media') ?? '').includes('dark')) image.data.refDark = imageRefOf(darkSrc, ctx.options);
+  return [image];
+}
+
+/**
+ * An HTML element around phrasing content: an inline GitBook writes as HTML (parse-inline-html.ts), a
+ * mark, a link; any other element gives its content, without its tags.
+ */
+function element(name: string, openTag: string, inner: PhrasingContent[], ctx: ParseContext, marks: DocumentMark[], inLink: boolean): InlinePiece[] {
+  if (name === 'picture') return picture(inner, ctx) ?? convertPhrasing(inner, ctx, marks, inLink);
+  const inline = inLink ? undefined : readInlineElement(name, openTag, inner, ctx);
+  if (inline) return [inline];
+  const tagMark = markOfTag(name, openTag, readAttributes(openTag).get('class'));
+  if (tagMark) return convertPhrasing(inner, ctx, [...marks, tagMark], inLink);
+  const href = name === 'a' ? readAttributes(openTag).get('href') : undefined;
+  if (href !== undefined && !inLink) return [link(href, inner, ctx, marks)];
+  return convertPhrasing(inner, ctx, marks, inLink);
 }
 
 /** Converts phrasing content to pieces of inline content, each leaf carrying `marks` and its own. */
@@ -112,6 +181,8 @@ export function convertPhrasing(nodes: PhrasingContent[], ctx: ParseContext, mar
         break;
       case 'link':
         if (inLink) out.push(...convertPhrasing(node.children, ctx, marks, true));
+        // GitBook writes a mention as a link titled "mention"; its text is the target's (the reader shows the target's title).
+        else if (node.title === 'mention') out.push({ object: 'inline', type: 'mention', data: { ref: linkRefOf(node.url, ctx.options) }, isVoid: true });
         else out.push(link(node.url, node.children, ctx, marks));
         break;
       case 'linkReference': {
@@ -129,16 +200,15 @@ export function convertPhrasing(nodes: PhrasingContent[], ctx: ParseContext, mar
         break;
       }
       case 'footnoteReference':
-        out.push(leaf(`[^${node.label ?? node.identifier}]`, marks));
+        out.push(...annotate(out, ctx.footnotes.get(node.identifier), ctx, marks));
         break;
       case 'html': {
         const name = tagName(node.value);
-        const tagMark = name === undefined ? undefined : markOfTag(name, node.value);
-        const close = tagMark && name ? closingIndex(nodes, index, name) : -1;
-        if (tagMark && close !== -1) {
-          out.push(...convertPhrasing(nodes.slice(index + 1, close), ctx, [...marks, tagMark], inLink));
+        const close = name && !name.startsWith('/') ? closingIndex(nodes, index, name) : -1;
+        if (name && close !== -1) {
+          out.push(...element(name, node.value, nodes.slice(index + 1, close), ctx, marks, inLink));
           index = close;
-        } else out.push(html(node.value, ctx, marks, inLink));
+        } else out.push(...html(node.value, ctx, marks, inLink));
         break;
       }
     }

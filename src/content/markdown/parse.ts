@@ -2,7 +2,7 @@
  * Markdown → document. The page is parsed into a real Markdown tree (CommonMark, GFM tables and task
  * lists, `$$` math, YAML front matter, and the tag lines of syntax.ts), then converted block by block.
  */
-import type { Definition, Root } from 'mdast';
+import type { Definition, FootnoteDefinition, Root } from 'mdast';
 import { visit } from 'unist-util-visit';
 import type { ParseContext } from './context.ts';
 import { readFrontmatter } from './frontmatter.ts';
@@ -35,15 +35,20 @@ export function parseMarkdown(markdown: string, options: ParseOptions = {}): Par
     tree.children.shift();
   }
   const definitions = new Map<string, Definition>();
+  const footnotes = new Map<string, FootnoteDefinition>();
   const referenced = new Set<string>();
   visit(tree, (node) => {
     if (node.type === 'definition' && !definitions.has(node.identifier)) definitions.set(node.identifier, node);
+    if (node.type === 'footnoteDefinition' && !footnotes.has(node.identifier)) footnotes.set(node.identifier, node);
+    if (node.type === 'footnoteReference') referenced.add(`^${node.identifier}`);
     if (node.type === 'linkReference' || node.type === 'imageReference') referenced.add(node.identifier);
   });
   const ctx: ParseContext = {
     options,
     definitions,
+    footnotes,
     referenced,
+    convertNote: (definition) => convertChildren(definition.children, ctx, 'hint'),
     subparse: (source) => pieceReader.parse(source),
     subparseBlocks: (source) => blockReader.parse(source),
     // Kept text is read as the writer will write it, so that it reads back the same next time.

@@ -1,10 +1,10 @@
 /**
  * The text of a document, for search: every block's words in reading order, blocks on lines of their
  * own, headings included. Table cells follow row order; code, formulas, captions, image descriptions and
- * tab titles count as text; references and opaque blocks contribute what text they hold.
+ * tab titles count as text; references contribute nothing (their targets are indexed where they live).
  */
-import { inlineText } from './nodes.ts';
-import type { DocumentBlock, DocumentBlockOpaque, DocumentBlockTable, DocumentFragment, JsonValue } from './types.ts';
+import { inlineText, unreachable } from './nodes.ts';
+import type { DocumentBlock, DocumentBlockTable, DocumentFragment } from './types.ts';
 
 function fragmentsText(fragments: DocumentFragment[] | undefined, names?: string[]): string[] {
   return (fragments ?? []).filter((fragment) => !names || names.includes(fragment.fragment)).flatMap((fragment) => blocksText(fragment.nodes));
@@ -28,18 +28,6 @@ function tableText(block: DocumentBlockTable): string[] {
   return lines.filter((line) => line !== '');
 }
 
-/** Text held anywhere in an opaque node: its leaves' text. */
-function opaqueText(value: JsonValue | undefined): string[] {
-  if (Array.isArray(value)) return value.flatMap(opaqueText);
-  if (typeof value !== 'object' || value === null) return [];
-  if (value.object === 'leaf' && typeof value.text === 'string') return [value.text];
-  return Object.values(value).flatMap(opaqueText);
-}
-
-function opaqueBlockText(block: DocumentBlockOpaque): string[] {
-  return Object.values(block).flatMap((value) => (typeof value === 'string' ? [] : opaqueText(value)));
-}
-
 /** The text lines of one block. */
 export function blockText(block: DocumentBlock): string[] {
   switch (block.type) {
@@ -56,6 +44,13 @@ export function blockText(block: DocumentBlock): string[] {
       return [block.data.formula];
     case 'divider':
     case 'content-ref':
+    case 'reusable-content':
+    case 'drawing':
+    case 'integration':
+    case 'swagger':
+    case 'openapi-operation':
+    case 'openapi-schemas':
+    case 'openapi-webhook':
       return [];
     case 'table':
       return tableText(block);
@@ -76,11 +71,22 @@ export function blockText(block: DocumentBlock): string[] {
     case 'hint':
     case 'images':
     case 'tabs':
+    case 'stepper':
+    case 'stepper-step':
+    case 'columns':
+    case 'column':
+    case 'updates':
       return blocksText(block.nodes);
+    case 'if':
+      // Shown only to some readers: never indexed, so search cannot reveal it to the others.
+      return [];
+    case 'update':
+      return [block.data.title ?? '', ...blocksText(block.nodes)];
     default:
-      return opaqueBlockText(block);
+      return unreachable(block);
   }
 }
+
 
 /** The text lines of blocks, empty lines dropped. */
 export function blocksText(blocks: DocumentBlock[]): string[] {

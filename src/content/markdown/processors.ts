@@ -39,7 +39,9 @@ const text: Handle = (node: Text, parent, state, info) => {
   const value = state.safe(node.value, info);
   const siblings: Nodes[] = parent ? parent.children : [];
   const index = siblings.indexOf(node);
-  return index > 0 && siblings[index - 1].type === 'break' ? value.replace(/^([ \t]*)\{%/, '$1\\{%') : value;
+  // A dot is syntax only after a number at the start of a line ("1." starts a list); GitBook leaves the others alone.
+  const dots = value.replace(/(^|[^0-9\\])\\\./g, '$1.');
+  return index > 0 && siblings[index - 1].type === 'break' ? dots.replace(/^([ \t]*)\{%/, '$1\\{%') : dots;
 };
 
 /** HTML and tags get a blank line on each side, so that no HTML block runs on into the next block. */
@@ -49,8 +51,8 @@ function separateHtml(left: Nodes, right: Nodes): number | undefined {
 
 /** Writes Markdown trees. */
 export const markdownWriter = unified()
-  .use(remarkStringify, { bullet: '*', emphasis: '*', strong: '*', rule: '*', fences: true, listItemIndent: 'one', unsafe: [tagInText], join: [separateHtml], handlers: { text } })
-  .use(remarkGfm, { tablePipeAlign: false })
+  .use(remarkStringify, { bullet: '*', emphasis: '_', strong: '*', rule: '*', fences: true, listItemIndent: 'mixed', resourceLink: true, unsafe: [tagInText], join: [separateHtml], handlers: { text } })
+  .use(remarkGfm)
   .use(remarkMath, math)
   .use(remarkFrontmatter, ['yaml']);
 

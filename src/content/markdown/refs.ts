@@ -3,13 +3,15 @@
  * content store passes hooks to resolve paths to its files and pages; without them, `files/<id>` stands
  * for a file and everything else stays a URL.
  */
-import type { ContentRef, ImageRef } from './types.ts';
+import type { ContentRef, ContentRefReusableContent, ImageRef } from './types.ts';
 
 export interface ParseOptions {
   /** Maps an image or file `src` (`assets/x.png`, `files/abc`) to the id of one of the space's files. */
   resolveFile?: (src: string) => string | undefined;
   /** Maps a link or content-reference URL (a page path, `#anchor`, …) to a reference; undefined falls back to the defaults. */
   resolveLink?: (url: string) => ContentRef | undefined;
+  /** Maps the path of an include (`../.gitbook/includes/setup.md`) to the id of one of the space's reusable contents. */
+  resolveReusableContent?: (path: string) => string | undefined;
 }
 
 export interface RenderOptions {
@@ -19,6 +21,10 @@ export interface RenderOptions {
   refUrl?: (ref: ContentRef) => string | undefined;
   /** The title written inside a content reference; its URL when undefined. */
   refTitle?: (ref: ContentRef) => string | undefined;
+  /** The source address of an OpenAPI description by its slug, written inside OpenAPI blocks (nothing when undefined). */
+  openApiSource?: (spec: string) => string | undefined;
+  /** The path written in `{% include "…" %}` for a reusable content; `.gitbook/includes/<id>.md` when undefined. */
+  reusableContentUrl?: (id: string) => string | undefined;
 }
 
 const FILE_PATH = /^files\/([^/?#\s]+)$/;
@@ -32,6 +38,25 @@ export function fileIdOf(src: string, options: ParseOptions): string | undefined
 export function imageRefOf(src: string, options: ParseOptions): ImageRef {
   const file = fileIdOf(src, options);
   return file === undefined ? { kind: 'url', url: src } : { kind: 'file', file };
+}
+
+/**
+ * The reusable content an include names: the hook's answer, else the name of the included file
+ * (`.gitbook/includes/setup.md` is "setup"), which is how an imported space names its reusable contents.
+ */
+export function reusableContentRefOf(path: string, options: ParseOptions): ContentRefReusableContent {
+  const id = options.resolveReusableContent?.(path) ?? includeNameOf(path);
+  return { kind: 'reusable-content', reusableContent: id };
+}
+
+/** "../../.gitbook/includes/Setup steps.md" → "Setup steps". */
+export function includeNameOf(path: string): string {
+  return (path.split('/').pop() ?? path).replace(/\.md$/i, '');
+}
+
+/** The path written for an include. */
+export function includeHref(id: string, options: RenderOptions): string {
+  return options.reusableContentUrl?.(id) ?? `.gitbook/includes/${id}.md`;
 }
 
 /** A link target: the hook's answer, a file, an anchor of this page (`#id`), or a URL. */

@@ -3,17 +3,23 @@
  * wraps the longest run of leaves that carry it; marks Markdown has no syntax for are written as the
  * inline HTML that parse-inline.ts reads back.
  */
-import type { PhrasingContent } from 'mdast';
+import type { Code, PhrasingContent } from 'mdast';
 import { escapeAttribute, writeStartTag } from './html.ts';
 import { inlinePieces, normalizeInlines, sameMark } from './nodes.ts';
-import { writeOpaque } from './opaque.ts';
 import { imageHref, refHref, type RenderOptions } from './refs.ts';
-import type { DocumentInlineImage, DocumentLeaf, DocumentMark, InlineContent } from './types.ts';
+import type { DocumentBlock, DocumentFragment, DocumentInlineImage, DocumentLeaf, DocumentMark, InlineContent } from './types.ts';
+import { inlineHtml } from './render-inline-html.ts';
 
 export interface RenderContext {
   options: RenderOptions;
   /** Writes phrasing content as one line of Markdown (for captions, summaries and HTML blocks). */
   inlineMarkdown: (nodes: PhrasingContent[]) => string;
+  /** Writes blocks as Markdown (the inside of a tag), without a final line break. */
+  blocksMarkdown: (blocks: DocumentBlock[]) => string;
+  /** Records the note of an annotation, to be written at the end of the page; answers its footnote label. */
+  note: (fragments: DocumentFragment[]) => string;
+  /** Writes a Markdown code block (fenced), without a final line break. */
+  codeMarkdown: (code: Code) => string;
 }
 
 export interface PhrasingMode {
@@ -85,6 +91,10 @@ function leavesToPhrasing(leaves: DocumentLeaf[], mode: PhrasingMode): PhrasingC
 /** An inline image: Markdown `![caption](src)` among other content, an `<img>` tag when alone or sized. */
 function image(node: DocumentInlineImage, ctx: RenderContext, asHtml: boolean): PhrasingContent {
   const src = imageHref(node.data.ref, ctx.options);
+  if (node.data.refDark) {
+    const dark = writeStartTag('source', [['srcset', imageHref(node.data.refDark, ctx.options)], ['media', '(prefers-color-scheme: dark)']]);
+    return { type: 'html', value: `<picture>${dark}${writeStartTag('img', [['src', src], ['alt', node.data.caption ?? ''], ['data-size', node.data.size]])}</picture>` };
+  }
   if (!asHtml && node.data.size === undefined) return { type: 'image', url: src, alt: node.data.caption ?? '', title: null };
   return { type: 'html', value: writeStartTag('img', [['src', src], ['alt', node.data.caption ?? ''], ['data-size', node.data.size]]) };
 }
@@ -121,8 +131,11 @@ export function inlineToPhrasing(nodes: InlineContent[], ctx: RenderContext, mod
       case 'inline-math':
         out.push({ type: 'inlineMath', value: piece.data.formula });
         break;
+      case 'annotation':
+        out.push(...inlineToPhrasing(piece.nodes, ctx, mode, inLink), { type: 'footnoteReference', identifier: ctx.note(piece.fragments), label: null });
+        break;
       default:
-        out.push({ type: 'html', value: writeOpaque('inline', piece) });
+        out.push(...inlineHtml(piece, ctx));
     }
   }
   flush();

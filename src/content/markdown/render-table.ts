@@ -3,7 +3,8 @@
  * columns in the view's order. A cell's fragment becomes one line of inline Markdown (its paragraphs
  * joined by `<br>`); values of other column types are written as text.
  */
-import type { PhrasingContent, Table, TableCell } from 'mdast';
+import type { BlockContent, PhrasingContent, Table, TableCell } from 'mdast';
+import { renderHtmlTable } from './render-html-table.ts';
 import { inlineToPhrasing, type RenderContext } from './render-inline.ts';
 import { captionInline } from './render-media.ts';
 import { refHref } from './refs.ts';
@@ -20,6 +21,21 @@ function cellContent(value: DocumentTableValue | undefined, definition: Document
     return [{ type: 'link', url, title: null, children: [{ type: 'text', value: url }] }];
   }
   return [{ type: 'text', value: Array.isArray(value) ? value.join(', ') : String(value) }];
+}
+
+/** Whether GFM can say the table: a plain grid of text columns, each cell one paragraph, no widths or hidden columns. */
+function fitsGfm(block: DocumentBlockTable): boolean {
+  const { view, definition, fullWidth } = block.data;
+  if (view.type !== 'grid' || view.columnWidths || fullWidth !== undefined) return false;
+  const ids = Object.keys(definition);
+  if (ids.some((id) => !view.columns.includes(id))) return false;
+  if (ids.some((id) => definition[id].type !== 'text' || (definition[id] as { verticalAlignment?: string }).verticalAlignment)) return false;
+  return block.fragments.every((fragment) => fragment.nodes.length === 1 && fragment.nodes[0].type === 'paragraph');
+}
+
+/** A table as GFM when it can be said so, else as the HTML table GitBook writes (render-html-table.ts). */
+export function renderTableBlock(block: DocumentBlockTable, ctx: RenderContext): BlockContent {
+  return fitsGfm(block) ? renderTable(block, ctx) : { type: 'html', value: renderHtmlTable(block, ctx) };
 }
 
 export function renderTable(block: DocumentBlockTable, ctx: RenderContext): Table {

@@ -2,7 +2,7 @@
  * The blocks of the document model (`DocumentBlock*` in the client's OpenAPI document), written out by
  * hand; the rest of the model is in types.ts.
  */
-import type { ContentRef, ContentRefFile, DocumentInlineOpaque, DocumentText, ImageRef, InlineContent, JsonValue, Length } from './types.ts';
+import type { ContentRef, ContentRefFile, ContentRefOpenAPI, ContentRefReusableContent, ContentRefURL, DocumentInlineOpaque, DocumentText, ImageRef, InlineContent, JsonValue, Length } from './types.ts';
 
 export type TextAlignment = 'start' | 'center' | 'end';
 export type HintStyle = 'info' | 'warning' | 'danger' | 'success';
@@ -85,7 +85,8 @@ export interface DocumentBlockHint {
   object: 'block';
   type: 'hint';
   key?: string;
-  data: { style: HintStyle };
+  /** `icon` is GitBook's newer hint icon (`{% hint style icon %}`), beyond the client's 0.130.0 model. */
+  data: { style: HintStyle; icon?: string };
   nodes: DocumentBlock[];
   isVoid?: false;
 }
@@ -181,7 +182,8 @@ export interface DocumentBlockImages {
   object: 'block';
   type: 'images';
   key?: string;
-  data: { align?: 'center' | 'left' | 'right'; fullWidth?: boolean };
+  /** `withFrame` is GitBook's newer framed image (`<div data-with-frame="true">`), beyond the client's 0.130.0 model. */
+  data: { align?: 'center' | 'left' | 'right'; fullWidth?: boolean; withFrame?: boolean };
   nodes: DocumentBlockImage[];
   isVoid: false;
 }
@@ -223,7 +225,8 @@ export interface DocumentBlockTabsItem {
   object: 'block';
   type: 'tabs-item';
   key?: string;
-  data: { title?: string };
+  /** `icon` is GitBook's newer tab icon (`{% tab title icon %}`), beyond the client's 0.130.0 model. */
+  data: { title?: string; icon?: string };
   meta?: { id: string };
   nodes: DocumentBlock[];
   isVoid?: false;
@@ -237,20 +240,121 @@ export interface DocumentBlockTabs {
   isVoid?: false;
 }
 
-export type OpaqueBlockType =
-  | 'if'
-  | 'drawing'
-  | 'swagger'
-  | 'openapi-operation'
-  | 'openapi-schemas'
-  | 'openapi-webhook'
-  | 'integration'
-  | 'reusable-content'
-  | 'stepper'
-  | 'stepper-step'
-  | 'columns'
-  | 'column';
-/** A block without Markdown syntax, kept as it came. */
+export interface DocumentBlockStepperStep {
+  object: 'block';
+  type: 'stepper-step';
+  key?: string;
+  data: { icon?: string };
+  nodes: DocumentBlock[];
+  isVoid?: false;
+}
+export interface DocumentBlockStepper {
+  object: 'block';
+  type: 'stepper';
+  key?: string;
+  data: Record<string, never>;
+  nodes: DocumentBlockStepperStep[];
+  isVoid?: false;
+}
+export interface DocumentBlockColumn {
+  object: 'block';
+  type: 'column';
+  key?: string;
+  data: { width?: Length };
+  nodes: DocumentBlock[];
+  isVoid: false;
+}
+export interface DocumentBlockColumns {
+  object: 'block';
+  type: 'columns';
+  key?: string;
+  data: { fullWidth?: boolean };
+  nodes: DocumentBlockColumn[];
+  isVoid: false;
+}
+/** Adaptive content inside a page: shown when `expression` (the one expression language) holds. */
+export interface DocumentBlockIf {
+  object: 'block';
+  type: 'if';
+  key?: string;
+  data: { expression: string };
+  nodes: DocumentBlock[];
+  isVoid?: false;
+}
+/**
+ * A timeline of updates (`{% updates %}`): newer than the client's 0.130.0 model, kept as GitBook writes
+ * it (see docs/decisions/0003-client-document-errata.md).
+ */
+export interface DocumentBlockUpdates {
+  object: 'block';
+  type: 'updates';
+  key?: string;
+  data: { format?: string };
+  nodes: DocumentBlockUpdate[];
+  isVoid: false;
+}
+export interface DocumentBlockUpdate {
+  object: 'block';
+  type: 'update';
+  key?: string;
+  data: { date?: string; tags?: string[]; title?: string };
+  nodes: DocumentBlock[];
+  isVoid: false;
+}
+export interface DocumentBlockReusableContent {
+  object: 'block';
+  type: 'reusable-content';
+  key?: string;
+  data: { ref: ContentRefReusableContent };
+  isVoid: true;
+}
+export interface DocumentBlockDrawing {
+  object: 'block';
+  type: 'drawing';
+  key?: string;
+  /** `alt` is the picture's description as GitBook writes it on the drawing's `<img>`. */
+  data: { ref?: ContentRefFile; alt?: string };
+  isVoid: true;
+}
+export interface DocumentBlockIntegration {
+  object: 'block';
+  type: 'integration';
+  key?: string;
+  data: { integration: string; block: string; props: Record<string, JsonValue>; url?: string; fullWidth?: boolean };
+  isVoid: true;
+}
+/** `{% openapi src path method %}` (and the older `{% swagger %}`): an operation of a description given by URL or file. */
+export interface DocumentBlockSwagger {
+  object: 'block';
+  type: 'swagger';
+  key?: string;
+  data: { ref: ContentRefFile | ContentRefURL; path: string; method: string; expanded?: boolean; fullWidth?: boolean };
+  isVoid: true;
+}
+export interface DocumentBlockOpenAPIOperation {
+  object: 'block';
+  type: 'openapi-operation';
+  key?: string;
+  data: { ref: ContentRefOpenAPI; path: string; method: string };
+  isVoid: true;
+}
+export interface DocumentBlockOpenAPISchemas {
+  object: 'block';
+  type: 'openapi-schemas';
+  key?: string;
+  data: { ref: ContentRefOpenAPI; schemas: string[]; grouped?: boolean };
+  isVoid: true;
+}
+export interface DocumentBlockOpenAPIWebhook {
+  object: 'block';
+  type: 'openapi-webhook';
+  key?: string;
+  data: { ref: ContentRefOpenAPI; name: string; method: string };
+  isVoid: true;
+}
+
+export type OpaqueBlockType = never;
+/** A block carried as it came (never produced by the reader today; kept for documents written elsewhere). */
 export interface DocumentBlockOpaque {
   object: 'block';
   type: OpaqueBlockType;
@@ -277,5 +381,18 @@ export type DocumentBlock =
   | DocumentBlockExpandable
   | DocumentBlockTabs
   | DocumentBlockTabsItem
-  | DocumentBlockOpaque;
+  | DocumentBlockStepper
+  | DocumentBlockStepperStep
+  | DocumentBlockColumns
+  | DocumentBlockColumn
+  | DocumentBlockIf
+  | DocumentBlockUpdates
+  | DocumentBlockUpdate
+  | DocumentBlockReusableContent
+  | DocumentBlockDrawing
+  | DocumentBlockIntegration
+  | DocumentBlockSwagger
+  | DocumentBlockOpenAPIOperation
+  | DocumentBlockOpenAPISchemas
+  | DocumentBlockOpenAPIWebhook;
 export type DocumentBlockType = DocumentBlock['type'];

@@ -4,7 +4,7 @@
  * hand. Blocks and inlines that this library has no Markdown syntax for are typed as opaque nodes: they
  * are carried through unchanged (see opaque.ts), never interpreted.
  */
-import type { DocumentBlock } from './types-blocks.ts';
+import type { DocumentBlock, DocumentFragment } from './types-blocks.ts';
 
 /** Any JSON value. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -88,14 +88,72 @@ export interface DocumentInlineMath {
   data: { formula: string };
   isVoid: true;
 }
-export type OpaqueInlineType = 'emoji' | 'icon' | 'expression' | 'annotation' | 'mention' | 'button';
-/** An inline without Markdown syntax, kept as it came. */
+export interface DocumentInlineEmoji {
+  object: 'inline';
+  type: 'emoji';
+  key?: string;
+  /** The emoji's code points in hex, joined with "-" (GitBook's `data-code`, e.g. "1f44b"). */
+  data: { code: string };
+  isVoid: true;
+}
+/** A Font Awesome icon by name (`book`, from `<i class="fa-book">`). */
+export interface DocumentInlineIcon {
+  object: 'inline';
+  type: 'icon';
+  key?: string;
+  data: { icon: string };
+  isVoid: true;
+}
+export interface DocumentInlineExpression {
+  object: 'inline';
+  type: 'expression';
+  key?: string;
+  data: { expression: string };
+  isVoid: true;
+}
+/** A link to a page, a user or another piece of content, shown with the target's own title. */
+export interface DocumentInlineMention {
+  object: 'inline';
+  type: 'mention';
+  key?: string;
+  data: { ref: ContentRef };
+  isVoid: true;
+}
+export interface DocumentInlineButton {
+  object: 'inline';
+  type: 'button';
+  key?: string;
+  /** `action` (GitBook's newer buttons that ask the assistant or search, `<button data-action>`) has an empty URL `ref`. */
+  data: { ref: ContentRef; label: string; kind: 'primary' | 'secondary'; icon?: string; action?: { action: string; query?: string } };
+  isVoid: true;
+}
+/** Annotated text and the note it carries (a footnote in Markdown). */
+export interface DocumentInlineAnnotation {
+  object: 'inline';
+  type: 'annotation';
+  key?: string;
+  data: Record<string, never>;
+  nodes: DocumentText[];
+  fragments: DocumentFragment[];
+  isVoid: false;
+}
+export type OpaqueInlineType = never;
+/** An inline carried as it came (kept for documents written elsewhere). */
 export interface DocumentInlineOpaque {
   object: 'inline';
   type: OpaqueInlineType;
   [field: string]: JsonValue | undefined;
 }
-export type DocumentInline = DocumentInlineLink | DocumentInlineImage | DocumentInlineMath | DocumentInlineOpaque;
+export type DocumentInline =
+  | DocumentInlineLink
+  | DocumentInlineImage
+  | DocumentInlineMath
+  | DocumentInlineEmoji
+  | DocumentInlineIcon
+  | DocumentInlineExpression
+  | DocumentInlineMention
+  | DocumentInlineButton
+  | DocumentInlineAnnotation;
 /** The content of a paragraph or a heading. */
 export type InlineContent = DocumentText | DocumentInline;
 

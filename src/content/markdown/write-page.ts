@@ -1,0 +1,40 @@
+/**
+ * Writing a page back over the Markdown it was read from, changing only what changed. GitBook's canonical
+ * form is what `renderMarkdown` writes; a page read from a file keeps the file's own bytes wherever its
+ * content did not change, so an edit to one block changes only that block's lines — whatever the file's
+ * style — and an unchanged document gives back the file exactly, byte for byte.
+ *
+ * How: the previous text (P) is read and written canonically (C₀); the new document is written canonically
+ * (C₁). C₀ → C₁ is the edit, in canonical form. It is applied to P by a three-way merge of lines with C₀ as
+ * the base: lines the edit did not touch keep P's bytes; lines it changed take C₁'s. Where P is not
+ * canonical exactly where the edit falls, the edited block is written in canonical form (normalised once).
+ */
+import { diff3Merge } from 'node-diff3';
+import { parseMarkdown } from './parse.ts';
+import type { ParseOptions } from './refs.ts';
+import { renderMarkdown, type RenderMarkdownOptions } from './render.ts';
+import type { Document } from './types.ts';
+
+export interface WritePageOptions extends RenderMarkdownOptions {
+  /** The Markdown the page was read from, to keep where its content is unchanged. */
+  previous?: string;
+  /** How the previous Markdown names files and pages (the same hooks it is read with). */
+  parse?: ParseOptions;
+}
+
+/** Writes a page's document (and front matter), over its previous Markdown when there is one. */
+export function writePage(document: Document, options: WritePageOptions = {}): string {
+  const { previous, parse, ...render } = options;
+  const written = renderMarkdown(document, render);
+  if (previous === undefined || previous === '') return written;
+  const before = parseMarkdown(previous, parse);
+  const canonicalBefore = renderMarkdown(before.document, { ...render, frontmatter: before.frontmatter });
+  if (canonicalBefore === written) return previous;
+  const regions = diff3Merge<string>(previous.split('\n'), canonicalBefore.split('\n'), written.split('\n'), { excludeFalseConflicts: true });
+  const lines: string[] = [];
+  for (const region of regions) {
+    if (region.ok) lines.push(...region.ok);
+    else if (region.conflict) lines.push(...region.conflict.b);
+  }
+  return lines.join('\n');
+}
