@@ -3,7 +3,9 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { DialectName } from './db/database.ts';
 import type { DB } from './db/types.ts';
+import type { DomainEvents } from './events.ts';
 import type { IdGenerator } from './ids.ts';
+import type { JobRegistry } from './jobs/registry.ts';
 import type { PolicyLedger } from './policy/index.ts';
 import type { SecretBox, Signer } from './secrets.ts';
 import type { BlobStore } from './storage/blobs.ts';
@@ -27,6 +29,10 @@ export interface Context extends PolicyLedger {
   /** Signs URLs that Quire serves without a token (file downloads). */
   urls: Signer;
   blobs: BlobStore;
+  /** The kinds of background job this app enqueues and runs (assembled in src/services.ts). */
+  jobs: JobRegistry;
+  /** Who is told of domain events (assembled in src/services.ts). */
+  events: DomainEvents;
   actor: Actor | null;
 }
 

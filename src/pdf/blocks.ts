@@ -1,3 +1,4 @@
+import { unreachable } from '../content/markdown/nodes.ts';
 import type {
   ContentRef,
   DocumentBlock,
@@ -129,13 +130,42 @@ export class BodyWriter {
         });
       case 'tabs-item':
         return this.section([{ text: pdfText(node.data.title ?? 'Tab'), ...this.runStyle({ bold: true }) }], node.nodes);
-      default: {
-        // Blocks without a syntax of their own (columns, steppers, OpenAPI operations, drawings …): their
-        // child blocks when they hold any, else a note that the PDF leaves them out.
-        const children = (node as { nodes?: unknown }).nodes;
-        if (Array.isArray(children) && children.every((child) => isBlock(child))) return this.nested(() => this.blocks(children as DocumentBlock[]));
-        return this.note(`[${node.type.replace(/-/g, ' ')}: not shown in the PDF]`);
-      }
+      case 'stepper':
+        return node.nodes.forEach((step, index) => {
+          if (index > 0) this.layout.gap(PARAGRAPH_GAP);
+          this.section([{ text: `Step ${index + 1}`, ...this.runStyle({ bold: true }) }], step.nodes);
+        });
+      case 'stepper-step':
+      case 'column':
+      case 'update':
+        return this.nested(() => this.blocks(node.nodes));
+      case 'columns':
+        // Columns are stacked: a PDF page is read top to bottom.
+        return this.blocks(node.nodes.flatMap((column) => column.nodes));
+      case 'updates':
+        return node.nodes.forEach((update, index) => {
+          if (index > 0) this.layout.gap(PARAGRAPH_GAP);
+          const title = [update.data.date, ...(update.data.tags ?? [])].filter(Boolean).join(' · ') || 'Update';
+          this.section([{ text: pdfText(title), ...this.runStyle({ bold: true }) }], update.nodes);
+        });
+      case 'if':
+        // A member's export shows every branch, each marked with the readers who see it on the site.
+        return this.section([{ text: pdfText(`Shown to readers when ${node.data.expression}`), ...this.runStyle({ italic: true, color: COLORS.muted }) }], node.nodes);
+      case 'reusable-content':
+        return this.note(`[Reusable content "${node.data.ref.reusableContent}"]`);
+      case 'drawing':
+        return node.data.ref ? this.image({ object: 'block', type: 'image', data: { ref: node.data.ref, ...(node.data.alt ? { alt: node.data.alt } : {}) }, fragments: [], isVoid: true }) : undefined;
+      case 'integration':
+        return this.labelled('Integration', [{ text: pdfText(`${node.data.integration}/${node.data.block}`), ...this.runStyle() }], undefined);
+      case 'swagger':
+      case 'openapi-operation':
+        return this.labelled('API operation', [{ text: pdfText(`${node.data.method.toUpperCase()} ${node.data.path}`), ...this.runStyle({ mono: true }) }], undefined);
+      case 'openapi-schemas':
+        return this.labelled('API schemas', [{ text: pdfText(node.data.schemas.join(', ')), ...this.runStyle({ mono: true }) }], undefined);
+      case 'openapi-webhook':
+        return this.labelled('API webhook', [{ text: pdfText(`${node.data.method.toUpperCase()} ${node.data.name}`), ...this.runStyle({ mono: true }) }], undefined);
+      default:
+        return unreachable(node);
     }
   }
 
@@ -145,7 +175,7 @@ export class BodyWriter {
   }
 
   private runs(nodes: InlineContent[], style: TextStyle = this.style): Run[] {
-    return inlineRuns(nodes, { style, resolve: this.context.resolve, imageLabel: (ref) => this.refLabel(ref, 'Image') });
+    return inlineRuns(nodes, { style, resolve: this.context.resolve, imageLabel: (ref) => this.refLabel(ref, 'Image'), refLabel: (ref) => this.refLabel(ref, 'Link') });
   }
 
   private paragraph(nodes: InlineContent[], align?: 'start' | 'center' | 'end'): void {
@@ -499,10 +529,6 @@ export class BodyWriter {
         return fallback;
     }
   }
-}
-
-function isBlock(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && (value as { object?: unknown }).object === 'block';
 }
 
 function linkStyle(): Pick<Run, 'color' | 'underline'> {

@@ -1,4 +1,6 @@
-import type { ContentRef, DocumentMark, InlineContent, JsonValue, MarkColor } from '../content/markdown/index.ts';
+import { emojiText } from '../content/markdown/nodes.ts';
+import { unreachable } from '../content/markdown/nodes.ts';
+import type { ContentRef, DocumentMark, InlineContent, MarkColor } from '../content/markdown/index.ts';
 import { pdfText } from './text.ts';
 
 /**
@@ -81,6 +83,8 @@ interface RunOptions {
   resolve: LinkResolver;
   /** Shown in place of an inline image: its caption or file name. */
   imageLabel: (ref: ContentRef) => string;
+  /** The name of a reference's target (a page's title), for mentions. */
+  refLabel: (ref: ContentRef) => string;
 }
 
 function applyMarks(style: TextStyle, marks: DocumentMark[]): TextStyle & { underline?: boolean; strike?: boolean } {
@@ -130,18 +134,6 @@ function run(text: string, style: TextStyle & { underline?: boolean; strike?: bo
   };
 }
 
-/** The text held by an inline that has no syntax of its own (emoji, mention, button …), when it holds any. */
-function opaqueInlineText(node: { [field: string]: JsonValue | undefined }): string {
-  const data = node.data;
-  if (data && typeof data === 'object' && !Array.isArray(data)) {
-    for (const key of ['label', 'text', 'title']) {
-      const value = data[key];
-      if (typeof value === 'string') return value;
-    }
-  }
-  return '';
-}
-
 /** The runs of some inline content, in reading order. */
 export function inlineRuns(nodes: InlineContent[], options: RunOptions, target: LinkTarget = {}): Run[] {
   const runs: Run[] = [];
@@ -162,14 +154,28 @@ export function inlineRuns(nodes: InlineContent[], options: RunOptions, target: 
       case 'inline-image':
         runs.push(run(`[${options.imageLabel(node.data.ref)}]`, { ...options.style, italic: true, color: COLORS.muted }, target));
         break;
-      default: {
-        if (Array.isArray(node.nodes)) {
-          runs.push(...inlineRuns(node.nodes as unknown as InlineContent[], options, target));
-          break;
-        }
-        const text = opaqueInlineText(node);
-        if (text) runs.push(run(text, options.style, target));
+      case 'annotation':
+        runs.push(...inlineRuns(node.nodes, options, target));
+        break;
+      case 'mention': {
+        const resolved = options.resolve(node.data.ref);
+        runs.push(run(options.refLabel(node.data.ref), options.style, resolved.link || resolved.goTo ? resolved : target));
+        break;
       }
+      case 'button': {
+        const resolved = options.resolve(node.data.ref);
+        runs.push(run(node.data.label, { ...options.style, bold: true }, resolved.link || resolved.goTo ? resolved : target));
+        break;
+      }
+      case 'emoji':
+        runs.push(run(emojiText(node.data.code), options.style, target));
+        break;
+      case 'icon':
+      case 'expression':
+        // Icons have no glyph in the PDF's fonts; expressions are evaluated before the PDF is made.
+        break;
+      default:
+        unreachable(node);
     }
   }
   return runs.filter((candidate) => candidate.text !== '');

@@ -15,7 +15,10 @@ export interface Asset {
 }
 
 const here = join(import.meta.dirname, 'assets');
-const katexDist = join(dirname(createRequire(import.meta.url).resolve('katex/package.json')), 'dist');
+const require = createRequire(import.meta.url);
+const katexDist = join(dirname(require.resolve('katex/package.json')), 'dist');
+// Mermaid's browser build (diagrams are drawn in the reader's browser; Quire serves the script itself).
+const mermaidScript = join(dirname(require.resolve('mermaid/package.json')), 'dist', 'mermaid.min.js');
 
 const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
@@ -37,7 +40,8 @@ function asset(path: string, name: string): Asset {
 
 function loadAssets(): { files: Map<string, Asset>; version: string } {
   const files = new Map<string, Asset>();
-  for (const name of ['site.css', 'content.css', 'search.js']) files.set(name, asset(join(here, name), name));
+  for (const name of ['site.css', 'content.css', 'search.js', 'diagrams.js']) files.set(name, asset(join(here, name), name));
+  files.set('mermaid.min.js', asset(mermaidScript, 'mermaid.min.js'));
   files.set('katex.min.css', asset(join(katexDist, 'katex.min.css'), 'katex.min.css'));
   // KaTeX's stylesheet names its fonts as `fonts/<name>`, relative to itself.
   for (const font of readdirSync(join(katexDist, 'fonts'))) {

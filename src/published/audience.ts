@@ -2,7 +2,7 @@ import { clearCookie, readCookie, setCookie, type CookieOptions } from './cookie
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
 import { allows } from '../policy/index.ts';
-import { shareKeyActive, siteAudience, unsignedClaimsFromQuery, verifyVisitorJwt, visitorClaims, type Visitor } from '../sites/visitor.ts';
+import { identifyVisitor, siteAudience, unsignedClaimsFromQuery } from '../sites/visitor.ts';
 import type { SiteAddressing } from './resolve.ts';
 
 /**
@@ -97,29 +97,21 @@ export async function admit(request: FastifyRequest, reply: FastifyReply, addres
   const ctx = request.ctx;
   const query = (request.query ?? {}) as Query;
   const { claims: unsigned, fromAddress } = unsignedClaims(request, query);
-  const visitor: Visitor = { claims: visitorClaims(null, unsigned), authenticated: false, sharedWith: false };
+  // A share key counts on a share-link site, a visitor JWT on a visitor-auth site: from the address, else a cookie.
+  const shareOffered = site.visibility === 'share-link' ? single(query.share) : undefined;
+  const shareKey = site.visibility === 'share-link' ? (shareOffered ?? readCookie(request, SHARE_COOKIE)) : undefined;
+  const jwtOffered = site.visibility === 'visitor-auth' ? single(query.jwt_token) : undefined;
+  const jwt = site.visibility === 'visitor-auth' ? (jwtOffered ?? readCookie(request, VISITOR_COOKIE)) || undefined : undefined;
+  const visitor = await identifyVisitor(ctx, site, { shareKey, jwt, unsigned });
   let arrived: { cookie: string; value: string; maxAge: number; parameter: string } | null = null;
 
-  if (site.visibility === 'share-link') {
-    const offered = single(query.share);
-    const key = offered ?? readCookie(request, SHARE_COOKIE);
-    visitor.sharedWith = key !== undefined && (await shareKeyActive(ctx, site.id, key));
-    if (offered !== undefined && visitor.sharedWith) arrived = { cookie: SHARE_COOKIE, value: offered, maxAge: SHARE_COOKIE_SECONDS, parameter: 'share' };
-    else if (offered === undefined && key !== undefined && !visitor.sharedWith) clearCookie(reply, SHARE_COOKIE, cookieOptions(addressing));
-  } else if (site.visibility === 'visitor-auth') {
-    const offered = single(query.jwt_token);
-    const token = offered ?? readCookie(request, VISITOR_COOKIE);
-    const signed = token ? await verifyVisitorJwt(ctx, site, token) : null;
-    if (signed) {
-      visitor.authenticated = true;
-      visitor.claims = visitorClaims(signed, unsigned);
-      if (offered !== undefined) {
-        const exp = decodeJwt(offered).exp ?? 0;
-        const seconds = Math.min(MAX_VISITOR_COOKIE_SECONDS, Math.max(1, exp - Math.floor(ctx.clock.now().getTime() / 1000)));
-        arrived = { cookie: VISITOR_COOKIE, value: offered, maxAge: seconds, parameter: 'jwt_token' };
-      }
-    } else if (offered === undefined && token !== undefined) clearCookie(reply, VISITOR_COOKIE, cookieOptions(addressing));
-  }
+  if (shareOffered !== undefined && visitor.sharedWith) arrived = { cookie: SHARE_COOKIE, value: shareOffered, maxAge: SHARE_COOKIE_SECONDS, parameter: 'share' };
+  else if (shareOffered === undefined && shareKey !== undefined && !visitor.sharedWith) clearCookie(reply, SHARE_COOKIE, cookieOptions(addressing));
+  if (jwtOffered !== undefined && visitor.authenticated) {
+    const exp = decodeJwt(jwtOffered).exp ?? 0;
+    const seconds = Math.min(MAX_VISITOR_COOKIE_SECONDS, Math.max(1, exp - Math.floor(ctx.clock.now().getTime() / 1000)));
+    arrived = { cookie: VISITOR_COOKIE, value: jwtOffered, maxAge: seconds, parameter: 'jwt_token' };
+  } else if (jwtOffered === undefined && jwt !== undefined && !visitor.authenticated) clearCookie(reply, VISITOR_COOKIE, cookieOptions(addressing));
 
   const audience = siteAudience(site, visitor, false);
   if (!allows(ctx, 'site.readPublished', audience)) {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { LruCache } from '../content/lru.ts';
+import { LruCache } from '../lru.ts';
 import type { SiteStructureModel } from '../sites/structure.ts';
 import type { SiteView } from './model.ts';
 
@@ -14,6 +14,8 @@ export interface CachedBody {
   /** Kept encoded: a page is sent many more times than it is made. */
   body: Buffer;
   etag: string;
+  /** The page draws Mermaid diagrams (its response needs the diagram policy). */
+  diagrams?: boolean;
 }
 
 /** Full structures, by site id and version (a site's structure changes only with its version). */
@@ -43,8 +45,10 @@ export function cachedBody(key: string, make: () => Promise<string> | string): C
 
 async function renderBody(key: string, make: () => Promise<string> | string): Promise<CachedBody> {
   renderStats.rendered++;
-  const body = Buffer.from(await make());
-  const entry = { body, etag: etagOf(body) };
+  const text = await make();
+  const body = Buffer.from(text);
+  const entry: CachedBody = { body, etag: etagOf(body) };
+  if (text.includes('/mermaid.min.js')) entry.diagrams = true;
   bodies.set(key, entry, Math.max(1, body.length));
   return entry;
 }

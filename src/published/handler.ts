@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { contentDisposition } from '../http/replies.ts';
 import { loadTree } from '../content/tree.ts';
 import { admit } from './audience.ts';
-import { cachedBody, type CachedBody } from './cache.ts';
+import { cachedBody, etagOf, type CachedBody } from './cache.ts';
+import { canonicalJson } from '../content/revisions.ts';
 import { openSiteFile, INLINE_TYPES } from './files.ts';
 import { bareErrorPage, NOT_FOUND_MESSAGE, NOT_FOUND_TITLE, siteNotFoundPage } from './layout.ts';
 import { locate, siteView, variantHref, type SiteView } from './model.ts';
@@ -33,6 +34,12 @@ export const READER_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * The policy of a page with Mermaid diagrams: the same, except that styles in elements are allowed —
+ * Mermaid writes its diagrams' styles into the SVG it draws. Scripts stay Quire's own.
+ */
+export const DIAGRAM_CSP = READER_CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
+
 const HTML = 'text/html; charset=utf-8';
 
 const SECURITY_HEADERS = Object.freeze({
@@ -55,10 +62,20 @@ interface Admitted {
   view: SiteView;
   live: Map<string, CurrentContent>;
   restricted: boolean;
+  /** The reader's claims, which `if` blocks and expressions in pages read. */
+  claims: Record<string, unknown>;
+  /** Tells bodies made for these claims apart: empty when the reader has none. */
+  claimsKey: string;
+}
+
+/** A short key of a reader's claims (bodies of pages with `if` blocks differ by them). */
+function claimsKeyOf(claims: Record<string, unknown>): string {
+  return Object.keys(claims).length === 0 ? '' : etagOf(canonicalJson(claims)).slice(1, 17);
 }
 
 /** Sends a cached body with its validator: 304 when the reader has it already. */
 function sendBody(a: Admitted, entry: CachedBody, type: string, noindex: boolean): FastifyReply {
+  if (entry.diagrams) a.reply.header('content-security-policy', DIAGRAM_CSP);
   const reply = a.reply.headers({ etag: entry.etag, 'cache-control': a.restricted ? 'private, no-cache' : 'public, no-cache', vary: 'Cookie', ...(noindex ? { 'x-robots-tag': 'noindex' } : {}) });
   if (a.request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
   return reply.type(type).send(entry.body);
@@ -93,7 +110,7 @@ export async function serveSite(request: FastifyRequest, reply: FastifyReply, ad
   }
   const live = addressing.live;
   const view = await siteView(request.ctx, addressing, live, admission.claims);
-  const a: Admitted = { request, reply, view, live, restricted: admission.restricted };
+  const a: Admitted = { request, reply, view, live, restricted: admission.restricted, claims: admission.claims, claimsKey: claimsKeyOf(admission.claims) };
   if (view.visibility !== 'public') reply.header('x-robots-tag', 'noindex');
   return dispatch(a, addressing.segments);
 }
@@ -163,12 +180,12 @@ async function servePage(a: Admitted, segments: string[]): Promise<FastifyReply>
     const target = firstDocumentUnder(page);
     return target?.path ? reply.redirect(variantHref(view, variant, target.path), 302) : siteNotFound(a);
   }
-  const key = `${view.key}|${variant.id}|${content.revisionId}|${page.node.id}`;
+  const key = `${view.key}|${variant.id}|${content.revisionId}|${page.node.id}|${a.claimsKey}`;
   const noindex = pageNoIndex(view, tree, page);
   if (markdown) {
-    const entry = await cachedBody(`${key}|md`, () => pageMarkdown(request.ctx, tree, page));
+    const entry = await cachedBody(`${key}|md`, () => pageMarkdown(request.ctx, tree, page, a.claims));
     return sendBody(a, entry, 'text/markdown; charset=utf-8', noindex);
   }
-  const entry = await cachedBody(`${key}|html`, () => renderPage(request.ctx, { view, variant, tree, page }));
+  const entry = await cachedBody(`${key}|html`, () => renderPage(request.ctx, { view, variant, tree, page }, a.claims));
   return sendBody(a, entry, HTML, noindex);
 }

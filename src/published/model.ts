@@ -1,4 +1,4 @@
-import { conditionHolds } from '../sites/conditions/index.ts';
+import { conditionHolds } from '../expressions/conditions.ts';
 import {
   loadSiteStructure,
   sectionsOf,

@@ -1,5 +1,5 @@
 import type { Context } from '../context.ts';
-import { bodyMarkdown, toDocument, type Document } from '../content/documents.ts';
+import { bodyMarkdown, reusableContentDocuments, toDocument, type Document } from '../content/documents.ts';
 import { FrontmatterError, normalizeSource } from '../content/markdown/index.ts';
 import { fullLayout } from '../content/nodes.ts';
 import type { RevisionTree, TreePage } from '../content/tree.ts';
@@ -7,6 +7,9 @@ import { breadcrumbs, documentHtml, outline, pagination, siteFrame, variantSwitc
 import { siteHref, variantHref, type SiteView, type VariantView } from './model.ts';
 import { ancestors, firstDocumentUnder, firstPage, isHidden, navigation, readingOrder, type NavItem } from './navigation.ts';
 import { escapeAttribute, escapeHtml, renderDocument, type RenderLinks } from './render/index.ts';
+
+/** What marks a page with Mermaid diagrams (render/code.ts). */
+export const DIAGRAM_MARK = '<pre class="mermaid">';
 
 /** One page of one variant, as the reader serves it. */
 export interface PageTarget {
@@ -36,9 +39,14 @@ export function fileHref(view: SiteView, variant: VariantView, tree: RevisionTre
   return file ? siteHref(view, '~files', encodeURIComponent(variant.id), encodeURIComponent(file.id), encodeURIComponent(file.name)) : null;
 }
 
-function links(view: SiteView, variant: VariantView, tree: RevisionTree): RenderLinks {
+function links(view: SiteView, variant: VariantView, tree: RevisionTree, includes: Map<string, Document>): RenderLinks {
   return {
     fileUrl: (fileId) => fileHref(view, variant, tree, fileId),
+    pageTitle: (pageId) => {
+      const found = tree.byId.get(pageId);
+      return found ? found.node.title : null;
+    },
+    reusableContent: (id) => includes.get(id) ?? null,
     pageUrl: (pageId, anchor) => {
       const found = tree.byId.get(pageId);
       const target = found && found.node.type !== 'link' ? firstDocumentUnder(found) : undefined;
@@ -49,13 +57,16 @@ function links(view: SiteView, variant: VariantView, tree: RevisionTree): Render
   };
 }
 
-/** The page's document, expressions evaluated; front matter that cannot be read is set aside rather than failing the page. */
-export function pageDocument(source: string, tree: RevisionTree, page: TreePage): Document {
+/**
+ * The page's document for a reader with these claims: expressions evaluated, `if` blocks kept only when
+ * they hold. Front matter that cannot be read is set aside rather than failing the page.
+ */
+export function pageDocument(source: string, tree: RevisionTree, page: TreePage, claims: Record<string, unknown> = {}): Document {
   try {
-    return toDocument(source, tree, page, true);
+    return toDocument(source, tree, page, true, claims);
   } catch (error) {
     if (!(error instanceof FrontmatterError)) throw error;
-    return toDocument(normalizeSource(source).replace(/^---\n[\s\S]*?\n---(?:\n|$)/, ''), tree, page, true);
+    return toDocument(normalizeSource(source).replace(/^---\n[\s\S]*?\n---(?:\n|$)/, ''), tree, page, true, claims);
   }
 }
 
@@ -96,11 +107,13 @@ function crumbs(target: PageTarget): Crumb[] {
 }
 
 /** The whole HTML of a page. */
-export async function renderPage(ctx: Pick<Context, 'db' | 'dialect'>, target: PageTarget): Promise<string> {
+export async function renderPage(ctx: Pick<Context, 'db' | 'dialect'>, target: PageTarget, claims: Record<string, unknown> = {}): Promise<string> {
   const { view, variant, tree, page } = target;
   const layout = fullLayout(page.node.layout);
   const source = await bodyMarkdown(ctx, page);
-  const rendered = renderDocument(pageDocument(source, tree, page), links(view, variant, tree));
+  const document = pageDocument(source, tree, page, claims);
+  const includes = await reusableContentDocuments(ctx, tree, page, document, claims);
+  const rendered = renderDocument(document, links(view, variant, tree, includes));
 
   const open = new Set([...ancestors(tree, page).map((p) => p.node.id), page.node.id]);
   const sidebar = layout.tableOfContents
@@ -132,6 +145,7 @@ export async function renderPage(ctx: Pick<Context, 'db' | 'dialect'>, target: P
     canonical: `${view.origin}${pageHref(view, variant, tree, page)}`,
     noindex: pageNoIndex(view, tree, page),
     math: rendered.html.includes('class="katex'),
+    diagrams: rendered.html.includes(DIAGRAM_MARK),
     bodyClass: [layout.tableOfContents ? 'with-toc' : 'without-toc', aside ? 'with-outline' : 'without-outline'].join(' '),
     body: siteFrame(view, variant, `${sidebar}\n${main}\n${aside}`),
   });

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Context } from '../context.ts';
 import { preparedQuery } from '../db/prepared.ts';
 import type { DB } from '../db/types.ts';
-import type { SiteRow } from '../modules/sites/access.ts';
+import type { SiteRow } from '../db/rows.ts';
 import { sitePathRoot } from '../sites/urls.ts';
 
 /**

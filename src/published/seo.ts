@@ -64,11 +64,11 @@ export async function llmsTxt(ctx: Db, view: SiteView, live: Map<string, Current
 }
 
 /** A page as Markdown: its title and description, then its body with expressions evaluated. */
-export async function pageMarkdown(ctx: Db, tree: RevisionTree, page: TreePage): Promise<string> {
+export async function pageMarkdown(ctx: Db, tree: RevisionTree, page: TreePage, claims: Record<string, unknown> = {}): Promise<string> {
   const source = await bodyMarkdown(ctx, page);
   let body: string;
   try {
-    body = toMarkdown(source, tree, page, true);
+    body = toMarkdown(source, tree, page, true, claims);
   } catch (error) {
     if (!(error instanceof FrontmatterError)) throw error;
     body = source;

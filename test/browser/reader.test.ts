@@ -8,7 +8,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { addFile, createSpaceWithPages, editContent } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
-import { spaceContentChanged } from '../../src/search/changes.ts';
+import { scheduleSpaceIndex } from '../../src/search/changes.ts';
 import { indexNow } from '../search/support.ts';
 import { addSection, addVariant, createSite, visitorToken, type SiteHandle } from '../published/support.ts';
 
@@ -138,7 +138,7 @@ describe('the reader in a browser [sqlite]', { skip }, () => {
     });
     const legacy = (await createSpaceWithPages(t.ctx, org, [{ type: 'document', title: 'Legacy welcome', markdown: 'The first version of Acme Cloud.\n' }], { title: 'Version 1' })).spaceId;
     const api = (await createSpaceWithPages(t.ctx, org, [{ type: 'document', title: 'Endpoints', markdown: 'The walrus endpoint lists every service.\n' }], { title: 'API' })).spaceId;
-    for (const id of [guides, legacy, api]) await spaceContentChanged(t.ctx, id);
+    for (const id of [guides, legacy, api]) await scheduleSpaceIndex(t.ctx, id);
     await indexNow(t.ctx);
 
     site = await createSite(world.admin, org, { title: 'Acme Cloud Docs', visibility: 'public', spaces: [guides] });

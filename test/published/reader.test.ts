@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { setCurrentRevision } from '../../src/content/current.ts';
+import { setSpaceHead } from '../../src/content/head.ts';
 import { renderStats } from '../../src/published/cache.ts';
 import { RevisionWriter } from '../../src/content/writer.ts';
 import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
 import { addFile, createSpaceWithPages, currentRevision, editContent } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { indexNow } from '../search/support.ts';
-import { spaceContentChanged } from '../../src/search/changes.ts';
+import { scheduleSpaceIndex } from '../../src/search/changes.ts';
 import { addSection, addVariant, browse, createSite, guidePages, navTitles, patchSite, type SiteHandle } from './support.ts';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
@@ -36,7 +36,7 @@ for (const dialect of dialects) {
       await editContent(t.ctx, spaces.guides, async (writer) => {
         await addFile(t.ctx, writer, { name: 'diagram.png', contentType: 'image/png', bytes: PNG });
       });
-      for (const id of Object.values(spaces)) await spaceContentChanged(t.ctx, id);
+      for (const id of Object.values(spaces)) await scheduleSpaceIndex(t.ctx, id);
       site = await createSite(world.admin, org, { title: 'Acme Handbook', visibility: 'public', spaces: [spaces.guides] });
       const api = await addSection(world.admin, org, site.id, spaces.api, 'API Reference');
       apiPath = api.path;
@@ -201,13 +201,13 @@ for (const dialect of dialects) {
     it('shows an edit of the content and a change of the structure at once', async () => {
       const before = await get('/getting-started');
       assert.match(before.body, /The basics of getting started/);
-      // As the API writes: a new revision made current through setCurrentRevision.
+      // As the API writes: a new revision made current through setSpaceHead.
       const parent = await currentRevision(t.ctx, spaces.guides);
       const writer = await RevisionWriter.fromRevision(t.ctx, parent);
       const pageId = writer.children(null).find((id) => writer.page(id).title === 'Getting started')!;
       writer.updatePage(pageId, { markdown: 'Freshly edited basics.\n' });
       const { revisionId } = await writer.commit(t.ctx, { spaceId: spaces.guides, type: 'edits', parents: [parent] });
-      await setCurrentRevision(t.ctx, spaces.guides, revisionId);
+      await setSpaceHead(t.ctx, spaces.guides, revisionId);
       const rendered = renderStats.rendered;
       const edited = await get('/getting-started');
       assert.equal(renderStats.rendered, rendered + 1, 'the new revision is a new key');

@@ -20,6 +20,8 @@ const parseOptions = {
 const links: RenderLinks = {
   fileUrl: (id) => (id.includes('missing') ? null : `/~files/${id}`),
   pageUrl: (id, anchor) => (id.includes('missing') ? null : `/docs/${id}${anchor ? `#${anchor}` : ''}`),
+  pageTitle: (id) => (id.includes('missing') ? null : `Title of ${id}`),
+  reusableContent: () => null,
 };
 
 function documentOf(markdown: string): Document {
@@ -292,8 +294,8 @@ describe('published renderer: safety', () => {
       object: 'document',
       data: {},
       nodes: [
-        { object: 'block', type: 'if', data: { condition: 'visitor.claims.admin' }, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'secret', marks: [] }] }] }] },
-        { object: 'block', type: 'columns', data: {}, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'visible', marks: [] }] }] }] },
+        { object: 'block', type: 'if', data: { expression: 'visitor.claims.admin' }, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'secret', marks: [] }] }] }] },
+        { object: 'block', type: 'columns', data: {}, isVoid: false, nodes: [{ object: 'block', type: 'column', data: {}, isVoid: false, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'visible', marks: [] }] }] }] }] },
       ],
     };
     const { html: out } = renderDocument(document, links);

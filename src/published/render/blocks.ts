@@ -1,9 +1,11 @@
 /**
  * Blocks → HTML: one case per block type of the document model, the text blocks here and the others in
- * their own modules. Blocks without Markdown syntax (OpenAPI, integrations, drawings …) have no
- * published form yet: their child blocks are shown when they have any, else nothing.
+ * their own modules (layout-blocks.ts for steppers, columns, updates, includes, OpenAPI and integrations).
+ * The switch is exhaustive: a block type added to the model fails to compile until it has a rendering.
  */
-import type { DocumentBlock, DocumentBlockHeading, DocumentBlockList, DocumentBlockOpaque, DocumentBlockParagraph } from '../../content/markdown/index.ts';
+import type { DocumentBlock, DocumentBlockHeading, DocumentBlockList, DocumentBlockParagraph } from '../../content/markdown/index.ts';
+import { unreachable } from '../../content/markdown/nodes.ts';
+import { renderColumns, renderDrawing, renderInclude, renderIntegration, renderOpenApi, renderStepper, renderUpdates } from './layout-blocks.ts';
 import { headingTitle, type RenderContext } from './context.ts';
 import { escapeAttribute } from './escape.ts';
 import { renderCode } from './code.ts';
@@ -51,18 +53,6 @@ function renderList(block: DocumentBlockList, ctx: RenderContext, out: string[])
     out.push('</li>');
   }
   out.push(block.type === 'list-ordered' ? '</ol>' : '</ul>');
-}
-
-/** Layout blocks (columns, steppers) show their children; the others, and `if` blocks, show nothing. */
-function renderOpaque(block: DocumentBlockOpaque, ctx: RenderContext, out: string[]): void {
-  // Conditional content is for the caller to evaluate first (evaluateDocument); shown here it would
-  // reveal what the condition hides.
-  if (block.type === 'if') return;
-  const children = block.nodes;
-  if (!Array.isArray(children) || !children.every((child) => child !== null && typeof child === 'object' && !Array.isArray(child) && child.object === 'block')) return;
-  out.push(`<div class="block-${escapeAttribute(block.type)}">`);
-  ctx.blocks(children as unknown as DocumentBlock[], out);
-  out.push('</div>');
 }
 
 /** Appends the HTML of one block to `out`. */
@@ -116,8 +106,34 @@ export function renderBlock(block: DocumentBlock, ctx: RenderContext, out: strin
       return renderTabs(block, ctx, out);
     case 'tabs-item':
       return renderLoneTab(block, ctx, out);
+    case 'stepper':
+      return renderStepper(block, ctx, out);
+    case 'stepper-step':
+      return renderStepper({ object: 'block', type: 'stepper', data: {}, nodes: [block] }, ctx, out);
+    case 'columns':
+      return renderColumns(block, ctx, out);
+    case 'column':
+      return renderColumns({ object: 'block', type: 'columns', data: {}, nodes: [block], isVoid: false }, ctx, out);
+    case 'updates':
+      return renderUpdates(block, ctx, out);
+    case 'update':
+      return renderUpdates({ object: 'block', type: 'updates', data: {}, nodes: [block], isVoid: false }, ctx, out);
+    case 'reusable-content':
+      return renderInclude(block, ctx, out);
+    case 'drawing':
+      return renderDrawing(block, ctx, out);
+    case 'integration':
+      return renderIntegration(block, out);
+    case 'swagger':
+    case 'openapi-operation':
+    case 'openapi-schemas':
+    case 'openapi-webhook':
+      return renderOpenApi(block, ctx, out);
+    case 'if':
+      // Decided before rendering with the reader's claims; an undecided condition hides its content.
+      return;
     default:
-      return renderOpaque(block, ctx, out);
+      return unreachable(block);
   }
 }
 

@@ -60,9 +60,15 @@ export function splitLines(html: string): string[] {
   return lines;
 }
 
+/** A Mermaid diagram: its source, drawn in the browser by the Mermaid script the page then loads (layout.ts). */
+function renderMermaid(lines: DocumentBlockCodeLine[], out: string[]): void {
+  out.push(`<div class="diagram"><pre class="mermaid">${escapeHtml(lines.map(lineText).join('\n'))}</pre></div>`);
+}
+
 export function renderCode(block: DocumentBlockCode, out: string[]): void {
   const data = block.data ?? {};
   const lines = block.nodes ?? [];
+  if (data.syntax?.trim().toLowerCase() === 'mermaid') return renderMermaid(lines, out);
   const language = grammarOf(data.syntax);
   const html = splitLines(highlight(lines.map(lineText).join('\n'), language));
   const preClasses = ['hljs', data.lineNumbers ? 'line-numbers' : '', data.overflow === 'wrap' ? 'wrap' : ''].filter(Boolean).join(' ');

@@ -4,13 +4,19 @@
  */
 import { inlineText } from '../../content/markdown/nodes.ts';
 import { slugify, UniqueSlugs } from '../../content/markdown/slug.ts';
-import type { DocumentBlock, DocumentBlockHeading } from '../../content/markdown/index.ts';
+import type { Document, DocumentBlock, DocumentBlockHeading } from '../../content/markdown/index.ts';
 
 export interface RenderLinks {
   /** URL of a revision file (images, file blocks), or null when the file is missing. */
   fileUrl(fileId: string): string | null;
   /** URL of another page of the same site space (optionally with an #anchor), or null when unknown/hidden. */
   pageUrl(pageId: string, anchor?: string): string | null;
+  /** Title of a page of the same site space (mentions and content references show it), or null. */
+  pageTitle(pageId: string): string | null;
+  /** The document of a reusable content the page includes, or null when it has none by that id. */
+  reusableContent(id: string): Document | null;
+  /** HTML of an OpenAPI block (an operation, schemas, a webhook), when the site can render one. */
+  openApi?(block: DocumentBlock): string | null;
 }
 
 export interface OutlineEntry {
@@ -27,6 +33,10 @@ export interface RenderContext {
   headingId(heading: DocumentBlockHeading): string;
   /** A fresh, page-unique name for a group of tabs. */
   nextTabsName(): string;
+  /** A fresh, page-unique id for an annotation's note. */
+  nextNoteId(): string;
+  /** The number an annotation's marker shows (1, 2 … in reading order). */
+  noteNumber(id: string): number;
 }
 
 export function isHeading(block: DocumentBlock): block is DocumentBlockHeading {

@@ -29,11 +29,14 @@ export function renderDocument(document: Document, links: RenderLinks): Rendered
   const nodes = document.nodes ?? [];
   const headings = new HeadingIds(nodes);
   let tabs = 0;
+  let notes = 0;
   const ctx: RenderContext = {
     links,
     blocks: (blocks: DocumentBlock[], out: string[]) => renderBlocks(blocks, ctx, out),
     headingId: (heading) => headings.idOf(heading),
     nextTabsName: () => `tabs_${++tabs}`,
+    nextNoteId: () => `note_${++notes}`,
+    noteNumber: (id) => Number(id.slice('note_'.length)),
   };
   const out: string[] = [];
   renderBlocks(nodes, ctx, out);

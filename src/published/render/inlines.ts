@@ -4,11 +4,13 @@
  * buttons, annotations, mentions).
  */
 import { blocksText } from '../../content/markdown/plain-text.ts';
-import type { ContentRef, DocumentBlock, DocumentInline, DocumentInlineOpaque, DocumentLeaf, DocumentMark, InlineContent, JsonValue } from '../../content/markdown/index.ts';
+import type { ContentRef, DocumentInline, DocumentInlineAnnotation, DocumentInlineButton, DocumentLeaf, DocumentMark, InlineContent } from '../../content/markdown/index.ts';
+import { unreachable } from '../../content/markdown/nodes.ts';
+import { iconSvg } from './icons.ts';
 import type { RenderContext } from './context.ts';
 import { escapeAttribute, escapeHtml } from './escape.ts';
 import { renderMath } from './math.ts';
-import { imageSource, pictureHtml, resolveRef, type Target } from './targets.ts';
+import { imageSource, pictureHtml, resolveRef, urlLabel, type Target } from './targets.ts';
 
 const MARK_TAGS: Record<string, string> = {
   bold: 'strong', italic: 'em', strikethrough: 's', code: 'code', keyboard: 'kbd', superscript: 'sup', subscript: 'sub',
@@ -56,25 +58,6 @@ export function linked(target: Target, content: () => void, out: string[], class
   out.push(target.kind === 'href' ? '</a>' : '</span>');
 }
 
-function field(node: DocumentInlineOpaque, key: string): JsonValue | undefined {
-  const data = node.data;
-  return data && typeof data === 'object' && !Array.isArray(data) ? data[key] : undefined;
-}
-
-function stringField(node: DocumentInlineOpaque, key: string): string | undefined {
-  const value = field(node, key);
-  return typeof value === 'string' ? value : undefined;
-}
-
-const REF_FIELDS: Record<string, string> = { url: 'url', page: 'page', anchor: 'anchor', file: 'file' };
-
-/** A reference found in an opaque node's JSON, when it has the field its kind needs (else it leads nowhere). */
-function asRef(value: JsonValue | undefined): ContentRef | undefined {
-  if (!value || typeof value !== 'object' || Array.isArray(value) || typeof value.kind !== 'string') return undefined;
-  const needed = REF_FIELDS[value.kind];
-  return needed && typeof value[needed] === 'string' ? (value as unknown as ContentRef) : undefined;
-}
-
 /** An emoji from its code points (`1f1e8-1f1e6`); nothing for a code that is not one. */
 function emoji(code: string | undefined): string {
   const parts = (code ?? '').split('-');
@@ -82,33 +65,41 @@ function emoji(code: string | undefined): string {
   return `<span class="emoji">${escapeHtml(String.fromCodePoint(...parts.map((part) => parseInt(part, 16))))}</span>`;
 }
 
-/** Inlines without Markdown syntax, kept as they came (see opaque.ts); their shapes follow the client's schema. */
-function renderOpaque(node: DocumentInlineOpaque, ctx: RenderContext, out: string[]): void {
-  switch (node.type) {
-    case 'emoji':
-      out.push(emoji(stringField(node, 'code')));
-      return;
-    case 'button': {
-      const ref = asRef(field(node, 'ref'));
-      const target: Target = ref ? resolveRef(ref, ctx.links) : { kind: 'broken' };
-      const kind = stringField(node, 'kind') === 'secondary' ? 'secondary' : 'primary';
-      linked(target, () => out.push(escapeHtml(stringField(node, 'label') ?? '')), out, `button button-${kind}`);
-      return;
-    }
-    case 'annotation': {
-      // The note's text becomes a tooltip; the annotated words stay in the flow.
-      const fragments = Array.isArray(node.fragments) ? node.fragments : [];
-      const body = fragments.flatMap((fragment) => (fragment && typeof fragment === 'object' && !Array.isArray(fragment) && Array.isArray(fragment.nodes) ? blocksText(fragment.nodes as unknown as DocumentBlock[]) : []));
-      out.push(`<span class="annotation" title="${escapeAttribute(body.join('\n'))}">`);
-      renderInlines((Array.isArray(node.nodes) ? node.nodes : []) as unknown as InlineContent[], ctx, out);
-      out.push('</span>');
-      return;
-    }
-    default:
-      // Icons need an icon set the site does not have; expressions and mentions are resolved (or not)
-      // before rendering, and a mention carries no name of its own to show.
-      return;
+/** The title a reference shows: the page's own title for a page of the site, else what the link gives. */
+function refTitle(ref: ContentRef, target: Target, ctx: RenderContext): string {
+  if ((ref.kind === 'page' || ref.kind === 'anchor') && ref.page) return ctx.links.pageTitle(ref.page) ?? 'Missing page';
+  if (ref.kind === 'url') return ref.url;
+  return target.kind === 'href' ? urlLabel(target.href) : 'Missing link';
+}
+
+function renderButton(node: DocumentInlineButton, ctx: RenderContext, out: string[]): void {
+  const kind = node.data.kind === 'secondary' ? 'secondary' : 'primary';
+  const icon = node.data.icon ? iconSvg(node.data.icon) : '';
+  const label = () => out.push(`${icon}${escapeHtml(node.data.label ?? '')}`);
+  const action = node.data.action;
+  if (action) {
+    // A button that asks or searches: it leads to the site's search with its question.
+    const href = `~search?q=${encodeURIComponent(action.query ?? node.data.label ?? '')}`;
+    return linked({ kind: 'href', href }, label, out, `button button-${kind}`);
   }
+  const target: Target = node.data.ref.kind === 'url' && node.data.ref.url === '' ? { kind: 'refused' } : resolveRef(node.data.ref, ctx.links);
+  linked(target, label, out, `button button-${kind}`);
+}
+
+/**
+ * An annotation: the annotated words, then a note marker that shows the note on hover and on focus
+ * (content.css; readable without JavaScript, and announced through `aria-describedby`).
+ */
+function renderAnnotation(node: DocumentInlineAnnotation, ctx: RenderContext, out: string[]): void {
+  const id = ctx.nextNoteId();
+  out.push('<span class="annotation">');
+  renderInlines(node.nodes ?? [], ctx, out);
+  out.push(`<button type="button" class="annotation-marker" aria-describedby="${id}" aria-label="Note">${ctx.noteNumber(id)}</button>`);
+  out.push(`<span class="annotation-note" role="tooltip" id="${id}">`);
+  const body = (node.fragments ?? []).find((fragment) => fragment.fragment === 'annotation-body');
+  const text = blocksText(body?.nodes ?? []);
+  out.push(escapeHtml(text.join(' ')));
+  out.push('</span></span>');
 }
 
 function renderInline(node: DocumentInline, ctx: RenderContext, out: string[]): void {
@@ -126,8 +117,26 @@ function renderInline(node: DocumentInline, ctx: RenderContext, out: string[]): 
       else out.push(pictureHtml(src, node.data.refDark, caption, ctx.links, [['class', node.data.size === 'line' ? 'inline-image inline-image-line' : 'inline-image']]));
       return;
     }
+    case 'emoji':
+      out.push(emoji(node.data.code));
+      return;
+    case 'icon':
+      out.push(iconSvg(node.data.icon));
+      return;
+    case 'expression':
+      // Evaluated before rendering; one left here has no value for this reader.
+      return;
+    case 'mention': {
+      const target = resolveRef(node.data.ref, ctx.links);
+      linked(target, () => out.push(escapeHtml(refTitle(node.data.ref, target, ctx))), out, 'mention');
+      return;
+    }
+    case 'button':
+      return renderButton(node, ctx, out);
+    case 'annotation':
+      return renderAnnotation(node, ctx, out);
     default:
-      renderOpaque(node, ctx, out);
+      unreachable(node);
   }
 }
 

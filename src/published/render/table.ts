@@ -8,6 +8,7 @@ import type { RenderContext } from './context.ts';
 import { escapeHtml } from './escape.ts';
 import { linked, renderInlines } from './inlines.ts';
 import { resolveRef, urlLabel } from './targets.ts';
+import { renderCards } from './cards.ts';
 
 const ALIGN_CLASS: Record<string, string> = { center: 'align-center', right: 'align-end' };
 
@@ -64,11 +65,19 @@ function byOrder([idA, a]: [string, DocumentTableRecord], [idB, b]: [string, Doc
 
 export function renderTable(block: DocumentBlockTable, ctx: RenderContext, out: string[]): void {
   const { view, definition = {}, records = {} } = block.data ?? {};
+  if (view?.type === 'cards') return renderCards(block, view, Object.entries(records).sort(byOrder), ctx, out);
   const columns = (view?.columns ?? []).filter((id) => id in definition).map((id): [string, DocumentTableDefinition] => [id, definition[id]]);
   // Cells name their fragment; one lookup table keeps large tables linear.
   const fragments = new Map((block.fragments ?? []).map((fragment) => [fragment.fragment, fragment]));
   out.push(`<div class="table-wrapper${block.data?.fullWidth ? ' full-width' : ''}"><table>`);
-  const hideHeader = view?.type === 'grid' ? view.hideHeader : view?.hideColumnTitle === true;
+  const widths = view?.type === 'grid' ? view.columnWidths : undefined;
+  if (widths && columns.some(([id]) => widths[id] !== undefined)) {
+    // Column widths as GitBook's editor set them, in pixels (a style attribute per column).
+    out.push('<colgroup>');
+    for (const [id] of columns) out.push(widths[id] !== undefined && Number.isFinite(widths[id]) ? `<col style="width:${Math.round(widths[id])}px">` : '<col>');
+    out.push('</colgroup>');
+  }
+  const hideHeader = view?.type === 'grid' ? view.hideHeader : false;
   if (!hideHeader) {
     out.push('<thead><tr>');
     for (const [, column] of columns) out.push(`<th${alignment(column)}>${escapeHtml(column.title ?? '')}</th>`);
