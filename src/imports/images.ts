@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { BadRequest } from '../errors.ts';
 import { timeUp } from './limits.ts';
-import { safeFetch } from './fetch.ts';
+import { safeFetch } from '../net/fetch.ts';
 import { readDataUrl, type ImportEnvironment } from './source.ts';
 import { contentTypeOf, extensionFor, type AssetCollector } from './types.ts';
 

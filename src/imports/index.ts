@@ -1,7 +1,7 @@
 import type { Context } from '../context.ts';
 import { inTransaction } from '../context.ts';
 import { BadRequest } from '../errors.ts';
-import type { Resolver } from './addresses.ts';
+import type { Resolver } from '../net/addresses.ts';
 import { importDocx } from './docx.ts';
 import { importFileSet } from './fileset.ts';
 import { Deadline, DEFAULT_LIMITS, type ImportLimits } from './limits.ts';

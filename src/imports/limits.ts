@@ -41,9 +41,7 @@ export function timeUp(limits: Pick<ImportLimits, 'timeoutMs'>): BadRequest {
   return new BadRequest(`The import took longer than ${Math.round(limits.timeoutMs / 1000)} seconds and was stopped; nothing was changed. Import a smaller source, or split it.`);
 }
 
-export function megabytes(bytes: number): string {
-  return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
-}
+export { megabytes } from '../net/fetch.ts';
 
 /**
  * The clock of one import: an AbortSignal that fires when the time is up, and a check to call between

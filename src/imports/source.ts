@@ -1,6 +1,6 @@
 import { BadRequest } from '../errors.ts';
-import { safeFetch, type Download } from './fetch.ts';
-import type { Resolver } from './addresses.ts';
+import { safeFetch, type Download } from '../net/fetch.ts';
+import type { Resolver } from '../net/addresses.ts';
 import { megabytes, type ImportLimits } from './limits.ts';
 import { safeDecode } from '../url-text.ts';
 

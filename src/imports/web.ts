@@ -1,7 +1,7 @@
 import robotsParser from 'robots-parser';
 import { BadRequest } from '../errors.ts';
 import { timeUp } from './limits.ts';
-import { safeFetch, USER_AGENT } from './fetch.ts';
+import { safeFetch, USER_AGENT } from '../net/fetch.ts';
 import { htmlToMarkdown, readHtml } from './html.ts';
 import { collectImages } from './images.ts';
 import { titleFromName } from './markdown.ts';

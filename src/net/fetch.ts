@@ -3,10 +3,9 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { BadRequest } from '../errors.ts';
 import { checkDestination, type ResolvedAddress, type Resolver } from './addresses.ts';
-import { megabytes } from './limits.ts';
 
 /**
- * The one way an import reads from the network: http and https only, every destination checked
+ * The one way Quire reads from a URL a user gave (imports, OpenAPI sources, webhooks, embeds): http and https only, every destination checked
  * (addresses.ts) before connecting and again after each redirect, redirects followed by hand (a bounded
  * number), the connection pinned to the checked address, the body bounded in size, all of it bounded in
  * time by the import's signal.
@@ -29,6 +28,8 @@ export type Transport = (url: URL, destination: ResolvedAddress, options: FetchO
 
 export interface FetchOptions {
   allowPrivate: boolean;
+  /** What the URL is, for messages ('import URL', 'webhook URL', 'OpenAPI source'); 'import URL' by default. */
+  what?: string;
   maxBytes: number;
   maxRedirects: number;
   signal: AbortSignal;
@@ -45,6 +46,11 @@ export interface Download {
   /** The whole Content-Type header ('' when none), for its charset. */
   contentTypeHeader: string;
   bytes: Buffer;
+}
+
+/** A size for a message: '2.5 MB'. */
+export function megabytes(bytes: number): string {
+  return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -96,7 +102,7 @@ function networkError(url: URL, error: unknown, signal: AbortSignal): Error {
 }
 
 async function readBody(url: URL, response: RawResponse, maxBytes: number): Promise<Buffer> {
-  const tooLarge = () => new BadRequest(`The content at ${url.href} is larger than ${megabytes(maxBytes)}, the most an import downloads.`);
+  const tooLarge = () => new BadRequest(`The content at ${url.href} is larger than ${megabytes(maxBytes)}, the most Quire downloads from one URL.`);
   const declared = Number(response.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
     response.discard();
@@ -127,7 +133,7 @@ export function assertHttp(url: URL, what = 'The import URL'): void {
 export async function safeFetch(input: string | URL, options: FetchOptions): Promise<Download> {
   let url = new URL(input);
   for (let redirects = 0; ; redirects++) {
-    assertHttp(url, redirects === 0 ? 'The import URL' : `The redirect to ${url.href}`);
+    assertHttp(url, redirects === 0 ? `The ${options.what ?? 'import URL'}` : `The redirect to ${url.href}`);
     const destination = await checkDestination(url, options);
     let response: RawResponse;
     try {

@@ -47,6 +47,8 @@ export function specialRange(address: string): string | null {
 export interface DestinationOptions {
   allowPrivate: boolean;
   resolver?: Resolver;
+  /** What the URL is, for messages ('import URL', 'webhook URL', 'Git remote'); 'import URL' by default. */
+  what?: string;
 }
 
 /** The host of a URL without the brackets of an IPv6 literal. */
@@ -60,6 +62,7 @@ function bareHost(url: URL): string {
  */
 export async function checkDestination(url: URL, options: DestinationOptions): Promise<ResolvedAddress> {
   const host = bareHost(url);
+  const what = options.what ?? 'import URL';
   let addresses: ResolvedAddress[];
   if (ipaddr.isValid(host)) {
     addresses = [{ address: host, family: host.includes(':') ? 6 : 4 }];
@@ -69,11 +72,11 @@ export async function checkDestination(url: URL, options: DestinationOptions): P
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOTFOUND' || code === 'ENODATA' || code === 'EAI_AGAIN' || code === 'ESERVFAIL') {
-        throw new BadRequest(`The host "${host}" of the import URL could not be found; check the URL.`);
+        throw new BadRequest(`The host "${host}" of the ${what} could not be found; check the URL.`);
       }
       throw error;
     }
-    if (addresses.length === 0) throw new BadRequest(`The host "${host}" of the import URL has no address; check the URL.`);
+    if (addresses.length === 0) throw new BadRequest(`The host "${host}" of the ${what} has no address; check the URL.`);
   }
   if (!options.allowPrivate) {
     for (const { address } of addresses) {
@@ -81,7 +84,7 @@ export async function checkDestination(url: URL, options: DestinationOptions): P
       if (range === null) continue;
       const via = address === host ? '' : ` (the address of "${host}")`;
       throw new BadRequest(
-        `The import URL leads to ${address}${via}, an address in a ${RANGE_NAMES[range] ?? range} range. Imports only fetch from public addresses; the operator can allow private networks with QUIRE_IMPORT_ALLOW_PRIVATE=1.`,
+        `The ${what} leads to ${address}${via}, an address in a ${RANGE_NAMES[range] ?? range} range. Quire only connects to public addresses; the operator can allow private networks with QUIRE_IMPORT_ALLOW_PRIVATE=1.`,
       );
     }
   }
