@@ -12,7 +12,24 @@ export interface Asset {
   body: Buffer;
   type: string;
   etag: string;
+  /** The Content-Security-Policy of an HTML asset (the diagram frame). */
+  csp?: string;
 }
+
+/**
+ * The policy of the frame that draws Mermaid diagrams: Quire's own scripts only, like the reader, but inline
+ * styles allowed, since Mermaid writes <style> elements while it draws; only pages of the same origin embed it.
+ */
+export const DIAGRAM_FRAME_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "font-src 'self'",
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+].join('; ');
 
 const here = join(import.meta.dirname, 'assets');
 const require = createRequire(import.meta.url);
@@ -26,6 +43,7 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
   '.woff': 'font/woff',
   '.ttf': 'font/ttf',
+  '.html': 'text/html; charset=utf-8',
 };
 
 function typeOf(name: string): string {
@@ -40,7 +58,8 @@ function asset(path: string, name: string): Asset {
 
 function loadAssets(): { files: Map<string, Asset>; version: string } {
   const files = new Map<string, Asset>();
-  for (const name of ['site.css', 'content.css', 'search.js', 'diagrams.js']) files.set(name, asset(join(here, name), name));
+  for (const name of ['site.css', 'content.css', 'search.js', 'diagrams.js', 'diagram-frame.js']) files.set(name, asset(join(here, name), name));
+  files.set('diagram-frame.html', { ...asset(join(here, 'diagram-frame.html'), 'diagram-frame.html'), csp: DIAGRAM_FRAME_CSP });
   files.set('mermaid.min.js', asset(mermaidScript, 'mermaid.min.js'));
   files.set('katex.min.css', asset(join(katexDist, 'katex.min.css'), 'katex.min.css'));
   // KaTeX's stylesheet names its fonts as `fonts/<name>`, relative to itself.

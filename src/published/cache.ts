@@ -14,8 +14,6 @@ export interface CachedBody {
   /** Kept encoded: a page is sent many more times than it is made. */
   body: Buffer;
   etag: string;
-  /** The page draws Mermaid diagrams (its response needs the diagram policy). */
-  diagrams?: boolean;
 }
 
 /** Full structures, by site id and version (a site's structure changes only with its version). */
@@ -48,7 +46,6 @@ async function renderBody(key: string, make: () => Promise<string> | string): Pr
   const text = await make();
   const body = Buffer.from(text);
   const entry: CachedBody = { body, etag: etagOf(body) };
-  if (text.includes('/mermaid.min.js')) entry.diagrams = true;
   bodies.set(key, entry, Math.max(1, body.length));
   return entry;
 }

@@ -29,16 +29,12 @@ export const READER_CSP = [
   "media-src 'self' https:",
   "font-src 'self'",
   "connect-src 'self'",
+  // The frame that draws Mermaid diagrams (assets/diagram-frame.html), Quire's own.
+  "frame-src 'self'",
   "form-action 'self'",
   "base-uri 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
-
-/**
- * The policy of a page with Mermaid diagrams: the same, except that styles in elements are allowed —
- * Mermaid writes its diagrams' styles into the SVG it draws. Scripts stay Quire's own.
- */
-export const DIAGRAM_CSP = READER_CSP.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'");
 
 const HTML = 'text/html; charset=utf-8';
 
@@ -75,7 +71,6 @@ function claimsKeyOf(claims: Record<string, unknown>): string {
 
 /** Sends a cached body with its validator: 304 when the reader has it already. */
 function sendBody(a: Admitted, entry: CachedBody, type: string, noindex: boolean): FastifyReply {
-  if (entry.diagrams) a.reply.header('content-security-policy', DIAGRAM_CSP);
   const reply = a.reply.headers({ etag: entry.etag, 'cache-control': a.restricted ? 'private, no-cache' : 'public, no-cache', vary: 'Cookie', ...(noindex ? { 'x-robots-tag': 'noindex' } : {}) });
   if (a.request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
   return reply.type(type).send(entry.body);

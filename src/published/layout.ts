@@ -16,7 +16,7 @@ export interface Shell {
   noindex: boolean;
   body: string;
   math?: boolean;
-  /** The page has Mermaid diagrams: the diagram scripts load (and the response's policy lets Mermaid style them). */
+  /** The page has Mermaid diagrams: diagrams.js loads, and draws them through Quire's diagram frame. */
   diagrams?: boolean;
   bodyClass?: string;
 }
@@ -35,7 +35,6 @@ export function documentHtml(shell: Shell): string {
     `<link rel="stylesheet" href="${assetUrl('content.css')}">`,
     shell.math ? `<link rel="stylesheet" href="${assetUrl('katex.min.css')}">` : '',
     `<script src="${assetUrl('search.js')}" defer></script>`,
-    shell.diagrams ? `<script src="${assetUrl('mermaid.min.js')}" defer></script>` : '',
     shell.diagrams ? `<script src="${assetUrl('diagrams.js')}" defer></script>` : '',
   ].filter(Boolean);
   return `<!doctype html>\n<html lang="en">\n<head>\n${head.join('\n')}\n</head>\n<body${shell.bodyClass ? ` class="${escapeAttribute(shell.bodyClass)}"` : ''}>\n${shell.body}\n</body>\n</html>\n`;

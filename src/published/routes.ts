@@ -38,6 +38,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!asset) return reply.callNotFound();
     // Only the current version's address may be kept forever; an old one still works but is revalidated.
     const immutable = version === assetVersion();
+    if (asset.csp) reply.header('content-security-policy', asset.csp);
     return reply
       .header('content-type', asset.type)
       .header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, no-cache')
