@@ -93,6 +93,14 @@ export function includedIds(document: Document): string[] {
  * itself (links inside them are relative to their own file). Includes inside includes are not followed.
  */
 export async function reusableContentDocuments(ctx: Pick<Context, 'db'>, tree: RevisionTree, page: TreePage, document: Document, claims?: Record<string, unknown>): Promise<Map<string, Document>> {
+  const documents = await includedDocuments(ctx, tree, document);
+  const scope = expressionScope(tree, page, claims);
+  for (const [id, included] of documents) documents.set(id, evaluateDocument(included, scope));
+  return documents;
+}
+
+/** The documents of the reusable contents a document includes, as written (not evaluated), by id. */
+export async function includedDocuments(ctx: Pick<Context, 'db'>, tree: RevisionTree, document: Document): Promise<Map<string, Document>> {
   const wanted = new Set(includedIds(document));
   if (wanted.size === 0) return new Map();
   const contents = reusableContentsOf(tree).filter((content) => wanted.has(content.id));
@@ -100,7 +108,7 @@ export async function reusableContentDocuments(ctx: Pick<Context, 'db'>, tree: R
   const documents = new Map<string, Document>();
   for (const content of contents) {
     const { document: included } = parseMarkdown(bodies.get(content.id) ?? '', parseOptionsAt(tree, folderOfFile(reusableContentFile(content))));
-    documents.set(content.id, evaluateDocument(included, expressionScope(tree, page, claims)));
+    documents.set(content.id, included);
   }
   return documents;
 }

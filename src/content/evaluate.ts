@@ -41,3 +41,34 @@ function evaluateChildren(children: DocumentNode[], scope: ExpressionScope): Doc
   }
   return out;
 }
+
+/** The expressions a document holds: the conditions of its `if` blocks and its inline expressions. */
+export interface DocumentExpressions {
+  conditions: string[];
+  inline: string[];
+}
+
+/** Collects a document's expressions (each once), in `if` blocks at any depth, fragments included. */
+export function expressionsOf(document: unknown, into: DocumentExpressions = { conditions: [], inline: [] }): DocumentExpressions {
+  const conditions = new Set(into.conditions);
+  const inline = new Set(into.inline);
+  const visit = (node: DocumentNode) => {
+    const expression = typeof node.data?.expression === 'string' ? node.data.expression : undefined;
+    if (expression !== undefined && node.object === 'block' && node.type === 'if') conditions.add(expression);
+    if (expression !== undefined && node.object === 'inline' && node.type === 'expression') inline.add(expression);
+    if (Array.isArray(node.nodes)) node.nodes.forEach(visit);
+    if (Array.isArray(node.fragments)) node.fragments.forEach(visit);
+  };
+  visit(document as DocumentNode);
+  return { conditions: [...conditions], inline: [...inline] };
+}
+
+/**
+ * What a reader's scope makes of a document's expressions, as one string: two readers for whom it is the
+ * same see the same evaluated document, so a page made for one can be served to the other.
+ */
+export function outcomesOf(expressions: DocumentExpressions, scope: ExpressionScope): string {
+  const parts: string[] = expressions.conditions.map((source) => (evaluateToBoolean(source, scope) ? '1' : '0'));
+  for (const source of expressions.inline) parts.push(JSON.stringify(evaluateToText(source, scope)));
+  return parts.join(',');
+}

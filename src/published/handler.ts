@@ -2,8 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { contentDisposition } from '../http/replies.ts';
 import { loadTree } from '../content/tree.ts';
 import { admit } from './audience.ts';
-import { cachedBody, etagOf, type CachedBody } from './cache.ts';
-import { canonicalJson } from '../content/revisions.ts';
+import { readerKey } from './adaptive.ts';
+import { cachedBody, type CachedBody } from './cache.ts';
 import { openSiteFile, INLINE_TYPES } from './files.ts';
 import { bareErrorPage, NOT_FOUND_MESSAGE, NOT_FOUND_TITLE, siteNotFoundPage } from './layout.ts';
 import { locate, siteView, variantHref, type SiteView } from './model.ts';
@@ -60,13 +60,6 @@ interface Admitted {
   restricted: boolean;
   /** The reader's claims, which `if` blocks and expressions in pages read. */
   claims: Record<string, unknown>;
-  /** Tells bodies made for these claims apart: empty when the reader has none. */
-  claimsKey: string;
-}
-
-/** A short key of a reader's claims (bodies of pages with `if` blocks differ by them). */
-function claimsKeyOf(claims: Record<string, unknown>): string {
-  return Object.keys(claims).length === 0 ? '' : etagOf(canonicalJson(claims)).slice(1, 17);
 }
 
 /** Sends a cached body with its validator: 304 when the reader has it already. */
@@ -105,7 +98,7 @@ export async function serveSite(request: FastifyRequest, reply: FastifyReply, ad
   }
   const live = addressing.live;
   const view = await siteView(request.ctx, addressing, live, admission.claims);
-  const a: Admitted = { request, reply, view, live, restricted: admission.restricted, claims: admission.claims, claimsKey: claimsKeyOf(admission.claims) };
+  const a: Admitted = { request, reply, view, live, restricted: admission.restricted, claims: admission.claims };
   if (view.visibility !== 'public') reply.header('x-robots-tag', 'noindex');
   return dispatch(a, addressing.segments);
 }
@@ -175,7 +168,9 @@ async function servePage(a: Admitted, segments: string[]): Promise<FastifyReply>
     const target = firstDocumentUnder(page);
     return target?.path ? reply.redirect(variantHref(view, variant, target.path), 302) : siteNotFound(a);
   }
-  const key = `${view.key}|${variant.id}|${content.revisionId}|${page.node.id}|${a.claimsKey}`;
+  // Readers share a rendered page when its expressions make the same of their claims (adaptive.ts).
+  const readerPart = await readerKey(request.ctx, content.revisionId, tree, page, a.claims);
+  const key = `${view.key}|${variant.id}|${content.revisionId}|${page.node.id}|${readerPart}`;
   const noindex = pageNoIndex(view, tree, page);
   if (markdown) {
     const entry = await cachedBody(`${key}|md`, () => pageMarkdown(request.ctx, tree, page, a.claims));
