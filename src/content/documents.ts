@@ -99,6 +99,24 @@ export async function reusableContentDocuments(ctx: Pick<Context, 'db'>, tree: R
   return documents;
 }
 
+/**
+ * A document with its includes replaced by the blocks they hold (one level: includes inside includes stay
+ * as they are), for outputs that cannot look an include up as they go (the PDF).
+ */
+export function expandIncludes(document: Document, includes: Map<string, Document>): Document {
+  const expand = (nodes: Document['nodes']): Document['nodes'] =>
+    nodes.flatMap((node) => {
+      if (node.type === 'reusable-content') return includes.get(node.data.ref.reusableContent)?.nodes ?? [node];
+      const copy = { ...node } as typeof node;
+      if ('nodes' in copy && Array.isArray(copy.nodes)) (copy as { nodes: unknown }).nodes = expand(copy.nodes as Document['nodes']);
+      if ('fragments' in copy && Array.isArray(copy.fragments)) {
+        (copy as { fragments: unknown }).fragments = copy.fragments.map((fragment) => ({ ...fragment, nodes: expand(fragment.nodes as Document['nodes']) }));
+      }
+      return [copy];
+    });
+  return { ...document, nodes: expand(document.nodes) };
+}
+
 /** The documents of the reusable contents a document includes, as written (not evaluated), by id. */
 export async function includedDocuments(ctx: Pick<Context, 'db'>, tree: RevisionTree, document: Document): Promise<Map<string, Document>> {
   const wanted = new Set(includedIds(document));

@@ -16,27 +16,35 @@ interface DocumentNode {
  * - an `if` block is replaced by its content when its condition holds, and removed when it does not.
  * The document given is not changed.
  */
-export function evaluateDocument<T>(document: T, scope: ExpressionScope): T {
-  return evaluateNode(document as DocumentNode, scope) as T;
+export function evaluateDocument<T>(document: T, scope: ExpressionScope, options: EvaluateOptions = {}): T {
+  return evaluateNode(document as DocumentNode, scope, options) as T;
 }
 
-function evaluateNode(node: DocumentNode, scope: ExpressionScope): DocumentNode {
+export interface EvaluateOptions {
+  /**
+   * Keep every `if` block, whatever its condition (their contents evaluated): for a member's export, which
+   * shows each branch marked with the readers who see it.
+   */
+  keepIfBlocks?: boolean;
+}
+
+function evaluateNode(node: DocumentNode, scope: ExpressionScope, options: EvaluateOptions): DocumentNode {
   const copy: DocumentNode = { ...node };
-  if (Array.isArray(node.nodes)) copy.nodes = evaluateChildren(node.nodes, scope);
-  if (Array.isArray(node.fragments)) copy.fragments = node.fragments.map((fragment) => evaluateNode(fragment, scope));
+  if (Array.isArray(node.nodes)) copy.nodes = evaluateChildren(node.nodes, scope, options);
+  if (Array.isArray(node.fragments)) copy.fragments = node.fragments.map((fragment) => evaluateNode(fragment, scope, options));
   return copy;
 }
 
-function evaluateChildren(children: DocumentNode[], scope: ExpressionScope): DocumentNode[] {
+function evaluateChildren(children: DocumentNode[], scope: ExpressionScope, options: EvaluateOptions): DocumentNode[] {
   const out: DocumentNode[] = [];
   for (const child of children) {
     const expression = typeof child.data?.expression === 'string' ? child.data.expression : undefined;
     if (child.object === 'inline' && child.type === 'expression' && expression !== undefined) {
       out.push({ object: 'text', leaves: [{ object: 'leaf', text: evaluateToText(expression, scope), marks: [] }] });
-    } else if (child.object === 'block' && child.type === 'if' && expression !== undefined) {
-      if (evaluateToBoolean(expression, scope)) out.push(...evaluateChildren(child.nodes ?? [], scope));
+    } else if (child.object === 'block' && child.type === 'if' && expression !== undefined && !options.keepIfBlocks) {
+      if (evaluateToBoolean(expression, scope)) out.push(...evaluateChildren(child.nodes ?? [], scope, options));
     } else {
-      out.push(evaluateNode(child, scope));
+      out.push(evaluateNode(child, scope, options));
     }
   }
   return out;

@@ -150,7 +150,7 @@ export class BodyWriter {
         });
       case 'if':
         // A member's export shows every branch, each marked with the readers who see it on the site.
-        return this.section([{ text: pdfText(`Shown to readers when ${node.data.expression}`), ...this.runStyle({ italic: true, color: COLORS.muted }) }], node.nodes);
+        return this.section([{ text: pdfText(`Shown to readers when: ${node.data.expression}`), ...this.runStyle({ italic: true, color: COLORS.muted }) }], node.nodes);
       case 'reusable-content':
         return this.note(`[Reusable content "${node.data.ref.reusableContent}"]`);
       case 'drawing':

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Context } from '../context.ts';
-import { toDocument } from '../content/documents.ts';
+import { expandIncludes, expressionScope, includedDocuments, toDocument, type Document } from '../content/documents.ts';
+import { evaluateDocument } from '../content/evaluate.ts';
 import type { JsonValue } from '../content/markdown/index.ts';
 import { getObjects } from '../content/objects.ts';
 import { walkPages, type RevisionTree, type TreePage } from '../content/tree.ts';
@@ -64,17 +65,18 @@ export interface PdfHeading {
 export async function loadPdfInput(ctx: Pick<Context, 'db' | 'blobs'>, tree: RevisionTree, selected: SelectedPage[], heading: PdfHeading): Promise<PdfInput> {
   const hashes = selected.flatMap(({ page }) => (page.node.type === 'document' && page.node.body ? [page.node.body] : []));
   const bodies = hashes.length > 0 ? await getObjects(ctx, hashes) : new Map<string, string>();
-  const pages: PdfPage[] = selected.map(({ page, depth }) => {
+  const pages: PdfPage[] = [];
+  for (const { page, depth } of selected) {
     const source = page.node.type === 'document' && page.node.body ? (bodies.get(page.node.body) ?? '') : '';
-    return {
+    pages.push({
       id: page.node.id,
       title: page.node.title,
       ...(page.node.description ? { description: page.node.description } : {}),
       depth,
       kind: page.node.type === 'group' ? 'group' : 'document',
-      document: source ? toDocument(source, tree, page, true) : null,
-    };
-  });
+      document: source ? await printedDocument(ctx, tree, page, source) : null,
+    });
+  }
 
   const files = new Map<string, PdfFile>([...tree.files.values()].map((file) => [file.id, { name: file.name, contentType: file.contentType }]));
   const images = new Map<string, Buffer>();
@@ -94,6 +96,16 @@ export async function loadPdfInput(ctx: Pick<Context, 'db' | 'blobs'>, tree: Rev
 
   const pageTitles = new Map([...walkPages(tree.pages)].map((page) => [page.node.id, page.node.title]));
   return { ...heading, pages, pageTitles, files, images };
+}
+
+/**
+ * A page's document as a PDF prints it: its includes expanded, its expressions evaluated, and every `if`
+ * branch kept (a PDF is exported by members, who see each branch marked with the readers it is shown to).
+ */
+async function printedDocument(ctx: Pick<Context, 'db'>, tree: RevisionTree, page: TreePage, source: string): Promise<Document> {
+  const written = toDocument(source, tree, page, false);
+  const includes = await includedDocuments(ctx, tree, written);
+  return evaluateDocument(expandIncludes(written, includes), expressionScope(tree, page), { keepIfBlocks: true });
 }
 
 /** The ids of the files that image blocks show, in order of appearance. */
