@@ -144,6 +144,8 @@ export async function pagesFromFolders(config: LayoutConfig, source: LayoutSourc
   };
   for (const path of source.markdown) {
     const parts = path.split('/');
+    // Hidden folders (.gitbook with its includes, .github) hold no pages.
+    if (parts.slice(0, -1).some((part) => part.startsWith('.'))) continue;
     folderOf(parts.slice(0, -1).join('/')).files.push(path);
     for (let depth = 1; depth < parts.length; depth++) folderOf(parts.slice(0, depth - 1).join('/')).folders.add(parts.slice(0, depth).join('/'));
   }

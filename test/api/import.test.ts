@@ -124,10 +124,13 @@ for (const dialect of dialects) {
         { name: 'faq.md', data: '# FAQ\n' },
         { name: 'api/reference/endpoints.md', data: '# Endpoints\n' },
         { name: '__MACOSX/._faq.md', data: 'junk' },
+        { name: '.gitbook/includes/notice.md', data: 'A notice every page may include.\n' },
+        { name: '.github/CONTRIBUTING.md', data: '# Contributing\n' },
       ]);
       const reply = await importInto(spaceId, { source: 'zip', url: dataUrl('application/zip', zip) });
       assert.equal(reply.status, 201, JSON.stringify(reply.body));
       const pages = await tree(spaceId);
+      // Hidden folders hold no pages: .gitbook/includes become reusable contents, .github is left out.
       assert.deepEqual(outline(pages), ['Home', ['Api', [['Reference', ['Endpoints']]]], 'FAQ', ['All guides', ['2 advanced', 'Expert', 'Set up']]]);
       const home = byTitle(pages, 'Home');
       const homeDocument = await documentOf(spaceId, home.id);
@@ -135,7 +138,8 @@ for (const dialect of dialects) {
       assert.ok(homeDocument.includes(`{"kind":"page","page":"${byTitle(pages, 'All guides').id}"}`), homeDocument);
       const setup = await documentOf(spaceId, byTitle(pages, 'Set up').id);
       assert.ok(setup.includes(`"file":"${await fileId(spaceId, 'diagram.png')}"`), setup);
-      assert.deepEqual([reply.body.importedResources, reply.body.totalResources], [10, 11]);
+      // The reusable content counts as imported; the page under .github as found and skipped.
+      assert.deepEqual([reply.body.importedResources, reply.body.totalResources], [11, 13]);
     });
 
     it('into a page: one page replaces its body (title and children kept), several go under it', async () => {
