@@ -2,19 +2,14 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Clock } from './clock.ts';
-import type { Config } from './config.ts';
 import { createContext, type AppServices, type Context } from './context.ts';
-import type { Database } from './db/database.ts';
-import type { IdGenerator } from './ids.ts';
 import { TokenAuthenticator } from './http/auth.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerPolicyGuard } from './http/policy-guard.ts';
 import { healthRoutes } from './http/health.ts';
 import { validatorCompiler } from './http/validation.ts';
-import { createServices } from './services.ts';
-import type { BlobStore } from './storage/blobs.ts';
+import { createServices, type ServiceOptions } from './services.ts';
 import { organizationRoutes } from './modules/orgs/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { memberRoutes } from './modules/members/routes.ts';
@@ -45,14 +40,7 @@ declare module 'fastify' {
   }
 }
 
-export interface AppOptions {
-  config: Config;
-  database: Database;
-  masterKey: Buffer;
-  clock?: Clock;
-  ids?: IdGenerator;
-  /** Where file bytes are kept; a folder under the data folder by default. */
-  blobs?: BlobStore;
+export interface AppOptions extends ServiceOptions {
   /** false silences the request log (tests). */
   logger?: boolean;
 }
