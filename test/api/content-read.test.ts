@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { assertError, client, createTestApp, dialects, type Reply, type TestApp } from '../helpers/app.ts';
 import { renderMarkdown, type Document } from '../../src/content/markdown/index.ts';
 import { checkResponse } from '../helpers/contract.ts';
+import { immutableJsonStats } from '../../src/http/immutable-json.ts';
 import { addFile, createSpace, currentRevision, editContent } from '../helpers/content-factory.ts';
 import { cast, createWorld, type World } from '../helpers/factories.ts';
 
@@ -187,6 +188,23 @@ for (const dialect of dialects) {
         assertPathContract(group, '/spaces/{spaceId}/content/path/{pagePath}');
         assertError(await api().get(`${base}/content/path/getting-started/nope`), 404, 'at the path "getting-started/nope"');
         assertError(await api().get(`${base}/content/path/website`), 404);
+      });
+
+      it('serializes a page once per revision and options, answers 304 to a caller who has it, and checks access first', async () => {
+        const url = `${base}/content/page/${ids.configure}?format=markdown`;
+        const first = await api().get(url);
+        const serialized = immutableJsonStats.serialized;
+        const again = await world.members.edit.api.get(url);
+        assert.deepEqual(again.body, first.body);
+        assert.equal(immutableJsonStats.serialized, serialized, 'the second caller gets the serialized bytes');
+        assert.equal(typeof first.headers.etag, 'string');
+        const cached = await world.members.read.api.raw('GET', url, undefined, { 'if-none-match': String(first.headers.etag) });
+        assert.equal(cached.status, 304);
+        // Another format is another answer; the pages list has its own.
+        assert.equal((await api().get(`${base}/content/page/${ids.configure}`)).body.document.object, 'document');
+        assert.ok(immutableJsonStats.serialized > serialized);
+        // A cached answer is never a way in: access is checked before the cache is read.
+        for (const user of [world.guest, world.outsider]) assertError(await user.api.raw('GET', url, undefined, { 'if-none-match': String(first.headers.etag) }), 404);
       });
 
       it('reports a missing page, and names a bad format', async () => {

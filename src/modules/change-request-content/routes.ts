@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, ListOf } from '../../http/schemas.ts';
-import { presentFile, presentFiles, presentPage, presentPages, presentRevision } from '../content/presenter.ts';
+import { pageKey, pagesKey, presentFile, presentFiles, presentPage, presentPages, presentRevision } from '../content/presenter.ts';
+import { sendImmutableJson } from '../../http/immutable-json.ts';
 import { FilesQuery, PageQuery, PagesSchema, RevisionFileSchema, RevisionPageSchema, RevisionQuery, RevisionSchema } from '../content/schemas.ts';
 import { ImportContentBody, ImportContentResult } from '../imports/schemas.ts';
 import { presentBacklinks, presentLinks } from '../links/presenter.ts';
@@ -45,10 +46,10 @@ export const changeRequestContentRoutes: FastifyPluginAsyncTypebox = async (app)
       config: { policy: 'space.view' },
       schema: { tags, operationId: 'listPagesInChangeRequest', summary: 'The tree of pages of the change request', params: ChangeRequestParams, querystring: RevisionQuery, response: { 200: PagesSchema, ...errorResponses } },
     },
-    async (request) => {
+    async (request, reply) => {
       const { spaceId, changeRequestId } = request.params;
       const view = await getChangeRequestContent(request.ctx, spaceId, changeRequestId);
-      return { pages: presentPages(request.ctx, view, view.tree.pages, request.query) };
+      return sendImmutableJson(request, reply, pagesKey(request.ctx, view, request.query), () => ({ pages: presentPages(request.ctx, view, view.tree.pages, request.query) }));
     },
   );
 
@@ -97,10 +98,10 @@ export const changeRequestContentRoutes: FastifyPluginAsyncTypebox = async (app)
       config: { policy: 'space.view' },
       schema: { tags, operationId: 'getPageInChangeRequestById', summary: 'A page of the change request, with its body as a document or as Markdown', params: ChangeRequestPageParams, querystring: PageQuery, response: { 200: RevisionPageSchema, ...errorResponses } },
     },
-    async (request) => {
+    async (request, reply) => {
       const { spaceId, changeRequestId, pageId } = request.params;
       const view = await getChangeRequestPage(request.ctx, spaceId, changeRequestId, pageId, request.query);
-      return presentPage(request.ctx, view, view.page, request.query, view.body);
+      return sendImmutableJson(request, reply, pageKey(request.ctx, view, view.page, request.query), async () => presentPage(request.ctx, view, view.page, request.query, await view.body()));
     },
   );
 
@@ -110,10 +111,10 @@ export const changeRequestContentRoutes: FastifyPluginAsyncTypebox = async (app)
       config: { policy: 'space.view' },
       schema: { tags, operationId: 'getPageInChangeRequestByPath', summary: 'A page of the change request by its path, such as "guides/install"', params: ChangeRequestPathParams, querystring: PageQuery, response: { 200: RevisionPageSchema, ...errorResponses } },
     },
-    async (request) => {
+    async (request, reply) => {
       const { spaceId, changeRequestId } = request.params;
       const view = await getChangeRequestPageByPath(request.ctx, spaceId, changeRequestId, request.params['*'], request.query);
-      return presentPage(request.ctx, view, view.page, request.query, view.body);
+      return sendImmutableJson(request, reply, pageKey(request.ctx, view, view.page, request.query), async () => presentPage(request.ctx, view, view.page, request.query, await view.body()));
     },
   );
 

@@ -29,6 +29,18 @@ function contentBase(ctx: Pick<Context, 'config'>, scope: ContentScope): string 
   return scope.current ? `${space}/content` : `${space}/revisions/${scope.revision.id}`;
 }
 
+/**
+ * Keys of serialized answers (src/http/immutable-json.ts): everything a presentation reads — where the
+ * content is addressed, its immutable tree, the page and the options.
+ */
+export function pagesKey(ctx: Pick<Context, 'config'>, scope: ContentScope & { tree: RevisionTree }, options: PresentOptions): string {
+  return `pages|${contentBase(ctx, scope)}|${scope.revision.root}|${options.metadata !== false}`;
+}
+
+export function pageKey(ctx: Pick<Context, 'config'>, scope: ContentScope, page: TreePage, options: PresentOptions & { format?: string; evaluated?: boolean }): string {
+  return `page|${contentBase(ctx, scope)}|${scope.revision.root}|${page.node.id}|${options.format ?? 'document'}|${options.evaluated === true}|${options.metadata !== false}`;
+}
+
 /** A page and its subtree (without bodies), as the API shows it. */
 export function presentPage(ctx: Ctx, scope: ContentScope, page: TreePage, options: PresentOptions, body?: PageBody | null): RevisionPage {
   return presentPageAt(contentBase(ctx, scope), page, options, body);

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, ListOf } from '../../http/schemas.ts';
 import { NoContent } from '../../http/schemas.ts';
-import { presentFile, presentFiles, presentPage, presentPages, presentRevision } from './presenter.ts';
+import { pageKey, pagesKey, presentFile, presentFiles, presentPage, presentPages, presentRevision } from './presenter.ts';
+import { sendImmutableJson } from '../../http/immutable-json.ts';
 import {
   ApplyTemplateBody,
   FileParams,
@@ -56,10 +57,10 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         config: { policy: 'space.view' },
         schema: { tags, operationId: name('listPages', 'listPagesInRevisionById'), summary: 'The tree of pages', params: current ? SpaceParams : RevisionParams, querystring: RevisionQuery, response: { 200: PagesSchema, ...errors } },
       },
-      async (request) => {
+      async (request, reply) => {
         const params = request.params as { spaceId: string; revisionId?: string };
         const view = await getRevisionContent(request.ctx, params.spaceId, id(params));
-        return { pages: presentPages(request.ctx, view, view.tree.pages, request.query) };
+        return sendImmutableJson(request, reply, pagesKey(request.ctx, view, request.query), () => ({ pages: presentPages(request.ctx, view, view.tree.pages, request.query) }));
       },
     );
 
@@ -95,10 +96,10 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         config: { policy: 'space.view' },
         schema: { tags, operationId: name('getPageById', 'getPageInRevisionById'), summary: 'A page, with its body as a document or as Markdown', params: current ? PageParams : RevisionPageParams, querystring: PageQuery, response: { 200: RevisionPageSchema, ...errors } },
       },
-      async (request) => {
+      async (request, reply) => {
         const params = request.params as { spaceId: string; pageId: string; revisionId?: string };
         const view = await getPage(request.ctx, params.spaceId, params.pageId, request.query, id(params));
-        return presentPage(request.ctx, view, view.page, request.query, view.body);
+        return sendImmutableJson(request, reply, pageKey(request.ctx, view, view.page, request.query), async () => presentPage(request.ctx, view, view.page, request.query, await view.body()));
       },
     );
 
@@ -108,10 +109,10 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         config: { policy: 'space.view' },
         schema: { tags, operationId: name('getPageByPath', 'getPageInRevisionByPath'), summary: 'A page by its path, such as "guides/install"', params: current ? PathParams : RevisionPathParams, querystring: PageQuery, response: { 200: RevisionPageSchema, ...errors } },
       },
-      async (request) => {
+      async (request, reply) => {
         const params = request.params as { spaceId: string; '*': string; revisionId?: string };
         const view = await getPageByPath(request.ctx, params.spaceId, params['*'], request.query, id(params));
-        return presentPage(request.ctx, view, view.page, request.query, view.body);
+        return sendImmutableJson(request, reply, pageKey(request.ctx, view, view.page, request.query), async () => presentPage(request.ctx, view, view.page, request.query, await view.body()));
       },
     );
   }

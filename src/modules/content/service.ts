@@ -29,8 +29,10 @@ export interface TreeView extends ContentScope {
 }
 
 export interface PageView extends ContentScope {
+  tree: RevisionTree;
   page: TreePage;
-  body: PageBody | null;
+  /** Reads the body in the format asked for: only when the answer is not already serialized. */
+  body(): Promise<PageBody | null>;
 }
 
 export interface FileView extends ContentScope {
@@ -86,7 +88,7 @@ export async function pageIn(ctx: Context, scope: ContentScope, pageId: string, 
   const tree = await loadTree(ctx, scope.revision.root);
   const page = tree.byId.get(pageId);
   if (!page) throw pageNotFound(scope, `"${pageId}"`);
-  return { ...scope, page, body: await pageBody(ctx, tree, page, query) };
+  return { ...scope, tree, page, body: () => pageBody(ctx, tree, page, query) };
 }
 
 /** A page by its path ("guides/install"); documents and groups have paths, links do not. */
@@ -99,7 +101,7 @@ export async function pageByPathIn(ctx: Context, scope: ContentScope, path: stri
   const wanted = normalizePath(safeDecode(path));
   const page = tree.byPath.get(wanted);
   if (!page) throw pageNotFound(scope, `at the path "${wanted}"`);
-  return { ...scope, page, body: await pageBody(ctx, tree, page, query) };
+  return { ...scope, tree, page, body: () => pageBody(ctx, tree, page, query) };
 }
 
 /** A path as sent: "a/b" or "a%2Fb" both name the page "b" under "a". */

@@ -1,0 +1,33 @@
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LruCache } from '../lru.ts';
+
+/**
+ * Answers of reads whose whole body is a function of immutable content (a revision's tree, a page's body)
+ * and of the request's options, serialized once and sent as bytes to every caller who may read them. The
+ * key must name everything the body depends on: the content's hash and every option the presenter reads.
+ * Access is checked before the key is looked up, so a cached body is only ever sent to a caller the route
+ * admitted. Each answer carries an ETag; a caller who has it gets a 304.
+ */
+interface SerializedBody {
+  body: Buffer;
+  etag: string;
+}
+
+/** At most 128 MB of serialized answers per process. */
+const bodies = new LruCache<string, SerializedBody>(10_000, 128 * 1024 * 1024);
+
+export const immutableJsonStats = { serialized: 0 };
+
+export async function sendImmutableJson(request: FastifyRequest, reply: FastifyReply, key: string, make: () => unknown | Promise<unknown>): Promise<FastifyReply> {
+  let entry = bodies.get(key);
+  if (!entry) {
+    immutableJsonStats.serialized++;
+    const body = Buffer.from(JSON.stringify(await make()));
+    entry = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+    bodies.set(key, entry, body.length);
+  }
+  reply.header('etag', entry.etag).header('cache-control', 'private, no-cache');
+  if (request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
+  return reply.type('application/json; charset=utf-8').send(entry.body);
+}
