@@ -2,18 +2,17 @@
  * The link analysis of a revision: every link of every page, classified, grouped by target, with the
  * pages that use each file. A revision's content never changes, so its analysis is a pure function of
  * its root hash (and of the server's public URL, which decides what is one of its own addresses): it is
- * computed once, each body parsed once, and kept in a bounded cache. Spaces and change requests (for
+ * computed once and kept in a bounded cache; each body is read once across revisions (facts.ts). Spaces and change requests (for
  * their mirrors) read it through `analyzeRevision`.
  */
 import type { Context } from '../../context.ts';
-import { parseOptions } from '../documents.ts';
 import { LruCache } from '../../lru.ts';
-import { extractSections, FrontmatterError, normalizeSource, parseMarkdown, type Document } from '../markdown/index.ts';
 import { getObjects } from '../objects.ts';
 import { findRevision } from '../revisions.ts';
 import { loadTree, walkPages, type RevisionTree, type TreePage } from '../tree.ts';
 import { classify, type AnalyzedLink, type ClassifyScope } from './classify.ts';
-import { documentRefs, nodeRefs, type FoundRef } from './extract.ts';
+import { nodeRefs, type FoundRef } from './extract.ts';
+import { bodyFacts, bodyFactsStats, knownBodyFacts, type BodyFacts } from './facts.ts';
 
 export type { AnalyzedLink, LinkStatus, LinkTarget } from './classify.ts';
 export type { LinkRelation } from './extract.ts';
@@ -39,19 +38,19 @@ export interface RevisionLinks {
 
 type Store = Pick<Context, 'db' | 'dialect' | 'config'>;
 
-/**
- * A body without any of these holds no reference (no link, image, tag, HTML, bare URL or e-mail address),
- * so it is parsed only if a link points at one of its anchors.
- */
-const MAY_REFER = /[[<{@]|:\/\/|www\./i;
 const NO_ANCHORS: ReadonlySet<string> = new Set();
 
 /** At most 64 analyses and about 500,000 pages and links in memory per process. */
 const cache = new LruCache<string, RevisionLinks>(64, 500_000);
 const pending = new Map<string, Promise<RevisionLinks>>();
 
-/** Counts the analyses computed (not taken from the cache), for tests and measurements. */
-export const linkAnalysisStats = { built: 0, parsed: 0 };
+/** Counts the analyses computed (not taken from the cache) and the bodies parsed, for tests and measurements. */
+export const linkAnalysisStats = {
+  built: 0,
+  get parsed(): number {
+    return bodyFactsStats.parsed;
+  },
+};
 
 export function clearLinkAnalysisCache(): void {
   cache.clear();
@@ -77,53 +76,33 @@ export async function analyzeRoot(ctx: Store, rootHash: string): Promise<Revisio
   return running;
 }
 
-/** Reads a body; front matter that cannot be read is set aside so that the links below it are still found. */
-function readBody(markdown: string, tree: RevisionTree, page: TreePage): Document {
-  const options = parseOptions(tree, page);
-  linkAnalysisStats.parsed++;
-  try {
-    return parseMarkdown(markdown, options).document;
-  } catch (error) {
-    if (!(error instanceof FrontmatterError)) throw error;
-    return parseMarkdown(normalizeSource(markdown).replace(/^---\n[\s\S]*?\n---(?:\n|$)/, ''), options).document;
-  }
-}
-
 async function compute(ctx: Store, rootHash: string, publicUrl: string): Promise<RevisionLinks> {
   const tree = await loadTree(ctx, rootHash);
   const pages = [...walkPages(tree.pages)];
-  const hashes = pages.flatMap((page) => (page.node.type === 'document' && page.node.body ? [page.node.body] : []));
-  const bodies = hashes.length > 0 ? await getObjects(ctx, hashes) : new Map<string, string>();
 
-  // Bodies that may hold a reference are parsed first, for their references and anchors; then references
-  // are classified, and a page that an anchor link points at is parsed then if it was not yet. Each body
-  // is parsed at most once.
-  const anchors = new Map<string, ReadonlySet<string>>();
-  const found = new Map<string, FoundRef[]>();
-  const sourceOf = (page: TreePage) => (page.node.type === 'document' && page.node.body ? bodies.get(page.node.body) : undefined);
-  const anchorsIn = (page: TreePage, document: Document): ReadonlySet<string> => {
-    const ids = new Set(extractSections(document).map((section) => section.id).filter((id) => id !== ''));
-    anchors.set(page.node.id, ids);
-    return ids;
-  };
+  // The facts of each body (references, anchors): known from an earlier revision with the same paths, or
+  // read now from the bodies not seen yet, which alone are loaded.
+  const factsByPage = new Map<string, BodyFacts>();
+  const unknown: TreePage[] = [];
   for (const page of pages) {
-    const refs = nodeRefs(page.node);
-    const source = sourceOf(page);
-    if (source && MAY_REFER.test(source)) {
-      const document = readBody(source, tree, page);
-      anchorsIn(page, document);
-      refs.push(...documentRefs(document));
+    if (page.node.type !== 'document' || !page.node.body) continue;
+    const known = knownBodyFacts(tree, page, page.node.body);
+    if (known) factsByPage.set(page.node.id, known);
+    else unknown.push(page);
+  }
+  if (unknown.length > 0) {
+    const bodies = await getObjects(ctx, [...new Set(unknown.map((page) => page.node.body!))]);
+    for (const page of unknown) {
+      const source = bodies.get(page.node.body!);
+      if (source) factsByPage.set(page.node.id, bodyFacts(tree, page, page.node.body!, source));
     }
+  }
+  const found = new Map<string, FoundRef[]>();
+  for (const page of pages) {
+    const refs = [...nodeRefs(page.node), ...(factsByPage.get(page.node.id)?.refs ?? [])];
     if (refs.length > 0) found.set(page.node.id, refs);
   }
-  const anchorsOf = (pageId: string): ReadonlySet<string> => {
-    const known = anchors.get(pageId);
-    if (known) return known;
-    const page = tree.byId.get(pageId);
-    const source = page && sourceOf(page);
-    if (!page || !source) return NO_ANCHORS;
-    return anchorsIn(page, readBody(source, tree, page));
-  };
+  const anchorsOf = (pageId: string): ReadonlySet<string> => factsByPage.get(pageId)?.anchors() ?? NO_ANCHORS;
 
   const scope: ClassifyScope = { tree, anchors: anchorsOf, publicUrl };
   const byPage = new Map<string, AnalyzedLink[]>();
