@@ -23,7 +23,8 @@ export async function sendImmutableJson(request: FastifyRequest, reply: FastifyR
   let entry = bodies.get(key);
   if (!entry) {
     immutableJsonStats.serialized++;
-    const body = Buffer.from(JSON.stringify(await make()));
+    // Through the route's response schema, as any answer: the same bytes, made once.
+    const body = Buffer.from(reply.serialize(await make()) as string);
     entry = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
     bodies.set(key, entry, body.length);
   }
