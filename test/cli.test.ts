@@ -116,7 +116,8 @@ for (const [dialect, setUp] of targets) {
       try {
         const base = `http://127.0.0.1:${port}`;
         let ready = false;
-        for (let i = 0; i < 100 && !ready; i++) {
+        // Up to a minute: a loaded machine (CI with other jobs) can be slow to start a process.
+        for (let i = 0; i < 300 && !ready; i++) {
           ready = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
           if (!ready) await new Promise((r) => setTimeout(r, 200));
         }
