@@ -135,7 +135,9 @@ for (const dialect of dialects) {
       const elsewhere = await world.outsider.api.post(`/v1/orgs/${world.otherOrganizationId}/webhooks`, { url: receiver.url, events: ['space.created'] });
       assert.equal(elsewhere.status, 201);
       const space = await postSpace(t.clock, world.admin, world.organizationId, { title: 'Ours' });
+      t.clock.advance(1000);
       assert.equal((await world.admin.api.patch(`/v1/spaces/${space.id}`, { title: 'Ours, renamed' })).status, 200);
+      t.clock.advance(1000);
       assert.equal((await world.admin.api.delete(`/v1/spaces/${space.id}`)).status, 205);
       await runJobs();
       await world.admin.api.patch(`${orgUrl}/webhooks/${hook.id}`, { active: false });
