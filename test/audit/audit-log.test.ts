@@ -139,8 +139,10 @@ for (const dialect of dialects) {
       await world.admin.api.post(`/v1/orgs/${world.organizationId}/webhooks`, { url: 'http://quire:hunter2-password@127.0.0.1:9/hook', events: ['space.created'] });
       await world.admin.api.post(`/v1/orgs/${world.organizationId}/spaces?password=hunter2-password&token=${world.admin.token}`, { title: 'S', password: 'hunter2-password' });
       await world.admin.api.raw('PATCH', `/v1/orgs/${world.organizationId}/webhooks/${hook.body.id}`, { url: 'http://127.0.0.1:9/other' }, { 'x-api-key': 'hunter2-password' });
+      const rotated = await world.admin.api.post(`/v1/orgs/${world.organizationId}/webhooks/${hook.body.id}/secret`);
+      assert.equal(rotated.status, 200);
       const rows = JSON.stringify(await t.ctx.db.selectFrom('audit_log').selectAll().execute());
-      for (const secret of [world.admin.token, world.members.create.token, hook.body.secret, 'hunter2']) {
+      for (const secret of [world.admin.token, world.members.create.token, hook.body.secret, rotated.body.secret, 'hunter2']) {
         assert.equal(rows.includes(secret), false, `"${secret.slice(0, 8)}…" is not in the audit log`);
       }
       assert.ok(rows.includes(hook.body.id), 'the webhook is named by its id');

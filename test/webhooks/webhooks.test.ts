@@ -57,6 +57,12 @@ for (const dialect of dialects) {
       const changed = await world.admin.api.patch(`${orgUrl}/webhooks/${id}`, { events: ['site.published'], active: false, description: null });
       assert.equal(changed.status, 200, JSON.stringify(changed.body));
       assert.deepEqual([changed.body.events, changed.body.active, changed.body.description], [['site.published'], false, null]);
+      const rotated = await world.admin.api.post(`${orgUrl}/webhooks/${id}/secret`);
+      assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
+      assert.match(rotated.body.secret, /^whsec_/);
+      assert.notEqual(rotated.body.secret, created.body.secret);
+      const resealed = await t.ctx.db.selectFrom('webhooks').select('secret').where('id', '=', id).executeTakeFirstOrThrow();
+      assert.equal(t.ctx.secrets.decrypt(resealed.secret).toString('utf8'), rotated.body.secret);
       assert.equal((await world.admin.api.delete(`${orgUrl}/webhooks/${id}`)).status, 205);
       assert.equal((await world.admin.api.delete(`${orgUrl}/webhooks/${id}`)).status, 204);
       assertError(await world.admin.api.get(`${orgUrl}/webhooks/${id}`), 404, 'No webhook');
@@ -84,6 +90,7 @@ for (const dialect of dialects) {
         assertError(await user.api.get(`${orgUrl}/webhooks/${hook.id}`), status);
         assertError(await user.api.patch(`${orgUrl}/webhooks/${hook.id}`, { active: false }), status);
         assertError(await user.api.delete(`${orgUrl}/webhooks/${hook.id}`), status);
+        assertError(await user.api.post(`${orgUrl}/webhooks/${hook.id}/secret`), status);
         assertError(await user.api.get(`${orgUrl}/webhooks/${hook.id}/deliveries`), status);
       }
       assertError(await world.outsider.api.get(`/v1/orgs/${world.otherOrganizationId}/webhooks/${hook.id}`), 404, 'No webhook');
@@ -214,6 +221,39 @@ for (const dialect of dialects) {
       await runJobs();
       const [delivery] = await deliveries(hook.id);
       assert.deepEqual([delivery.status, delivery.attempts, delivery.responseStatus], ['succeeded', 2, 204]);
+      await remove(hook.id);
+    });
+
+    it('is told of change requests opened and merged, comments posted and sites published', async () => {
+      receiver.received.length = 0;
+      receiver.behaviour = () => 200;
+      const hook = await register(['change_request.opened', 'change_request.merged', 'comment.posted', 'site.published']);
+      const space = await postSpace(t.clock, world.admin, world.organizationId, { title: 'Guide' });
+      t.clock.advance(1000);
+      const cr = await world.admin.api.post(`/v1/spaces/${space.id}/change-requests`, { subject: 'Edits' });
+      assert.equal(cr.status, 201, JSON.stringify(cr.body));
+      t.clock.advance(1000);
+      const comment = await world.admin.api.post(`/v1/spaces/${space.id}/comments`, { body: { markdown: 'Looks good' } });
+      assert.equal(comment.status, 200, JSON.stringify(comment.body));
+      t.clock.advance(1000);
+      const merged = await world.admin.api.post(`/v1/spaces/${space.id}/change-requests/${cr.body.id}/merge`);
+      assert.equal(merged.status, 200, JSON.stringify(merged.body));
+      t.clock.advance(1000);
+      const site = await world.admin.api.post(`${orgUrl}/sites`, {});
+      assert.equal(site.status, 201, JSON.stringify(site.body));
+      assert.equal((await world.admin.api.post(`${orgUrl}/sites/${site.body.id}/publish`)).status, 200);
+      assert.equal((await world.admin.api.post(`${orgUrl}/sites/${site.body.id}/publish`)).status, 200, 'publishing again is no event');
+      await runJobs();
+      const told = receiver.received.map((r) => JSON.parse(r.body)).sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1));
+      assert.deepEqual(
+        told.map((e) => [e.event, e.data]),
+        [
+          ['change_request.opened', { actorId: world.admin.id, spaceId: space.id, changeRequestId: cr.body.id, number: cr.body.number }],
+          ['comment.posted', { actorId: world.admin.id, spaceId: space.id, changeRequestId: null, commentId: comment.body.id }],
+          ['change_request.merged', { actorId: world.admin.id, spaceId: space.id, changeRequestId: cr.body.id, number: cr.body.number, revisionId: merged.body.revision }],
+          ['site.published', { actorId: world.admin.id, siteId: site.body.id }],
+        ],
+      );
       await remove(hook.id);
     });
 

@@ -14,7 +14,7 @@ import {
   WebhookParams,
   WebhookSchema,
 } from './schemas.ts';
-import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, updateWebhook } from './service.ts';
+import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, rotateWebhookSecret, updateWebhook } from './service.ts';
 
 const tags = ['webhooks'];
 const config = { policy: 'webhooks.manage' as const };
@@ -61,6 +61,18 @@ export const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/orgs/:organizationId/webhooks/:webhookId',
     { config, schema: { tags, operationId: 'deleteWebhook', summary: 'Delete a webhook and its delivery log', params: WebhookParams, response: { ...removalResponses, ...errorResponses } } },
     async (request, reply) => replyRemoval(reply, await deleteWebhook(request.ctx, request.params.organizationId, request.params.webhookId)),
+  );
+
+  app.post(
+    '/orgs/:organizationId/webhooks/:webhookId/secret',
+    {
+      config,
+      schema: { tags, operationId: 'rotateWebhookSecret', summary: 'Give a webhook a new signing secret, shown once', params: WebhookParams, response: { 200: CreatedWebhookSchema, ...errorResponses } },
+    },
+    async (request) => {
+      const { webhook, secret } = await rotateWebhookSecret(request.ctx, request.params.organizationId, request.params.webhookId);
+      return { ...presentWebhook(webhook), secret };
+    },
   );
 
   app.get(

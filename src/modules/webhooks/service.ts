@@ -33,6 +33,10 @@ async function checkWebhookUrl(ctx: Context, raw: string): Promise<string> {
   return url.href;
 }
 
+function newSecret(): string {
+  return SECRET_PREFIX + randomBytes(32).toString('base64url');
+}
+
 async function adminOf(ctx: Context, organizationId: string) {
   const { organization, actor } = await organizationAccess(ctx, organizationId);
   authorize(ctx, 'webhooks.manage', actor);
@@ -54,7 +58,7 @@ export async function createWebhook(ctx: Context, organizationId: string, input:
     if (Number(existing.n) >= WEBHOOKS_PER_ORGANIZATION) {
       throw new BadRequest(`An organization can have at most ${WEBHOOKS_PER_ORGANIZATION} webhooks; delete one it no longer needs.`);
     }
-    const secret = SECRET_PREFIX + randomBytes(32).toString('base64url');
+    const secret = newSecret();
     const now = nowIso(tx);
     const webhook: WebhooksTable = {
       id: tx.ids.next(),
@@ -96,6 +100,18 @@ export async function updateWebhook(ctx: Context, organizationId: string, webhoo
     if (patch.active !== undefined) changes.active = patch.active ? 1 : 0;
     await tx.db.updateTable('webhooks').set(changes).where('id', '=', row.id).execute();
     return { ...row, ...changes };
+  });
+}
+
+/** Gives a webhook a new signing secret, returned this once; deliveries sent from now on are signed with it. */
+export async function rotateWebhookSecret(ctx: Context, organizationId: string, webhookId: string): Promise<{ webhook: WebhooksTable; secret: string }> {
+  const { organization } = await adminOf(ctx, organizationId);
+  return inTransaction(ctx, async (tx) => {
+    const row = await loadWebhook(tx, organization.id, webhookId);
+    const secret = newSecret();
+    const changes = { secret: tx.secrets.encrypt(secret), updated_at: nowIso(tx) };
+    await tx.db.updateTable('webhooks').set(changes).where('id', '=', row.id).execute();
+    return { webhook: { ...row, ...changes }, secret };
   });
 }
 
