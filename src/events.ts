@@ -84,6 +84,13 @@ export type DomainEventListeners = { [K in keyof DomainEventMap]?: Array<DomainE
 export class DomainEvents {
   constructor(private readonly listeners: DomainEventListeners = {}) {}
 
+  /** Adds a listener of `kind` after those it already has (for listeners of many kinds, such as webhooks). */
+  listen<K extends keyof DomainEventMap>(kind: K, listener: DomainEventListener<DomainEventMap[K]>): this {
+    const listeners = (this.listeners[kind] ?? []) as Array<DomainEventListener<DomainEventMap[K]>>;
+    (this.listeners as Record<string, unknown>)[kind] = [...listeners, listener];
+    return this;
+  }
+
   /** Tells every listener of `kind`, one after another, in the caller's transaction. */
   async emit<K extends keyof DomainEventMap>(tx: Context, kind: K, event: DomainEventMap[K]): Promise<void> {
     for (const listener of this.listeners[kind] ?? []) await listener(tx, event);

@@ -3,7 +3,7 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { AppServices } from './context.ts';
 import type { Database } from './db/database.ts';
-import { DomainEvents, ORGANIZATION_EVENTS, type DomainEventListeners } from './events.ts';
+import { DomainEvents, ORGANIZATION_EVENTS } from './events.ts';
 import { randomIds, type IdGenerator } from './ids.ts';
 import { JobRegistry } from './jobs/registry.ts';
 import { purgeCollectionJob, purgeSpaceJob } from './modules/spaces/purge.ts';
@@ -24,15 +24,12 @@ export function appJobs(): JobRegistry {
 }
 
 export function appEvents(): DomainEvents {
-  return new DomainEvents({
+  const events = new DomainEvents({
     'space-content-changed': [indexOnContentChange],
-    ...webhookListeners(),
   });
-}
-
-/** Every organization event is offered to the organization's webhooks. */
-function webhookListeners(): DomainEventListeners {
-  return Object.fromEntries(ORGANIZATION_EVENTS.map((name) => [name, [deliverWebhooks(name)]])) as DomainEventListeners;
+  // Every organization event is offered to the organization's webhooks.
+  for (const name of ORGANIZATION_EVENTS) events.listen(name, deliverWebhooks(name));
+  return events;
 }
 
 export interface ServiceOptions {
