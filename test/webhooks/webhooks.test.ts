@@ -14,7 +14,7 @@ for (const dialect of dialects) {
     let receiver: Receiver;
     let orgUrl: string;
     before(async () => {
-      t = await createTestApp(dialect, { QUIRE_WEBHOOK_ALLOW_PRIVATE: '1', QUIRE_WEBHOOK_TIMEOUT_MS: '300' });
+      t = await createTestApp(dialect, { QUIRE_WEBHOOK_ALLOW_PRIVATE: '1', QUIRE_WEBHOOK_TIMEOUT_MS: '1000' });
       world = await createWorld(t.ctx, t.app, t.clock);
       receiver = await Receiver.start();
       orgUrl = `/v1/orgs/${world.organizationId}`;
