@@ -29,6 +29,9 @@ import { linkRoutes } from './modules/links/routes.ts';
 import { importRoutes } from './modules/imports/routes.ts';
 import { siteRoutes } from './modules/sites/routes/index.ts';
 import { publishedRoutes } from './published/routes.ts';
+import { registerAuditTrail } from './audit/http.ts';
+import { webhookRoutes } from './modules/webhooks/routes.ts';
+import { auditLogRoutes } from './modules/audit/routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -84,6 +87,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', new TokenAuthenticator(config.tokenCacheSeconds).hook);
+      registerAuditTrail(v1);
       await v1.register(userRoutes);
       await v1.register(organizationRoutes);
       await v1.register(memberRoutes);
@@ -101,6 +105,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(importRoutes);
       await v1.register(pdfRoutes);
       await v1.register(siteRoutes);
+      await v1.register(webhookRoutes);
+      await v1.register(auditLogRoutes);
     },
     { prefix: '/v1' },
   );

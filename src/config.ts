@@ -22,6 +22,12 @@ export interface Config {
   secretKey?: Buffer;
   /** Whether content imports may fetch from loopback, private, link-local and other non-public addresses. */
   importAllowPrivate: boolean;
+  /** Whether webhooks may be delivered to loopback, private, link-local and other non-public addresses. */
+  webhookAllowPrivate: boolean;
+  /** How long one webhook delivery may take before it is stopped and retried, in milliseconds. */
+  webhookTimeoutMs: number;
+  /** How many days audit-log entries are kept; older ones are not shown and are removed by a daily job. */
+  auditRetentionDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -103,6 +109,9 @@ export function loadConfig(env: Env = process.env): Config {
     tokenCacheSeconds: integer(env, 'QUIRE_TOKEN_CACHE_SECONDS', 10, 0, 3600),
     secretKey: secretKey(env.QUIRE_SECRET_KEY),
     importAllowPrivate: flag(env, 'QUIRE_IMPORT_ALLOW_PRIVATE'),
+    webhookAllowPrivate: flag(env, 'QUIRE_WEBHOOK_ALLOW_PRIVATE'),
+    webhookTimeoutMs: integer(env, 'QUIRE_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    auditRetentionDays: integer(env, 'QUIRE_AUDIT_RETENTION_DAYS', 365, 1, 36_500),
   };
 }
 

@@ -15,6 +15,20 @@ import { Unauthorized } from './errors.ts';
 export interface Actor {
   userId: string;
   email: string;
+  /** The id of the API token the request came with (never the token itself). */
+  tokenId?: string;
+}
+
+/**
+ * The audit record of a write request (src/audit/trail.ts), completed inside the request's transaction:
+ * `inTransaction` calls `record` with the open transaction after the work succeeded, and `committed`
+ * once it has committed, so the write and its record commit together or not at all.
+ */
+export interface WriteRecord {
+  /** True once a transaction holding this record has committed. */
+  readonly recorded: boolean;
+  record(tx: Context): Promise<void>;
+  committed(): void;
 }
 
 /** What every service function receives: who acts, the database (or the open transaction), time and ids. */
@@ -34,13 +48,15 @@ export interface Context extends PolicyLedger {
   /** Who is told of domain events (assembled in src/services.ts). */
   events: DomainEvents;
   actor: Actor | null;
+  /** The audit record of the write this request makes; null for reads, jobs and the CLI. */
+  audit: WriteRecord | null;
 }
 
 /** The services shared by every Context of one running app. */
-export type AppServices = Omit<Context, 'actor' | 'checked'>;
+export type AppServices = Omit<Context, 'actor' | 'checked' | 'audit'>;
 
 export function createContext(services: AppServices, actor: Actor | null): Context {
-  return { ...services, actor, checked: new Set() };
+  return { ...services, actor, checked: new Set(), audit: null };
 }
 
 /** The acting user; 401 when the request has none. */
@@ -49,10 +65,22 @@ export function requireActor(ctx: Context): Actor {
   return ctx.actor;
 }
 
-/** Runs `work` in one transaction, with a Context whose `db` is that transaction. Nested calls reuse it. */
+/**
+ * Runs `work` in one transaction, with a Context whose `db` is that transaction. Nested calls reuse it.
+ * The one place a request's writes commit: the request's audit record is written here, in the same
+ * transaction, after the work succeeded.
+ */
 export async function inTransaction<T>(ctx: Context, work: (tx: Context) => Promise<T>): Promise<T> {
   if (ctx.db.isTransaction) return work(ctx);
-  return ctx.db.transaction().execute((trx) => work({ ...ctx, db: trx, checked: ctx.checked }));
+  const audit = ctx.audit;
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    const tx: Context = { ...ctx, db: trx, checked: ctx.checked };
+    const value = await work(tx);
+    if (audit && !audit.recorded) await audit.record(tx);
+    return value;
+  });
+  audit?.committed();
+  return result;
 }
 
 /** Now, as the ISO string Quire stores. */

@@ -6,10 +6,68 @@ import type { Context } from './context.ts';
  * enqueues (indexing, Git export, translation) commits together with the change or not at all. The code
  * that emits an event does not know who listens.
  */
-export interface DomainEventMap {
+export interface DomainEventMap extends OrganizationEventMap {
   /** A space's current revision changed (an edit, a merge, an import, a template, a duplicate). */
   'space-content-changed': SpaceContentChanged;
 }
+
+/**
+ * What happened in an organization, by the names webhooks subscribe to. Every area emits its own with
+ * `ctx.events.emit(tx, 'space.created', { … })` inside the transaction of the write; webhooks (and any
+ * later listener) subscribe in src/services.ts. The data of an event is what any administrator of the
+ * organization may see: ids, titles, numbers, states; never a secret, a token, content or an e-mail.
+ */
+export interface OrganizationEventMap {
+  'space.created': SpaceEvent;
+  'space.updated': SpaceEvent;
+  'space.deleted': SpaceEvent;
+  'change_request.opened': ChangeRequestEvent;
+  /** A review was submitted (approved or changes requested). */
+  'change_request.reviewed': ChangeRequestEvent & { reviewId: string; status: string };
+  'change_request.merged': ChangeRequestEvent & { revisionId: string };
+  'comment.posted': OrganizationEvent & { spaceId: string; changeRequestId: string | null; commentId: string };
+  'site.published': OrganizationEvent & { siteId: string };
+  'git_sync.started': OrganizationEvent & { spaceId: string; direction: string };
+  'git_sync.completed': OrganizationEvent & { spaceId: string; direction: string; result: string };
+  'translation.completed': OrganizationEvent & { spaceId: string; translationId: string };
+  'openapi_spec.processed': OrganizationEvent & { specSlug: string; versionId: string };
+}
+
+/** Every organization event carries its organization and, when a person caused it, that user. */
+export interface OrganizationEvent {
+  organizationId: string;
+  /** The user who caused it; null for the system (a job). */
+  actorId: string | null;
+}
+
+export interface SpaceEvent extends OrganizationEvent {
+  spaceId: string;
+  title: string;
+}
+
+export interface ChangeRequestEvent extends OrganizationEvent {
+  spaceId: string;
+  changeRequestId: string;
+  number: number;
+}
+
+export type OrganizationEventName = keyof OrganizationEventMap;
+
+/** The event names, in the order the API documents them (webhooks subscribe to these). */
+export const ORGANIZATION_EVENTS = [
+  'space.created',
+  'space.updated',
+  'space.deleted',
+  'change_request.opened',
+  'change_request.reviewed',
+  'change_request.merged',
+  'comment.posted',
+  'site.published',
+  'git_sync.started',
+  'git_sync.completed',
+  'translation.completed',
+  'openapi_spec.processed',
+] as const satisfies readonly OrganizationEventName[];
 
 export interface SpaceContentChanged {
   spaceId: string;
@@ -26,8 +84,19 @@ export type DomainEventListeners = { [K in keyof DomainEventMap]?: Array<DomainE
 export class DomainEvents {
   constructor(private readonly listeners: DomainEventListeners = {}) {}
 
+  /** Adds a listener of `kind` after those it already has (for listeners of many kinds, such as webhooks). */
+  listen<K extends keyof DomainEventMap>(kind: K, listener: DomainEventListener<DomainEventMap[K]>): this {
+    const listeners = (this.listeners[kind] ?? []) as Array<DomainEventListener<DomainEventMap[K]>>;
+    (this.listeners as Record<string, unknown>)[kind] = [...listeners, listener];
+    return this;
+  }
+
   /** Tells every listener of `kind`, one after another, in the caller's transaction. */
   async emit<K extends keyof DomainEventMap>(tx: Context, kind: K, event: DomainEventMap[K]): Promise<void> {
     for (const listener of this.listeners[kind] ?? []) await listener(tx, event);
   }
 }
+
+// Every event name is listed above: a name added to the map and not to the list fails the type-check here.
+const everyEventListed: Exclude<OrganizationEventName, (typeof ORGANIZATION_EVENTS)[number]> extends never ? true : never = true;
+void everyEventListed;

@@ -3,6 +3,7 @@ import { buildApp } from './app.ts';
 import { resolveMasterKey, type Config } from './config.ts';
 import { migrateToLatest, openDatabase, type Database } from './db/database.ts';
 import { JobRunner } from './jobs/runner.ts';
+import { scheduleAuditPrune } from './audit/retention.ts';
 
 /** Opens the configured database and applies pending migrations. */
 export async function openMigratedDatabase(config: Config): Promise<{ database: Database; applied: string[] }> {
@@ -41,6 +42,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
       app.close().then(() => process.exit(0), () => process.exit(1));
     });
   }
+  await scheduleAuditPrune(app.services);
   await app.listen({ host: config.host, port: config.port });
   runner.start();
   return app;

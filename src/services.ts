@@ -3,12 +3,14 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { AppServices } from './context.ts';
 import type { Database } from './db/database.ts';
-import { DomainEvents } from './events.ts';
+import { DomainEvents, ORGANIZATION_EVENTS } from './events.ts';
 import { randomIds, type IdGenerator } from './ids.ts';
 import { JobRegistry } from './jobs/registry.ts';
 import { purgeCollectionJob, purgeSpaceJob } from './modules/spaces/purge.ts';
 import { indexOnContentChange } from './search/changes.ts';
 import { indexSpaceJob } from './search/index-job.ts';
+import { deliverWebhookJob, deliverWebhooks } from './modules/webhooks/deliveries.ts';
+import { pruneAuditLogJob } from './audit/retention.ts';
 import { SecretBox, Signer } from './secrets.ts';
 import { FolderBlobStore, type BlobStore } from './storage/blobs.ts';
 
@@ -18,13 +20,16 @@ import { FolderBlobStore, type BlobStore } from './storage/blobs.ts';
  * that enqueues or emits never imports its listeners.
  */
 export function appJobs(): JobRegistry {
-  return new JobRegistry([purgeSpaceJob, purgeCollectionJob, indexSpaceJob]);
+  return new JobRegistry([purgeSpaceJob, purgeCollectionJob, indexSpaceJob, deliverWebhookJob, pruneAuditLogJob]);
 }
 
 export function appEvents(): DomainEvents {
-  return new DomainEvents({
+  const events = new DomainEvents({
     'space-content-changed': [indexOnContentChange],
   });
+  // Every organization event is offered to the organization's webhooks.
+  for (const name of ORGANIZATION_EVENTS) events.listen(name, deliverWebhooks(name));
+  return events;
 }
 
 export interface ServiceOptions {

@@ -8,7 +8,7 @@ const tokenOwner = preparedQuery((db, tokenHash: string) =>
   db
     .selectFrom('api_tokens')
     .innerJoin('users', 'users.id', 'api_tokens.user_id')
-    .select(['users.id', 'users.email'])
+    .select(['users.id', 'users.email', 'api_tokens.id as token_id'])
     .where('api_tokens.token_hash', '=', tokenHash),
 );
 
@@ -47,7 +47,7 @@ export class TokenAuthenticator {
       this.cache.delete(tokenHash);
       throw new Unauthorized('The API token is not valid: it is unknown or has been revoked.');
     }
-    const actor = { userId: row.id, email: row.email };
+    const actor = { userId: row.id, email: row.email, tokenId: row.token_id };
     if (this.cacheSeconds > 0) {
       if (this.cache.size >= CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(tokenHash, { actor, until: this.now() + this.cacheSeconds * 1000 });

@@ -49,6 +49,8 @@ export interface DestinationOptions {
   resolver?: Resolver;
   /** What the URL is, for messages ('import URL', 'webhook URL', 'Git remote'); 'import URL' by default. */
   what?: string;
+  /** The setting that allows private destinations, named in the refusal (QUIRE_IMPORT_ALLOW_PRIVATE by default). */
+  privateSetting?: string;
 }
 
 /** The host of a URL without the brackets of an IPv6 literal. */
@@ -84,7 +86,7 @@ export async function checkDestination(url: URL, options: DestinationOptions): P
       if (range === null) continue;
       const via = address === host ? '' : ` (the address of "${host}")`;
       throw new BadRequest(
-        `The ${what} leads to ${address}${via}, an address in a ${RANGE_NAMES[range] ?? range} range. Quire only connects to public addresses; the operator can allow private networks with QUIRE_IMPORT_ALLOW_PRIVATE=1.`,
+        `The ${what} leads to ${address}${via}, an address in a ${RANGE_NAMES[range] ?? range} range. Quire only connects to public addresses; the operator can allow private networks with ${options.privateSetting ?? 'QUIRE_IMPORT_ALLOW_PRIVATE'}=1.`,
       );
     }
   }

@@ -5,7 +5,7 @@ import { BadRequest } from '../errors.ts';
 import { checkDestination, type ResolvedAddress, type Resolver } from './addresses.ts';
 
 /**
- * The one way Quire reads from a URL a user gave (imports, OpenAPI sources, webhooks, embeds): http and https only, every destination checked
+ * The one way Quire reads from or sends to a URL a user gave (imports, OpenAPI sources, webhooks, embeds): http and https only, every destination checked
  * (addresses.ts) before connecting and again after each redirect, redirects followed by hand (a bounded
  * number), the connection pinned to the checked address, the body bounded in size, all of it bounded in
  * time by the import's signal.
@@ -23,7 +23,7 @@ export interface RawResponse {
   discard(): void;
 }
 
-/** Sends a GET for `url` to the checked `destination` (tests inject one that answers by hand). */
+/** Sends the request (a GET unless `options.method` says otherwise) for `url` to the checked `destination` (tests inject one that answers by hand). */
 export type Transport = (url: URL, destination: ResolvedAddress, options: FetchOptions) => Promise<RawResponse>;
 
 export interface FetchOptions {
@@ -36,11 +36,33 @@ export interface FetchOptions {
   resolver?: Resolver;
   accept?: string;
   transport?: Transport;
+  /** GET by default; webhooks POST. */
+  method?: 'GET' | 'POST';
+  /** The body of a POST. */
+  body?: Buffer;
+  /** Headers to send besides user-agent, accept and accept-encoding (content-type, signatures). */
+  headers?: Record<string, string>;
+  /** The User-Agent sent (QuireImporter/1.0 by default). */
+  userAgent?: string;
+  /** The setting that allows private destinations, named when one is refused. */
+  privateSetting?: string;
+}
+
+/** A response whose status was not 2xx (a 400 for the caller; the status is kept for logs such as webhook deliveries). */
+export class UnexpectedStatus extends BadRequest {
+  constructor(
+    readonly responseStatus: number,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 export interface Download {
   /** The URL the bytes came from, after redirects. */
   url: string;
+  /** The HTTP status of the answer (2xx); absent for bytes that came from no HTTP answer (a data: URL). */
+  status?: number;
   /** The media type, lower case and without parameters ('' when the server sent none). */
   contentType: string;
   /** The whole Content-Type header ('' when none), for its charset. */
@@ -70,8 +92,14 @@ export const httpTransport: Transport = (url, destination, options) => {
     const request = module.request(
       url,
       {
-        method: 'GET',
-        headers: { 'user-agent': USER_AGENT, accept: options.accept ?? '*/*', 'accept-encoding': 'identity' },
+        method: options.method ?? 'GET',
+        headers: {
+          ...options.headers,
+          'user-agent': options.userAgent ?? USER_AGENT,
+          accept: options.accept ?? '*/*',
+          'accept-encoding': 'identity',
+          ...(options.body ? { 'content-length': String(options.body.length) } : {}),
+        },
         lookup: pinned(destination),
         agent: false,
         signal: options.signal,
@@ -86,7 +114,7 @@ export const httpTransport: Transport = (url, destination, options) => {
         }),
     );
     request.on('error', reject);
-    request.end();
+    request.end(options.body);
   });
 };
 
@@ -145,13 +173,13 @@ export async function safeFetch(input: string | URL, options: FetchOptions): Pro
     const location = response.headers.location;
     if (REDIRECTS.has(status) && location) {
       response.discard();
-      if (redirects >= options.maxRedirects) throw new BadRequest(`${new URL(input).href} redirects more than ${options.maxRedirects} times; import the final URL instead.`);
+      if (redirects >= options.maxRedirects) throw new BadRequest(`${new URL(input).href} redirects more than ${options.maxRedirects} times; give the final URL instead.`);
       url = new URL(location, url);
       continue;
     }
     if (status < 200 || status > 299) {
       response.discard();
-      throw new BadRequest(`Fetching ${url.href} answered ${status} ${response.statusText}`.trimEnd() + '; check the URL.');
+      throw new UnexpectedStatus(status, `Fetching ${url.href} answered ${status} ${response.statusText}`.trimEnd() + '; check the URL.');
     }
     let bytes: Buffer;
     try {
@@ -161,6 +189,6 @@ export async function safeFetch(input: string | URL, options: FetchOptions): Pro
       throw networkError(url, error, options.signal);
     }
     const header = String(response.headers['content-type'] ?? '');
-    return { url: url.href, contentType: header.split(';')[0].trim().toLowerCase(), contentTypeHeader: header, bytes };
+    return { url: url.href, status, contentType: header.split(';')[0].trim().toLowerCase(), contentTypeHeader: header, bytes };
   }
 }

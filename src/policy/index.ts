@@ -66,6 +66,8 @@ export const policies = {
   'site.delete': { allow: (a: OrganizationActor, exists: boolean) => !exists || siteRules.admin(a), denied: 'Only administrators of the organization can delete a site.' },
   /** The published site: its profile through the API, and its pages through the reader. Denials are answered 404. */
   'site.readPublished': { allow: readsPublished, denied: 'This site is not published for you.' },
+  'webhooks.manage': { allow: organizationRules.admin, denied: 'Only administrators of the organization can manage its webhooks.' },
+  'audit.read': { allow: organizationRules.admin, denied: 'Only administrators of the organization can read its audit log.' },
 } as const;
 
 export type PolicyName = keyof typeof policies;

@@ -138,6 +138,14 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, changeRe
       const revision = await createRevision(tx, { spaceId: access.space.id, type: 'merge', parents: [spaceHead, changeRequest.revision], root });
       if (!(await setSpaceHead(tx, access.space.id, revision, { expected: spaceHead }))) throw new HeadMoved();
       await setStatus(tx, changeRequest, 'merged', { revision_merged: revision, merged_at: nowIso(tx), merged_by: user.userId });
+      await tx.events.emit(tx, 'change_request.merged', {
+        organizationId: access.space.organization_id,
+        actorId: user.userId,
+        spaceId: access.space.id,
+        changeRequestId: changeRequest.id,
+        number: changeRequest.number,
+        revisionId: revision,
+      });
       return { result: 'merge', revision };
     },
   });

@@ -77,6 +77,7 @@ export async function createChangeRequest(ctx: Context, spaceId: string, body: C
     await tx.db.insertInto('change_requests').values(row).execute();
     await moveCounters(tx, space.id, null, row.status as ChangeRequestStatus);
     await recordContributor(tx, row.id, user.userId);
+    await tx.events.emit(tx, 'change_request.opened', { organizationId: space.organization_id, actorId: user.userId, spaceId: space.id, changeRequestId: row.id, number: row.number });
     return changeRequestView(tx, { id: space.id, revision_id: claimed.revision_id }, row);
   });
 }

@@ -42,6 +42,13 @@ export async function postComment(ctx: Context, place: CommentPlace, input: Post
     };
     await tx.db.insertInto('comments').values(comment).execute();
     await adjustOpenComments(tx, comment, 1);
+    await tx.events.emit(tx, 'comment.posted', {
+      organizationId: scope.space.organization_id,
+      actorId: comment.author_id,
+      spaceId: comment.space_id,
+      changeRequestId: comment.change_request_id,
+      commentId: comment.id,
+    });
     return commentView(tx, scope, comment);
   });
 }

@@ -248,6 +248,7 @@ export async function setSitePublished(ctx: Context, organizationId: string, sit
     authorize(tx, 'site.admin', actor);
     await tx.db.updateTable('sites').set({ published: published ? 1 : 0 }).where('id', '=', site.id).execute();
     await touchSite(tx, site.id);
+    if (published && !site.published) await tx.events.emit(tx, 'site.published', { organizationId: site.organization_id, actorId: actor.userId, siteId: site.id });
     return loadSiteView(tx, await reload(tx, site.id));
   });
 }

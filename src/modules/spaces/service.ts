@@ -79,6 +79,7 @@ export async function createSpace(ctx: Context, organizationId: string, input: C
       deleted_at: null,
     };
     await tx.db.insertInto('spaces').values(space).execute();
+    await tx.events.emit(tx, 'space.created', { organizationId: organization.id, actorId: actor.userId, spaceId: id, title: space.title });
     const chain = ['inherit' as const, ...(await collectionLevelChain(tx, collectionId))];
     const level = effectiveLevel(actor.role, chain);
     return { space, actor: { userId: actor.userId, orgRole: actor.role, level, visibility, sharedWith: false } };
@@ -156,6 +157,7 @@ export async function updateSpace(ctx: Context, spaceId: string, patch: UpdateSp
     if (!changed) return { space, actor };
     changes.updated_at = nowIso(tx);
     await tx.db.updateTable('spaces').set(changes).where('id', '=', space.id).execute();
+    await tx.events.emit(tx, 'space.updated', { organizationId: space.organization_id, actorId: actor.userId, spaceId: space.id, title: changes.title ?? space.title });
     return spaceAccess(tx, space.id);
   });
 }

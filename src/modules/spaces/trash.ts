@@ -34,6 +34,8 @@ export async function deleteSpace(ctx: Context, spaceId: string): Promise<boolea
     const now = nowIso(tx);
     await tx.db.updateTable('spaces').set({ deleted_at: now }).where('id', '=', access.space.id).execute();
     await schedulePurge(tx, access.space.id, now);
+    const { space, actor } = access;
+    await tx.events.emit(tx, 'space.deleted', { organizationId: space.organization_id, actorId: actor.userId, spaceId: space.id, title: space.title });
     return true;
   });
 }

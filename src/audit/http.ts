@@ -1,0 +1,69 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { RequestAudit, type AuditRequest } from './trail.ts';
+
+/**
+ * Puts every write through the API on the audit trail: a request with a method that writes gets a
+ * RequestAudit on its Context (completed in its transaction by `inTransaction`), and the answer completes
+ * it. Registered on the /v1 scope after authentication, so only requests with a known caller are recorded.
+ */
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Path parameters that name objects: every parameter whose name ends in Id. */
+const ID_PARAMETER = /Id$/;
+/** The largest response in which the id of a created object is looked for. */
+const CREATED_LOOKUP_LIMIT = 1024 * 1024;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auditTrail?: RequestAudit;
+  }
+}
+
+function describeRequest(request: FastifyRequest): AuditRequest {
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  const objectIds: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (ID_PARAMETER.test(name) && typeof value === 'string') objectIds[name] = value;
+  }
+  const schema = request.routeOptions.schema as { operationId?: string } | undefined;
+  const route = request.routeOptions.url ?? request.url.split('?')[0];
+  const agent = request.headers['user-agent'];
+  return {
+    userId: request.ctx.actor?.userId ?? null,
+    tokenId: request.ctx.actor?.tokenId ?? null,
+    operation: schema?.operationId ?? `${request.method} ${route}`,
+    method: request.method,
+    route,
+    objectIds,
+    ip: request.ip ?? null,
+    userAgent: typeof agent === 'string' ? agent : null,
+  };
+}
+
+/** The `id` of the object a 201 answer created, read from its JSON body. */
+function createdId(payload: unknown, contentType: unknown): string | null {
+  if (typeof payload !== 'string' || payload.length > CREATED_LOOKUP_LIMIT || !String(contentType ?? '').includes('json')) return null;
+  try {
+    const body = JSON.parse(payload) as { id?: unknown };
+    return typeof body?.id === 'string' ? body.id : null;
+  } catch {
+    return null; // not JSON after all: nothing to add to the entry
+  }
+}
+
+export function registerAuditTrail(scope: FastifyInstance): void {
+  scope.addHook('onRequest', async (request) => {
+    if (!WRITES.has(request.method) || !request.ctx.actor) return;
+    const trail = new RequestAudit(describeRequest(request));
+    request.auditTrail = trail;
+    request.ctx.audit = trail;
+  });
+  scope.addHook('onSend', async (request, reply, payload) => {
+    const trail = request.auditTrail;
+    if (!trail) return payload;
+    request.auditTrail = undefined;
+    const status = reply.statusCode;
+    await trail.finish(request.ctx, status, status === 201 ? createdId(payload, reply.getHeader('content-type')) : null);
+    return payload;
+  });
+}
