@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { parseBlobUrl, type BlobLocation } from './storage/blob-url.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -22,6 +23,8 @@ export interface Config {
   secretKey?: Buffer;
   /** Whether content imports may fetch from loopback, private, link-local and other non-public addresses. */
   importAllowPrivate: boolean;
+  /** Where file bytes live: a folder (default `<dataDir>/blobs`) or an S3-compatible bucket (QUIRE_BLOB_URL). */
+  blobs: BlobLocation;
 }
 
 export class ConfigError extends Error {}
@@ -83,6 +86,14 @@ function secretKey(raw: string | undefined): Buffer | undefined {
   return key;
 }
 
+function blobLocation(env: Env, dataDir: string): BlobLocation {
+  try {
+    return parseBlobUrl(env.QUIRE_BLOB_URL, dataDir, env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1');
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = resolve(env.QUIRE_DATA_DIR || './data');
   const host = env.HOST || '127.0.0.1';
@@ -103,6 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
     tokenCacheSeconds: integer(env, 'QUIRE_TOKEN_CACHE_SECONDS', 10, 0, 3600),
     secretKey: secretKey(env.QUIRE_SECRET_KEY),
     importAllowPrivate: flag(env, 'QUIRE_IMPORT_ALLOW_PRIVATE'),
+    blobs: blobLocation(env, dataDir),
   };
 }
 

@@ -63,7 +63,8 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
   await migrateToLatest(database);
   const masterKey = randomBytes(32);
   const blobDir = mkdtempSync(join(tmpdir(), 'quire-blobs-'));
-  const blobs = new FolderBlobStore(blobDir);
+  // QUIRE_BLOB_URL in env selects the configured store (an S3 bucket in test/scale); else a fresh folder.
+  const blobs = env.QUIRE_BLOB_URL ? undefined : new FolderBlobStore(blobDir);
   const clock = new ManualClock(new Date('2026-03-01T09:00:00.000Z'));
   // QUIRE_TEST_LOG=1 shows the server's error log while debugging a test.
   const app = await buildApp({ config, database, masterKey, clock, blobs, logger: Boolean(process.env.QUIRE_TEST_LOG) });
