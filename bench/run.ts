@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   const quirePort = helloPort + 1000;
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-'));
   const zip = buildImportZip();
-  const env = { QUIRE_DATA_DIR: dataDir, PORT: String(quirePort), QUIRE_LOG_LEVEL: 'warn', QUIRE_BODY_LIMIT: String(bodyLimitFor(zip)) };
+  const env = { QUIRE_DATA_DIR: dataDir, PORT: String(quirePort), QUIRE_LOG_LEVEL: 'warn', QUIRE_RATE_LIMIT: '0', QUIRE_BODY_LIMIT: String(bodyLimitFor(zip)) };
   const base = `http://127.0.0.1:${quirePort}`;
   const helloUrl = `http://127.0.0.1:${helloPort}/`;
   try {

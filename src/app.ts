@@ -34,6 +34,10 @@ import { linkRoutes } from './modules/links/routes.ts';
 import { importRoutes } from './modules/imports/routes.ts';
 import { siteRoutes } from './modules/sites/routes/index.ts';
 import { publishedRoutes } from './published/routes.ts';
+import { Lifecycle } from './operations/lifecycle.ts';
+import { Metrics } from './operations/metrics.ts';
+import { registerRateLimit } from './operations/rate-limit.ts';
+import { metricsRoutes, requestMetrics } from './operations/routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -42,6 +46,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The services every Context of this app is made from (the job runner uses them too). */
     services: AppServices;
+    /** This process's Prometheus metrics (GET /metrics). */
+    metrics: Metrics;
+    /** Whether this process is shutting down (then /readyz answers 503). */
+    lifecycle: Lifecycle;
   }
 }
 
@@ -80,6 +88,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerErrorHandling(app, database.dialect);
   registerPolicyGuard(app);
+  const metrics = new Metrics(database.db, () => services.clock.now());
+  app.decorate('metrics', metrics);
+  app.decorate('lifecycle', new Lifecycle());
+  await app.register(requestMetrics(metrics));
+  await registerRateLimit(app, config, database.db, database.dialect);
 
   await app.register(swagger, {
     openapi: {
@@ -119,5 +132,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(contentFileRoutes);
   await app.register(pdfFileRoutes);
   await app.register(publishedRoutes);
+  await app.register(metricsRoutes, { metrics, config });
   return app;
 }

@@ -25,6 +25,15 @@ export interface Config {
   importAllowPrivate: boolean;
   /** Where file bytes live: a folder (default `<dataDir>/blobs`) or an S3-compatible bucket (QUIRE_BLOB_URL). */
   blobs: BlobLocation;
+  /** Requests one token or address may send per window (0: no limit). */
+  rateLimit: number;
+  rateLimitWindowSeconds: number;
+  /** When set, GET /metrics asks for `Authorization: Bearer <this>`. */
+  metricsToken?: string;
+  /** On SIGTERM: seconds /readyz answers 503 while still serving, so a load balancer stops sending first. */
+  drainSeconds: number;
+  /** On SIGTERM: seconds to wait for requests and jobs in flight before exiting anyway. */
+  shutdownTimeoutSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -115,6 +124,11 @@ export function loadConfig(env: Env = process.env): Config {
     secretKey: secretKey(env.QUIRE_SECRET_KEY),
     importAllowPrivate: flag(env, 'QUIRE_IMPORT_ALLOW_PRIVATE'),
     blobs: blobLocation(env, dataDir),
+    rateLimit: integer(env, 'QUIRE_RATE_LIMIT', 1200, 0, 1_000_000),
+    rateLimitWindowSeconds: integer(env, 'QUIRE_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+    metricsToken: env.QUIRE_METRICS_TOKEN || undefined,
+    drainSeconds: integer(env, 'QUIRE_DRAIN_SECONDS', 0, 0, 600),
+    shutdownTimeoutSeconds: integer(env, 'QUIRE_SHUTDOWN_TIMEOUT_SECONDS', 30, 1, 3600),
   };
 }
 

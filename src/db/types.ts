@@ -361,6 +361,14 @@ export interface SiteShareLinksTable {
   created_at: string;
 }
 
+/** Request counts per rate-limit key, shared by the processes of one PostgreSQL database. */
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  /** Milliseconds since 1970. */
+  window_ends: number;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -390,4 +398,5 @@ export interface DB {
   site_sections: SiteSectionsTable;
   site_spaces: SiteSpacesTable;
   site_share_links: SiteShareLinksTable;
+  rate_limits: RateLimitsTable;
 }

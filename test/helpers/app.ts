@@ -50,7 +50,8 @@ async function postgresSchema(): Promise<{ schema: string; drop: () => Promise<v
  * migrated, with a manual clock. Every response is checked against the client's document.
  */
 export async function createTestApp(dialect: DialectName, env: Record<string, string> = {}): Promise<TestApp> {
-  const config = loadConfig({ QUIRE_LOG_LEVEL: 'error', QUIRE_PUBLIC_URL: 'http://quire.test', QUIRE_DATA_DIR: '/tmp/quire-test-unused', ...env });
+  // No rate limit unless a test asks for one (tests send many requests with one token).
+  const config = loadConfig({ QUIRE_LOG_LEVEL: 'error', QUIRE_PUBLIC_URL: 'http://quire.test', QUIRE_DATA_DIR: '/tmp/quire-test-unused', QUIRE_RATE_LIMIT: '0', ...env });
   let database: Database;
   let drop = async () => {};
   if (dialect === 'sqlite') {
