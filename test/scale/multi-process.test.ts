@@ -20,6 +20,7 @@ describe('three processes on one PostgreSQL database and one S3 bucket', { skip:
   let processes: QuireProcess[] = [];
   let token: string;
   let organizationId: string;
+  let env: Record<string, string>;
   const admin = () => new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
   const query = async <T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> => {
     const client = new pg.Client({ connectionString: databaseUrl });
@@ -42,7 +43,7 @@ describe('three processes on one PostgreSQL database and one S3 bucket', { skip:
     url.pathname = `/${database}`;
     databaseUrl = url.toString();
     s3 = await startLocalS3();
-    const env = {
+    env = {
       QUIRE_DATABASE_URL: databaseUrl,
       QUIRE_BLOB_URL: s3.blobUrl('cluster'),
       QUIRE_SECRET_KEY: randomBytes(32).toString('hex'),
@@ -170,6 +171,16 @@ describe('three processes on one PostgreSQL database and one S3 bucket', { skip:
       assert.equal(found.status, 200, JSON.stringify(found.body));
       assert.equal(found.body.items.length, 5, `process ${i} finds the five spaces`);
     }
+  });
+
+  it('refuses a revoked token on every process once its cache time (1 s here) has passed', async () => {
+    const created = runQuire(['token', 'create', '--email', 'reader@example.com', '--json'], env);
+    assert.equal(created.status, 0, created.stderr);
+    const second = JSON.parse(created.stdout).token as string;
+    for (let i = 0; i < 3; i++) assert.equal((await apiOf(processes[i].base, second).get('/v1/user')).status, 200);
+    await query(`delete from api_tokens where user_id = (select id from users where email = 'reader@example.com')`);
+    await sleep(1100);
+    for (let i = 0; i < 3; i++) assert.equal((await apiOf(processes[i].base, second).get('/v1/user')).status, 401, `process ${i}`);
   });
 
   it('stops every process cleanly on SIGTERM', async () => {
