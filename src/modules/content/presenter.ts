@@ -23,6 +23,10 @@ const KINDS = { document: 'sheet', group: 'group', link: 'link' } as const;
  * `revisions/{id}/` for an older one, under `change-requests/{id}/content/` for a change request's head
  * (Quire has no separate editing app, so `urls.app` is an API address).
  */
+export function pagesBase(ctx: Pick<Context, 'config'>, scope: ContentScope): string {
+  return contentBase(ctx, scope);
+}
+
 function contentBase(ctx: Pick<Context, 'config'>, scope: ContentScope): string {
   const space = spaceLocation(ctx, scope.space.id);
   if (scope.changeRequest) return `${space}/change-requests/${scope.changeRequest.id}/content`;

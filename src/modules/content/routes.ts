@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, ListOf } from '../../http/schemas.ts';
 import { NoContent } from '../../http/schemas.ts';
-import { presentFile, presentFiles, presentPage, presentPages, presentRevision } from './presenter.ts';
+import { pagesBase, presentFile, presentFiles, presentPage, presentPages, presentRevision } from './presenter.ts';
+import { serializedPages } from './serialized-pages.ts';
 import {
   ApplyTemplateBody,
   FileParams,
@@ -56,10 +57,14 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         config: { policy: 'space.view' },
         schema: { tags, operationId: name('listPages', 'listPagesInRevisionById'), summary: 'The tree of pages', params: current ? SpaceParams : RevisionParams, querystring: RevisionQuery, response: { 200: PagesSchema, ...errors } },
       },
-      async (request) => {
+      async (request, reply) => {
         const params = request.params as { spaceId: string; revisionId?: string };
         const view = await getRevisionContent(request.ctx, params.spaceId, id(params));
-        return { pages: presentPages(request.ctx, view, view.tree.pages, request.query) };
+        // The same bytes the response schema makes, made once per tree, place and option.
+        const key = `${pagesBase(request.ctx, view)}|${view.tree.rootHash}|${request.query.metadata !== false}`;
+        const body = serializedPages(key, () => reply.serialize({ pages: presentPages(request.ctx, view, view.tree.pages, request.query) }) as string);
+        // A string with a JSON type is sent as it is (already serialized), which the typed reply cannot express.
+        return reply.type('application/json; charset=utf-8').send(body as never);
       },
     );
 
