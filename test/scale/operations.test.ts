@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../../src/app.ts';
-import { enqueue, JobRegistry, runDueJobs } from '../../src/jobs/index.ts';
+import { inTransaction } from '../../src/context.ts';
+import { enqueue, JobRegistry, JobRunner, runDueJobs } from '../../src/jobs/index.ts';
+import { listenForJobs } from '../../src/jobs/listen.ts';
 import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 
@@ -58,6 +60,29 @@ for (const dialect of dialects) {
     });
 
     if (dialect === 'postgres') {
+      it('wakes a worker through NOTIFY when a job is committed, long before its next poll', { timeout: 30_000 }, async () => {
+        let ran!: () => void;
+        const done = new Promise<void>((resolve) => (ran = resolve));
+        const registry = new JobRegistry().define({ kind: 'wake-probe', run: async () => ran() });
+        // A poll once an hour: only the notification can start the job within the test's time.
+        const runner = new JobRunner(t.app.services, { registry, intervalMs: 3_600_000 });
+        let listening!: () => void;
+        const ready = new Promise<void>((resolve) => (listening = resolve));
+        const listener = listenForJobs(process.env.TEST_DATABASE_URL!, () => {
+          listening();
+          runner.wake();
+        }, (error) => assert.fail(String(error)));
+        try {
+          runner.start();
+          await ready; // the listener wakes the runner once when it has connected
+          await inTransaction(t.ctx, (tx) => enqueue(tx, 'wake-probe', {}, { registry }));
+          await done;
+        } finally {
+          await runner.stop();
+          await listener.close();
+        }
+      });
+
       it('shares the counts between processes on one PostgreSQL database', async () => {
         const other = await buildApp({ config: t.config, database: t.database, masterKey: Buffer.alloc(32, 7), logger: false });
         try {
