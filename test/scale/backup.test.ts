@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import { buildZip, dataUrl, PNG } from '../imports/helpers.ts';
 import { apiOf, runQuire, startQuire } from './cluster.ts';
 
-describe('quire backup and quire restore', () => {
+describe('quire backup and quire restore', { timeout: 300_000 }, () => {
   const root = mkdtempSync(join(tmpdir(), 'quire-backup-'));
   after(() => rmSync(root, { recursive: true, force: true }));
 

@@ -13,7 +13,7 @@ import { startLocalS3, type LocalS3 } from './s3-server.ts';
  * writes to one space lose nothing, every job runs once, and a new revision shows on every process's
  * published pages at once. PostgreSQL only (TEST_DATABASE_URL): several processes on SQLite are not supported.
  */
-describe('three processes on one PostgreSQL database and one S3 bucket', { skip: !process.env.TEST_DATABASE_URL && 'needs TEST_DATABASE_URL' }, () => {
+describe('three processes on one PostgreSQL database and one S3 bucket', { skip: !process.env.TEST_DATABASE_URL && 'needs TEST_DATABASE_URL', timeout: 600_000 }, () => {
   let s3: LocalS3;
   let databaseUrl: string;
   let database: string;

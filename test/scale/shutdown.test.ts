@@ -24,7 +24,7 @@ function slowPost(url: string, token: string, body: string) {
   return { finish: () => req.end(bytes.subarray(5)), answered };
 }
 
-describe('graceful shutdown of a real process', () => {
+describe('graceful shutdown of a real process', { timeout: 180_000 }, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-shutdown-'));
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
