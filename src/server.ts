@@ -43,7 +43,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     await runner.stop();
     await listener?.close();
-    if (app.services.blobs instanceof S3BlobStore) app.services.blobs.destroy();
+    if (app.services.blobs instanceof S3BlobStore) await app.services.blobs.destroy();
     await database.close();
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

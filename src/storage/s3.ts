@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { BlobStore } from './blobs.ts';
 
 const HASH = /^[0-9a-f]{64}$/;
@@ -30,22 +30,24 @@ export interface S3Location {
  * one blob write the same bytes, and a PUT is atomic (a reader never sees half an object).
  */
 export class S3BlobStore implements BlobStore {
-  private readonly client: S3Client;
+  /** The SDK is loaded on first use: it is large, and most processes keep blobs in a folder. */
+  private sdk: Promise<{ client: S3Client; module: typeof import('@aws-sdk/client-s3') }> | null = null;
 
-  constructor(
-    private readonly location: S3Location,
-    client?: S3Client,
-  ) {
-    const checksum = location.checksum === 'when_required' ? 'WHEN_REQUIRED' : 'WHEN_SUPPORTED';
-    this.client =
-      client ??
-      new S3Client({
-        region: location.region,
-        endpoint: location.endpoint,
-        forcePathStyle: location.pathStyle,
+  constructor(private readonly location: S3Location) {}
+
+  private connect() {
+    this.sdk ??= import('@aws-sdk/client-s3').then((module) => {
+      const checksum = this.location.checksum === 'when_required' ? 'WHEN_REQUIRED' : 'WHEN_SUPPORTED';
+      const client = new module.S3Client({
+        region: this.location.region,
+        endpoint: this.location.endpoint,
+        forcePathStyle: this.location.pathStyle,
         requestChecksumCalculation: checksum,
         responseChecksumValidation: checksum,
       });
+      return { client, module };
+    });
+    return this.sdk;
   }
 
   private key(hash: string): string {
@@ -56,8 +58,9 @@ export class S3BlobStore implements BlobStore {
   async put(bytes: Buffer): Promise<{ hash: string; size: number }> {
     const hash = createHash('sha256').update(bytes).digest('hex');
     if (!(await this.has(hash))) {
-      await this.client.send(
-        new PutObjectCommand({ Bucket: this.location.bucket, Key: this.key(hash), Body: bytes, ContentLength: bytes.length, ContentType: 'application/octet-stream' }),
+      const { client, module } = await this.connect();
+      await client.send(
+        new module.PutObjectCommand({ Bucket: this.location.bucket, Key: this.key(hash), Body: bytes, ContentLength: bytes.length, ContentType: 'application/octet-stream' }),
       );
     }
     return { hash, size: bytes.length };
@@ -65,8 +68,9 @@ export class S3BlobStore implements BlobStore {
 
   async open(hash: string): Promise<Readable | null> {
     if (!HASH.test(hash)) return null;
+    const { client, module } = await this.connect();
     try {
-      const object = await this.client.send(new GetObjectCommand({ Bucket: this.location.bucket, Key: this.key(hash) }));
+      const object = await client.send(new module.GetObjectCommand({ Bucket: this.location.bucket, Key: this.key(hash) }));
       const body = object.Body;
       if (body instanceof Readable) return body;
       if (!body) return Readable.from([]);
@@ -79,8 +83,9 @@ export class S3BlobStore implements BlobStore {
 
   async has(hash: string): Promise<boolean> {
     if (!HASH.test(hash)) return false;
+    const { client, module } = await this.connect();
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.location.bucket, Key: this.key(hash) }));
+      await client.send(new module.HeadObjectCommand({ Bucket: this.location.bucket, Key: this.key(hash) }));
       return true;
     } catch (error) {
       if (missing(error)) return false;
@@ -89,12 +94,14 @@ export class S3BlobStore implements BlobStore {
   }
 
   /** Closes the client's connections (the process is stopping). */
-  destroy(): void {
-    this.client.destroy();
+  async destroy(): Promise<void> {
+    if (this.sdk) (await this.sdk).client.destroy();
   }
 }
 
+/** The SDK's answer for an absent object (a NoSuchKey or NotFound service exception, or any 404). */
 function missing(error: unknown): boolean {
-  if (!(error instanceof S3ServiceException)) return false;
-  return error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404;
+  if (!(error instanceof Error)) return false;
+  const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  return error.name === 'NoSuchKey' || error.name === 'NotFound' || status === 404;
 }

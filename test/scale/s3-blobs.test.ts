@@ -68,8 +68,8 @@ describe('S3 blob store against a local S3-compatible server', () => {
     // Checksums only when required (for servers that refuse the newer headers) works the same.
     const strict = new S3BlobStore({ ...(loadConfig({ QUIRE_BLOB_URL: s3.blobUrl('unit') }).blobs as Extract<ReturnType<typeof loadConfig>['blobs'], { kind: 's3' }>), checksum: 'when_required' });
     assert.ok((await bytesOf(await strict.open(first.hash)))!.equals(bytes));
-    store.destroy();
-    strict.destroy();
+    await store.destroy();
+    await strict.destroy();
   });
 
   for (const dialect of dialects) {
