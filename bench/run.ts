@@ -13,7 +13,9 @@
  *   GET published page, warm cache       a 100-page public site, against the same HTML bytes   target >= 0.5  bench/published.ts
  *                                        served by a bare Fastify
  *
- * `npm run bench -- published` runs only the published reader's benchmark.
+ * `npm run bench -- published` runs only the published reader's benchmark; `npm run bench -- organization`
+ * only the 100,000-page organization (search p95 and memory, bench/organization.ts), which is not in the
+ * default run (seeding it takes minutes).
  *
  * Throughput: baseline and Quire alternate over BENCH_ROUNDS rounds (default 3) and the medians are
  * compared, so a moment of noise weighs on both sides. BENCH_SECONDS (default 5 per round) and
@@ -31,6 +33,7 @@ import { api, createSpace, header, median, row, start, stop, type Api } from './
 import { publishedThroughput, publishSite } from './published.ts';
 import { searchLatency, seedSearchSpace } from './search.ts';
 import { fillSpace, withContext } from './seed.ts';
+import { organizationBench } from './organization.ts';
 
 const root = join(import.meta.dirname, '..');
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -78,10 +81,11 @@ async function main(): Promise<void> {
   const quirePort = helloPort + 1000;
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-'));
   const zip = buildImportZip();
-  const env = { QUIRE_DATA_DIR: dataDir, PORT: String(quirePort), QUIRE_LOG_LEVEL: 'warn', QUIRE_BODY_LIMIT: String(bodyLimitFor(zip)) };
+  const env = { QUIRE_DATA_DIR: dataDir, PORT: String(quirePort), QUIRE_LOG_LEVEL: 'warn', QUIRE_RATE_LIMIT: '0', QUIRE_BODY_LIMIT: String(bodyLimitFor(zip)) };
   const base = `http://127.0.0.1:${quirePort}`;
   const helloUrl = `http://127.0.0.1:${helloPort}/`;
   try {
+    if (only === 'organization') return await organizationBench(root, dataDir, env, base);
     const init = spawnSync(join(root, 'bin', 'quire'), ['init', '--org', 'Bench', '--email', 'bench@example.com', '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' });
     if (init.status !== 0) throw new Error(`quire init failed: ${init.stderr}`);
     const { token, organization } = JSON.parse(init.stdout) as { token: string; organization: string };

@@ -32,6 +32,10 @@ import { publishedRoutes } from './published/routes.ts';
 import { registerAuditTrail } from './audit/http.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { auditLogRoutes } from './modules/audit/routes.ts';
+import { Lifecycle } from './operations/lifecycle.ts';
+import { Metrics } from './operations/metrics.ts';
+import { registerRateLimit } from './operations/rate-limit.ts';
+import { metricsRoutes, requestMetrics } from './operations/routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,6 +44,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The services every Context of this app is made from (the job runner uses them too). */
     services: AppServices;
+    /** This process's Prometheus metrics (GET /metrics). */
+    metrics: Metrics;
+    /** Whether this process is shutting down (then /readyz answers 503). */
+    lifecycle: Lifecycle;
   }
 }
 
@@ -71,6 +79,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerErrorHandling(app, database.dialect);
   registerPolicyGuard(app);
+  const metrics = new Metrics(database.db, () => services.clock.now());
+  app.decorate('metrics', metrics);
+  app.decorate('lifecycle', new Lifecycle());
+  await app.register(requestMetrics(metrics));
+  await registerRateLimit(app, config, database.db, database.dialect);
 
   await app.register(swagger, {
     openapi: {
@@ -113,5 +126,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(contentFileRoutes);
   await app.register(pdfFileRoutes);
   await app.register(publishedRoutes);
+  await app.register(metricsRoutes, { metrics, config });
   return app;
 }

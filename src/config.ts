@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { parseBlobUrl, type BlobLocation } from './storage/blob-url.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -28,6 +29,17 @@ export interface Config {
   webhookTimeoutMs: number;
   /** How many days audit-log entries are kept; older ones are not shown and are removed by a daily job. */
   auditRetentionDays: number;
+  /** Where file bytes live: a folder (default `<dataDir>/blobs`) or an S3-compatible bucket (QUIRE_BLOB_URL). */
+  blobs: BlobLocation;
+  /** Requests one token or address may send per window (0: no limit). */
+  rateLimit: number;
+  rateLimitWindowSeconds: number;
+  /** When set, GET /metrics asks for `Authorization: Bearer <this>`. */
+  metricsToken?: string;
+  /** On SIGTERM: seconds /readyz answers 503 while still serving, so a load balancer stops sending first. */
+  drainSeconds: number;
+  /** On SIGTERM: seconds to wait for requests and jobs in flight before exiting anyway. */
+  shutdownTimeoutSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -89,6 +101,14 @@ function secretKey(raw: string | undefined): Buffer | undefined {
   return key;
 }
 
+function blobLocation(env: Env, dataDir: string): BlobLocation {
+  try {
+    return parseBlobUrl(env.QUIRE_BLOB_URL, dataDir, env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1');
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = resolve(env.QUIRE_DATA_DIR || './data');
   const host = env.HOST || '127.0.0.1';
@@ -112,6 +132,12 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: flag(env, 'QUIRE_WEBHOOK_ALLOW_PRIVATE'),
     webhookTimeoutMs: integer(env, 'QUIRE_WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     auditRetentionDays: integer(env, 'QUIRE_AUDIT_RETENTION_DAYS', 365, 1, 36_500),
+    blobs: blobLocation(env, dataDir),
+    rateLimit: integer(env, 'QUIRE_RATE_LIMIT', 1200, 0, 1_000_000),
+    rateLimitWindowSeconds: integer(env, 'QUIRE_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
+    metricsToken: env.QUIRE_METRICS_TOKEN || undefined,
+    drainSeconds: integer(env, 'QUIRE_DRAIN_SECONDS', 0, 0, 600),
+    shutdownTimeoutSeconds: integer(env, 'QUIRE_SHUTDOWN_TIMEOUT_SECONDS', 30, 1, 3600),
   };
 }
 

@@ -2,8 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { resolveMasterKey, type Config } from './config.ts';
 import { migrateToLatest, openDatabase, type Database } from './db/database.ts';
+import { listenForJobs } from './jobs/listen.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { scheduleAuditPrune } from './audit/retention.ts';
+import { S3BlobStore } from './storage/s3.ts';
 
 /** Opens the configured database and applies pending migrations. */
 export async function openMigratedDatabase(config: Config): Promise<{ database: Database; applied: string[] }> {
@@ -27,23 +29,55 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   if (Number(organizations.n) === 0) {
     app.log.info('This Quire has no organization yet. Create the first one and its admin token with: bin/quire init --org "<title>" --email <you@example.com>');
   }
-  // Background work (purging the trash, and later imports and exports) runs in every serving process;
-  // on PostgreSQL the processes share the queue without running a job twice.
+  // Background work runs in every serving process; on PostgreSQL the processes share the queue without
+  // running a job twice, and a NOTIFY from the enqueuing transaction wakes them at once.
   const runner = new JobRunner(app.services, {
     onError: (error, job) => app.log.error({ err: error, job }, job ? 'background job failed' : 'background job round failed'),
+    onFinished: (job, outcome, seconds) => app.metrics.job(job, outcome, seconds),
   });
+  const listener =
+    database.dialect === 'postgres'
+      ? listenForJobs(config.databaseUrl, () => runner.wake(), (error) => app.log.warn({ err: error }, 'job notifications interrupted; polling meanwhile'))
+      : null;
+  // Fastify runs onClose once the requests in flight have been answered: then the running job finishes
+  // (the ones claimed but not started go back to the queue), and only then the database closes.
   app.addHook('onClose', async () => {
     await runner.stop();
+    await listener?.close();
+    if (app.services.blobs instanceof S3BlobStore) await app.services.blobs.destroy();
     await database.close();
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      app.log.info({ signal }, 'shutting down');
-      app.close().then(() => process.exit(0), () => process.exit(1));
-    });
+    process.once(signal, () => shutDown(app, config, signal));
   }
   await scheduleAuditPrune(app.services);
   await app.listen({ host: config.host, port: config.port });
   runner.start();
   return app;
+}
+
+/**
+ * Graceful shutdown: /readyz answers 503 at once (and for QUIRE_DRAIN_SECONDS the process still serves, so
+ * a load balancer can notice), then the server stops taking connections, answers the requests in flight,
+ * finishes the running job and exits 0. Past QUIRE_SHUTDOWN_TIMEOUT_SECONDS it exits 1 regardless.
+ */
+function shutDown(app: FastifyInstance, config: Config, signal: string): void {
+  app.log.info({ signal, drainSeconds: config.drainSeconds }, 'shutting down: draining');
+  app.lifecycle.draining = true;
+  setTimeout(() => {
+    app.log.error({ timeoutSeconds: config.shutdownTimeoutSeconds }, 'shutdown took too long; exiting with work unfinished');
+    process.exit(1);
+  }, (config.drainSeconds + config.shutdownTimeoutSeconds) * 1000).unref();
+  setTimeout(() => {
+    app.close().then(
+      () => {
+        app.log.info('shut down cleanly');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  }, config.drainSeconds * 1000);
 }

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { AppServices } from './context.ts';
@@ -12,7 +11,8 @@ import { indexSpaceJob } from './search/index-job.ts';
 import { deliverWebhookJob, deliverWebhooks } from './modules/webhooks/deliveries.ts';
 import { pruneAuditLogJob } from './audit/retention.ts';
 import { SecretBox, Signer } from './secrets.ts';
-import { FolderBlobStore, type BlobStore } from './storage/blobs.ts';
+import type { BlobStore } from './storage/blobs.ts';
+import { openBlobStore } from './storage/blob-url.ts';
 
 /**
  * The assembly of Quire's services: the one place that says which kinds of background job exist and who
@@ -54,7 +54,7 @@ export function createServices(options: ServiceOptions): AppServices {
     secrets: new SecretBox(masterKey),
     cursors: new Signer(masterKey, 'cursor'),
     urls: new Signer(masterKey, 'url'),
-    blobs: options.blobs ?? new FolderBlobStore(join(config.dataDir, 'blobs')),
+    blobs: options.blobs ?? openBlobStore(config.blobs),
     jobs: appJobs(),
     events: appEvents(),
   };

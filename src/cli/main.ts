@@ -8,6 +8,7 @@ import { createOrganization } from '../modules/orgs/service.ts';
 import { findOrCreateUser, isEmail, issueApiToken } from '../modules/users/service.ts';
 import { openDatabase } from '../db/database.ts';
 import { importCommand } from './import.ts';
+import { backupCommand, restoreCommand } from './backup.ts';
 
 const USAGE = `Usage: quire <command> [options]
 
@@ -24,6 +25,10 @@ Commands:
   import <file-or-folder> --space <id> [--json]
                                           Import local docs into a space as one new revision: a folder of
                                           Markdown, or a .zip, .md, .html or .docx file.
+  backup <file> [--json]                  Write a backup (SQLite database, key file, blobs) to <file>, a
+                                          .tar.gz; safe while the server runs. SQLite only.
+  restore <file> [--json]                 Restore a backup into the configured data folder, which must
+                                          not hold a database yet.
 
 Configuration comes from the environment (QUIRE_DATA_DIR, QUIRE_DATABASE_URL, QUIRE_PUBLIC_URL, HOST, PORT,
 QUIRE_LOG_LEVEL, QUIRE_SECRET_KEY); see README.md.`;
@@ -138,6 +143,18 @@ async function importFiles(config: Config, args: string[]): Promise<number> {
   return withContext(config, (ctx) => importCommand(ctx, { path: parsed.positionals[0], spaceId, json: parsed.values.json === true }));
 }
 
+async function backupOrRestore(config: Config, command: 'backup' | 'restore', args: string[]): Promise<number> {
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  try {
+    parsed = parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (parsed.positionals.length !== 1) throw new UsageError(`${command} takes one file: quire ${command} <file>.`);
+  const json = parsed.values.json === true;
+  return command === 'backup' ? backupCommand(config, parsed.positionals[0], json) : restoreCommand(config, parsed.positionals[0], json);
+}
+
 async function migrate(config: Config): Promise<number> {
   const database = openDatabase(config.databaseUrl);
   try {
@@ -175,6 +192,9 @@ export async function main(argv: string[]): Promise<number> {
         return await orgCreate(config, rest.slice(1));
       case 'import':
         return await importFiles(config, rest);
+      case 'backup':
+      case 'restore':
+        return await backupOrRestore(config, command, rest);
       default:
         throw new UsageError(`Unknown command "${command}".`);
     }

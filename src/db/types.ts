@@ -412,6 +412,14 @@ export interface AuditLogTable {
   created_at: string;
 }
 
+/** Request counts per rate-limit key, shared by the processes of one PostgreSQL database. */
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  /** Milliseconds since 1970. */
+  window_ends: number;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -444,4 +452,5 @@ export interface DB {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   audit_log: AuditLogTable;
+  rate_limits: RateLimitsTable;
 }

@@ -7,6 +7,9 @@ export const healthRoutes: FastifyPluginAsync<{ database: Database }> = async (a
   app.get('/healthz', { config: { policy: 'public' }, schema: { hide: true } }, async () => ({ status: 'ok' }));
 
   app.get('/readyz', { config: { policy: 'public' }, schema: { hide: true } }, async (request, reply) => {
+    if (app.lifecycle?.draining) {
+      return reply.code(503).send({ error: { code: 503, message: 'This process is shutting down; send requests to another one.' } });
+    }
     try {
       await sql`select 1`.execute(database.db);
       if (!(await migrationsApplied(database))) {

@@ -31,7 +31,18 @@ export interface EnqueueOptions {
   registry?: JobRegistry;
 }
 
-type QueueContext = Pick<Context, 'db' | 'clock' | 'ids' | 'jobs'>;
+type QueueContext = Pick<Context, 'db' | 'clock' | 'ids' | 'jobs'> & Partial<Pick<Context, 'dialect'>>;
+
+/** The PostgreSQL channel that wakes workers when a job is enqueued (see src/jobs/listen.ts). */
+export const JOBS_CHANNEL = 'quire_jobs';
+
+/**
+ * Tells the workers of every process that a job is due, in the enqueuing transaction: PostgreSQL delivers
+ * a NOTIFY when (and only when) the transaction commits, so a worker never wakes for a job it cannot see.
+ */
+async function wakeWorkers(ctx: QueueContext, kind: string): Promise<void> {
+  if (ctx.dialect === 'postgres') await sql`select pg_notify(${JOBS_CHANNEL}, ${kind})`.execute(ctx.db);
+}
 
 /**
  * Enqueues a job in the caller's transaction (`ctx.db`); returns its id. With a singleton key that already
@@ -56,8 +67,10 @@ export async function enqueue(ctx: QueueContext, kind: string, payload: unknown,
     created_at: nowIso(ctx),
     finished_at: null,
   };
+  const due = row.run_at <= ctx.clock.now().toISOString();
   if (singletonKey === null) {
     await ctx.db.insertInto('jobs').values(row).execute();
+    if (due) await wakeWorkers(ctx, kind);
     return row.id;
   }
   const stored = await ctx.db
@@ -78,7 +91,10 @@ export async function enqueue(ctx: QueueContext, kind: string, payload: unknown,
     )
     .returning('id')
     .executeTakeFirst();
-  if (stored) return stored.id;
+  if (stored) {
+    if (due) await wakeWorkers(ctx, kind);
+    return stored.id;
+  }
   const running = await ctx.db.selectFrom('jobs').select('id').where('singleton_key', '=', singletonKey).executeTakeFirstOrThrow();
   return running.id;
 }
@@ -134,7 +150,13 @@ export interface RunOptions {
   registry?: JobRegistry;
   /** Told about every failed run (the failure itself is recorded on the job). */
   onError?: (error: unknown, job: JobInfo) => void;
+  /** Told how every run ended and how long it took (metrics). */
+  onFinished?: (job: JobInfo, outcome: JobRunOutcome, seconds: number) => void;
+  /** Asked before each job: once true, the jobs claimed but not started are given back to the queue. */
+  stopping?: () => boolean;
 }
+
+export type JobRunOutcome = 'done' | 'rescheduled' | 'retried' | 'failed';
 
 export interface RunReport {
   claimed: number;
@@ -161,9 +183,16 @@ export async function runDueJobs(services: AppServices, options: RunOptions): Pr
   const jobs = await claimDue(services, options.workerId, options.limit ?? 10);
   report.claimed = jobs.length;
   for (const job of jobs) {
+    const held = (db: typeof services.db) => db.updateTable('jobs').where('id', '=', job.id).where('locked_by', '=', options.workerId).where('status', '=', 'running');
+    if (options.stopping?.()) {
+      // Shutting down: give the job back untouched (this claim does not count as an attempt).
+      await held(services.db).set({ status: 'pending', attempts: sql<number>`attempts - 1`, locked_by: null, locked_until: null }).execute();
+      continue;
+    }
     const definition = registry.get(job.kind);
     const info: JobInfo = { id: job.id, kind: job.kind, attempts: job.attempts, maxAttempts: job.max_attempts, runAt: job.run_at };
-    const held = (db: typeof services.db) => db.updateTable('jobs').where('id', '=', job.id).where('locked_by', '=', options.workerId).where('status', '=', 'running');
+    const started = performance.now();
+    const finished = (outcome: JobRunOutcome) => options.onFinished?.(info, outcome, (performance.now() - started) / 1000);
     if (definition?.leaseMs !== undefined) {
       await held(services.db).set({ locked_until: new Date(services.clock.now().getTime() + definition.leaseMs).toISOString() }).execute();
     }
@@ -179,12 +208,14 @@ export async function runDueJobs(services: AppServices, options: RunOptions): Pr
           .set({ status: 'failed', last_error: errorText(error), finished_at: now.toISOString(), singleton_key: null, locked_by: null, locked_until: null })
           .execute();
         report.failed++;
+        finished('failed');
       } else {
         const wait = (definition?.backoffMs ?? defaultBackoffMs)(job.attempts);
         await held(services.db)
           .set({ status: 'pending', last_error: errorText(error), run_at: new Date(now.getTime() + wait).toISOString(), locked_by: null, locked_until: null })
           .execute();
         report.retried++;
+        finished('retried');
       }
       continue;
     }
@@ -194,11 +225,13 @@ export async function runDueJobs(services: AppServices, options: RunOptions): Pr
         .set({ status: 'pending', run_at: outcome.rescheduleAt.toISOString(), attempts: sql<number>`attempts - 1`, locked_by: null, locked_until: null })
         .execute();
       report.rescheduled++;
+      finished('rescheduled');
     } else {
       await held(services.db)
         .set({ status: 'done', finished_at: services.clock.now().toISOString(), singleton_key: null, locked_by: null, locked_until: null })
         .execute();
       report.done++;
+      finished('done');
     }
   }
   return report;

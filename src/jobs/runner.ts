@@ -27,6 +27,8 @@ export interface JobRunnerOptions {
   timers?: Timers;
   /** Told about every failed run and every round that could not run (the database was unreachable…). */
   onError?: (error: unknown, job?: JobInfo) => void;
+  /** Told how every run ended and how long it took. */
+  onFinished?: RunOptions['onFinished'];
 }
 
 /**
@@ -42,6 +44,8 @@ export class JobRunner {
   private timer: unknown = null;
   private running = false;
   private round: Promise<void> | null = null;
+  /** A wake-up came during a round: run another right after it. */
+  private woken = false;
 
   constructor(
     private readonly services: AppServices,
@@ -50,7 +54,14 @@ export class JobRunner {
     this.workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomId(6)}`;
     this.intervalMs = options.intervalMs ?? 1000;
     this.timers = options.timers ?? realTimers;
-    this.run = { workerId: this.workerId, limit: options.limit ?? 10, registry: options.registry, onError: options.onError };
+    this.run = {
+      workerId: this.workerId,
+      limit: options.limit ?? 10,
+      registry: options.registry,
+      onError: options.onError,
+      onFinished: options.onFinished,
+      stopping: () => !this.running,
+    };
   }
 
   start(): void {
@@ -59,7 +70,24 @@ export class JobRunner {
     this.schedule(0);
   }
 
-  /** Stops polling; resolves once the round in progress (if any) has finished. */
+  /**
+   * Runs a round now instead of at the next poll (a NOTIFY said a job was enqueued); during a round, runs
+   * another right after it.
+   */
+  wake(): void {
+    if (!this.running) return;
+    if (this.timer === null) {
+      this.woken = true;
+      return;
+    }
+    this.timers.clearTimeout(this.timer);
+    this.schedule(0);
+  }
+
+  /**
+   * Stops polling; resolves once the round in progress (if any) has finished its current job. The jobs that
+   * round claimed but had not started go back to the queue for another worker.
+   */
   async stop(): Promise<void> {
     this.running = false;
     if (this.timer !== null) this.timers.clearTimeout(this.timer);
@@ -78,7 +106,11 @@ export class JobRunner {
     this.timer = this.timers.setTimeout(() => {
       this.timer = null;
       this.round = this.tick().then(
-        (claimed) => this.schedule(claimed >= (this.run.limit ?? 10) ? 0 : this.intervalMs),
+        (claimed) => {
+          const again = this.woken || claimed >= (this.run.limit ?? 10);
+          this.woken = false;
+          this.schedule(again ? 0 : this.intervalMs);
+        },
         (error: unknown) => {
           this.options.onError?.(error);
           this.schedule(this.intervalMs);

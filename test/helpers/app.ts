@@ -50,7 +50,8 @@ async function postgresSchema(): Promise<{ schema: string; drop: () => Promise<v
  * migrated, with a manual clock. Every response is checked against the client's document.
  */
 export async function createTestApp(dialect: DialectName, env: Record<string, string> = {}): Promise<TestApp> {
-  const config = loadConfig({ QUIRE_LOG_LEVEL: 'error', QUIRE_PUBLIC_URL: 'http://quire.test', QUIRE_DATA_DIR: '/tmp/quire-test-unused', ...env });
+  // No rate limit unless a test asks for one (tests send many requests with one token).
+  const config = loadConfig({ QUIRE_LOG_LEVEL: 'error', QUIRE_PUBLIC_URL: 'http://quire.test', QUIRE_DATA_DIR: '/tmp/quire-test-unused', QUIRE_RATE_LIMIT: '0', ...env });
   let database: Database;
   let drop = async () => {};
   if (dialect === 'sqlite') {
@@ -63,7 +64,8 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
   await migrateToLatest(database);
   const masterKey = randomBytes(32);
   const blobDir = mkdtempSync(join(tmpdir(), 'quire-blobs-'));
-  const blobs = new FolderBlobStore(blobDir);
+  // QUIRE_BLOB_URL in env selects the configured store (an S3 bucket in test/scale); else a fresh folder.
+  const blobs = env.QUIRE_BLOB_URL ? undefined : new FolderBlobStore(blobDir);
   const clock = new ManualClock(new Date('2026-03-01T09:00:00.000Z'));
   // QUIRE_TEST_LOG=1 shows the server's error log while debugging a test.
   const app = await buildApp({ config, database, masterKey, clock, blobs, logger: Boolean(process.env.QUIRE_TEST_LOG) });

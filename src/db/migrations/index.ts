@@ -7,6 +7,7 @@ import * as pdf from './2026-11-21-0005-pdf.ts';
 import * as changeRequestContributors from './2026-11-21-0006-change-request-contributors.ts';
 import * as sites from './2026-11-21-0007-sites.ts';
 import * as webhooksAuditLog from './2026-11-24-0085-webhooks-audit-log.ts';
+import * as rateLimits from './2026-11-24-0060-rate-limits.ts';
 
 /** Every migration, by its timestamped name; Kysely applies them in name order. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-21-0006-change-request-contributors': changeRequestContributors,
   '2026-11-21-0007-sites': sites,
   '2026-11-24-0085-webhooks-audit-log': webhooksAuditLog,
+  '2026-11-24-0060-rate-limits': rateLimits,
 };
 
 export const migrationProvider: MigrationProvider = {
