@@ -6,7 +6,8 @@ import { cachedBody, etagOf, type CachedBody } from './cache.ts';
 import { canonicalJson } from '../content/revisions.ts';
 import { openSiteFile, INLINE_TYPES } from './files.ts';
 import { bareErrorPage, NOT_FOUND_MESSAGE, NOT_FOUND_TITLE, siteNotFoundPage } from './layout.ts';
-import { locate, siteView, variantHref, type SiteView } from './model.ts';
+import { locate, rootHref, siteView, variantHref, type SiteView } from './model.ts';
+import { redirectFor, rememberPaths } from './redirects.ts';
 import { firstDocumentUnder, firstPage } from './navigation.ts';
 import { pageNoIndex, renderPage } from './page.ts';
 import type { CurrentContent, SiteAddressing } from './resolve.ts';
@@ -79,6 +80,18 @@ function sendBody(a: Admitted, entry: CachedBody, type: string, noindex: boolean
   const reply = a.reply.headers({ etag: entry.etag, 'cache-control': a.restricted ? 'private, no-cache' : 'public, no-cache', vary: 'Cookie', ...(noindex ? { 'x-robots-tag': 'noindex' } : {}) });
   if (a.request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
   return reply.type(type).send(entry.body);
+}
+
+/** A 301 to where an old or redirected address leads now (`.md` addresses to the page's `.md`), else the site's 404. */
+async function redirectOrNotFound(a: Admitted, segments: string[]): Promise<FastifyReply> {
+  const last = segments[segments.length - 1];
+  const markdown = last !== undefined && last.endsWith('.md') && last.length > 3;
+  const wanted = markdown ? [...segments.slice(0, -1), last.slice(0, -3)] : segments;
+  const href = await redirectFor(a.request.ctx, a.view, a.live, wanted);
+  if (!href) return siteNotFound(a);
+  const query = a.request.url.includes('?') ? a.request.url.slice(a.request.url.indexOf('?')) : '';
+  const location = markdown && href !== rootHref(a.view) ? `${href}.md` : `${href}${query}`;
+  return a.reply.code(301).header('cache-control', a.restricted ? 'private, no-cache' : 'public, max-age=300').header('location', location).send();
 }
 
 function siteNotFound(a: Admitted): FastifyReply {
@@ -167,14 +180,15 @@ async function servePage(a: Admitted, segments: string[]): Promise<FastifyReply>
   const wanted = markdown ? [...segments.slice(0, -1), last.slice(0, -3)] : segments;
   const located = locate(view, wanted);
   const content = located ? a.live.get(located.variant.spaceId) : undefined;
-  if (!located || !content) return siteNotFound(a);
+  if (!located || !content) return redirectOrNotFound(a, segments);
   const { variant } = located;
   const tree = await loadTree(request.ctx, content.root);
+  await rememberPaths(request.ctx, variant.spaceId, content.revisionId, tree);
   // Links written between Markdown files name a page with children as `<path>/README.md`.
   const rest = markdown && located.rest.length > 0 && located.rest[located.rest.length - 1].toLowerCase() === 'readme' ? located.rest.slice(0, -1) : located.rest;
   const path = rest.join('/');
   const page = path === '' ? firstPage(tree) : tree.byPath.get(path);
-  if (!page || page.node.type === 'link') return siteNotFound(a);
+  if (!page || page.node.type === 'link') return redirectOrNotFound(a, segments);
   if (page.node.type === 'group') {
     // A group is a heading, not a page: its address leads to its first page.
     const target = firstDocumentUnder(page);
