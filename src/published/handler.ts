@@ -8,6 +8,7 @@ import { openSiteFile, INLINE_TYPES } from './files.ts';
 import { bareErrorPage, NOT_FOUND_MESSAGE, NOT_FOUND_TITLE, siteNotFoundPage } from './layout.ts';
 import { locate, rootHref, siteView, variantHref, type SiteView } from './model.ts';
 import { redirectFor, rememberPaths } from './redirects.ts';
+import { recordBeacon } from './beacon.ts';
 import { firstDocumentUnder, firstPage } from './navigation.ts';
 import { pageNoIndex, renderPage } from './page.ts';
 import type { CurrentContent, SiteAddressing } from './resolve.ts';
@@ -132,6 +133,11 @@ async function dispatch(a: Admitted, segments: string[]): Promise<FastifyReply> 
   const { request, reply, view } = a;
   const ctx = request.ctx;
   const [first] = segments;
+  if (request.method === 'POST') {
+    if (segments.length !== 1 || first !== '~insights') return siteNotFound(a);
+    await recordBeacon(request.ctx, view, request.body, { address: request.ip, userAgent: String(request.headers['user-agent'] ?? '') });
+    return reply.code(204).header('cache-control', 'no-store').send();
+  }
   if (segments.length === 1 && first === 'robots.txt') {
     return reply.header('cache-control', a.restricted ? 'private, no-cache' : 'public, max-age=300').type('text/plain; charset=utf-8').send(robotsTxt(view));
   }

@@ -25,6 +25,15 @@ export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/sites/:organizationId/:basename', byPath, (request, reply) => site(request, reply, () => siteByAddress(request.ctx, request.url)));
   app.get('/sites/:organizationId/:basename/*', byPath, (request, reply) => site(request, reply, () => siteByAddress(request.ctx, request.url)));
 
+  // What readers' browsers send about their reading (src/published/insights.ts): small JSON bodies only.
+  const beacon = { config: { policy: 'site.readPublished' as const }, schema: { hide: true }, bodyLimit: 8 * 1024 };
+  app.post('/sites/:organizationId/:basename/~insights', beacon, (request, reply) => site(request, reply, () => siteByAddress(request.ctx, request.url)));
+  app.post('/~insights', beacon, async (request, reply) => {
+    const found = await siteByHostname(request.ctx, request.headers.host, request.protocol, request.url);
+    if (!found) return reply.callNotFound();
+    return site(request, reply, async () => found);
+  });
+
   // A site with a hostname is served at the root of that host: every address no other route takes.
   app.get('/*', byPath, async (request, reply) => {
     const found = await siteByHostname(request.ctx, request.headers.host, request.protocol, request.url);

@@ -94,5 +94,5 @@ export function searchPage(view: SiteView, text: string, results: SearchResult[]
       ? '<p class="search-empty">No page matches this search.</p>'
       : `<ol class="search-results">${list}</ol>`;
   const main = `<main id="content" class="page search-page"><header class="page-header"><h1 class="page-title">${heading}</h1></header>${body}</main>`;
-  return documentHtml({ title: `Search · ${view.title}`, noindex: true, bodyClass: 'without-toc', body: siteFrame(view, null, main, text) });
+  return documentHtml({ title: `Search · ${view.title}`, noindex: true, settings: view.settings, bodyClass: 'without-toc', body: siteFrame(view, null, main, text) });
 }
