@@ -35,6 +35,7 @@ import { importRoutes } from './modules/imports/routes.ts';
 import { siteRoutes } from './modules/sites/routes/index.ts';
 import { publishedRoutes } from './published/routes.ts';
 import { readerRoutes } from './modules/reader/routes/index.ts';
+import { mcpRoutes } from './mcp/routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -121,5 +122,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(contentFileRoutes);
   await app.register(pdfFileRoutes);
   await app.register(publishedRoutes);
+  await app.register(mcpRoutes);
   return app;
 }
