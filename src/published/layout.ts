@@ -83,7 +83,7 @@ export function siteHeader(view: SiteView, query = '', settings: SiteCustomizati
   const action = siteHref(view, '~search');
   return `<header class="site-header">
 <a class="skip-link" href="#content">Skip to content</a>
-<button class="nav-toggle" type="button" aria-label="Open the navigation" aria-expanded="false" hidden><span aria-hidden="true">☰</span></button>
+<button class="nav-toggle" type="button" aria-label="Open the navigation" aria-expanded="false"><span aria-hidden="true">☰</span></button>
 ${brandHtml(settings, view.title, rootHref(view))}
 ${headerLinksHtml(settings)}
 <form class="site-search" role="search" action="${escapeAttribute(action)}" method="get" data-suggest="${escapeAttribute(`${action}.json`)}">

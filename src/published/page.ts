@@ -131,9 +131,9 @@ export async function renderPage(ctx: Pick<Context, 'db' | 'dialect'>, target: P
   const mdHref = markdownHref(view, variant, page);
   const actions = settings.pageActions?.markdown === false
     ? ''
-    : `<div class="page-actions"><button class="copy-page" type="button" data-markdown="${escapeAttribute(mdHref)}" hidden>Copy as Markdown</button><a class="open-markdown" href="${escapeAttribute(mdHref)}" type="text/markdown">View as Markdown</a></div>`;
+    : `<div class="page-actions"><button class="copy-page" type="button" data-markdown="${escapeAttribute(mdHref)}">Copy as Markdown</button><a class="open-markdown" href="${escapeAttribute(mdHref)}" type="text/markdown">View as Markdown</a></div>`;
   const feedback = settings.feedback?.enabled
-    ? '<form class="page-feedback" data-feedback hidden><p class="feedback-question" id="feedback-question">Was this page helpful?</p><div role="group" aria-labelledby="feedback-question"><button type="button" name="rating" value="good">👍 Yes</button><button type="button" name="rating" value="ok">😐 Somewhat</button><button type="button" name="rating" value="bad">👎 No</button></div><p class="feedback-thanks" role="status"></p></form>'
+    ? '<form class="page-feedback" data-feedback><p class="feedback-question" id="feedback-question">Was this page helpful?</p><div role="group" aria-labelledby="feedback-question"><button type="button" name="rating" value="good">Yes</button><button type="button" name="rating" value="ok">Somewhat</button><button type="button" name="rating" value="bad">No</button></div><p class="feedback-thanks" role="status"></p></form>'
     : '';
   const main = [
     `<main id="content" class="page${layout.width === 'wide' ? ' page-wide' : ''}">`,

@@ -90,11 +90,18 @@ export function rootAttributes(settings: SiteCustomizationSettings): string {
   return `${forced} data-toggle="${settings.themes.toggeable ? 'on' : 'off'}" style="${escapeAttribute(vars)}"`;
 }
 
+/** An image address: a web address, or an image as a data: URL (images never run scripts). */
+function imageUrl(url: string | undefined): string | null {
+  if (!url) return null;
+  if (/^data:image\/(png|jpeg|gif|webp|avif|svg\+xml)[;,]/i.test(url.trim())) return url.trim();
+  return safeUrl(url);
+}
+
 /** The site's logo for each theme (with a fixed box: no layout shift while it loads), or its title. */
 export function brandHtml(settings: SiteCustomizationSettings, title: string, href: string): string {
   const logo = settings.header.logo;
-  const light = logo ? safeUrl(logo.light) : null;
-  const dark = logo ? safeUrl(logo.dark) : null;
+  const light = imageUrl(logo?.light);
+  const dark = imageUrl(logo?.dark);
   if (!light) return `<a class="site-title" href="${escapeAttribute(href)}">${escapeHtml(title)}</a>`;
   const image = (src: string, which: string) => `<img class="site-logo logo-${which}" src="${escapeAttribute(src)}" alt="${escapeAttribute(title)}" width="160" height="32">`;
   return `<a class="site-title site-brand" href="${escapeAttribute(href)}">${image(light, 'light')}${image(dark ?? light, 'dark')}</a>`;
@@ -102,7 +109,7 @@ export function brandHtml(settings: SiteCustomizationSettings, title: string, hr
 
 /** The favicon: the site's icon, an emoji drawn as SVG, or an empty icon (so browsers do not ask for /favicon.ico). */
 export function faviconHref(settings: SiteCustomizationSettings): string {
-  const icon = settings.favicon?.icon ? safeUrl(settings.favicon.icon.light) : null;
+  const icon = imageUrl(settings.favicon?.icon?.light);
   if (icon) return icon;
   const emoji = settings.favicon?.emoji;
   if (emoji && /^[\p{Extended_Pictographic}\u200d\ufe0f]{1,8}$/u.test(emoji)) {
@@ -144,7 +151,7 @@ export function footerHtml(settings: SiteCustomizationSettings): string {
       return `<div class="footer-group"><p class="footer-group-title">${escapeHtml(group.title)}</p><ul>${links.map((l) => `<li><a href="${escapeAttribute(l.href)}">${escapeHtml(l.title)}</a></li>`).join('')}</ul></div>`;
     })
     .join('');
-  const logo = settings.footer.logo ? safeUrl(settings.footer.logo.light) : null;
+  const logo = imageUrl(settings.footer.logo?.light);
   const privacy = settings.privacyPolicy?.url ? safeUrl(settings.privacyPolicy.url) : null;
   const lines = [
     logo ? `<img class="footer-logo" src="${escapeAttribute(logo)}" alt="" width="120" height="24">` : '',
@@ -159,5 +166,5 @@ export function footerHtml(settings: SiteCustomizationSettings): string {
 /** The toggle between light and dark (shown by theme.js; readers without scripts follow their system). */
 export function themeToggleHtml(settings: SiteCustomizationSettings): string {
   if (!settings.themes.toggeable) return '';
-  return '<button class="theme-toggle" type="button" aria-label="Switch theme" title="Switch between light and dark" hidden><span class="theme-icon" aria-hidden="true"></span></button>';
+  return '<button class="theme-toggle" type="button" aria-label="Switch theme" title="Switch between light and dark"><span class="theme-icon" aria-hidden="true"></span></button>';
 }

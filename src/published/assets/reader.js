@@ -47,8 +47,8 @@
 
   // The page as Markdown.
   var copyPage = document.querySelector('.copy-page');
+  if (copyPage && !(window.fetch && navigator.clipboard)) copyPage.hidden = true;
   if (copyPage && window.fetch && navigator.clipboard) {
-    copyPage.hidden = false;
     copyPage.addEventListener('click', function () {
       fetch(copyPage.getAttribute('data-markdown'), { credentials: 'same-origin' })
         .then(function (r) { return r.text(); })
@@ -59,8 +59,8 @@
   // The navigation drawer on small screens.
   var toggle = document.querySelector('.nav-toggle');
   var sidebar = document.querySelector('.site-sidebar');
+  if (toggle && !sidebar) toggle.hidden = true;
   if (toggle && sidebar) {
-    toggle.hidden = false;
     sidebar.id = sidebar.id || 'site-sidebar';
     toggle.setAttribute('aria-controls', sidebar.id);
     var setOpen = function (open) {
@@ -77,7 +77,6 @@
   // Was this page helpful?
   var feedback = document.querySelector('form[data-feedback]');
   if (feedback) {
-    feedback.hidden = false;
     Array.prototype.forEach.call(feedback.querySelectorAll('button[name="rating"]'), function (button) {
       button.addEventListener('click', function () {
         send({ type: 'page_post_feedback', rating: button.value });

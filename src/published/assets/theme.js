@@ -7,6 +7,9 @@
   var root = document.documentElement;
   var KEY = 'quire-theme';
   var toggleable = root.getAttribute('data-toggle') === 'on';
+  // What only works with scripts (the toggle, the drawer button, copy buttons, feedback) is shown from the
+  // first paint on, so nothing moves when the deferred scripts run.
+  root.classList.add('js');
   if (toggleable) {
     try {
       var stored = window.localStorage.getItem(KEY);
