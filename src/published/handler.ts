@@ -13,7 +13,7 @@ import { firstDocumentUnder, firstPage } from './navigation.ts';
 import { pageNoIndex, renderPage } from './page.ts';
 import type { CurrentContent, SiteAddressing } from './resolve.ts';
 import { searchPage, searchSite } from './search.ts';
-import { llmsTxt, pageMarkdown, robotsTxt, sitemapXml } from './seo.ts';
+import { llmsFullTxt, llmsTxt, pageMarkdown, robotsTxt, sitemapXml } from './seo.ts';
 
 /**
  * One request to a published site, from its address to the response: the audience first (nothing of the
@@ -150,6 +150,10 @@ async function dispatch(a: Admitted, segments: string[]): Promise<FastifyReply> 
     const entry = await cachedBody(`${view.key}|${contentKey(a)}|llms`, () => llmsTxt(ctx, view, a.live));
     return sendBody(a, entry, 'text/plain; charset=utf-8', false);
   }
+  if (segments.length === 1 && first === 'llms-full.txt') {
+    const entry = await cachedBody(`${view.key}|${contentKey(a)}|${a.claimsKey}|llms-full`, () => llmsFullTxt(ctx, view, a.live, a.claims));
+    return sendBody(a, entry, 'text/plain; charset=utf-8', false);
+  }
   if (segments.length === 1 && (first === '~search' || first === '~search.json')) {
     const q = (request.query as Record<string, unknown>).q;
     const text = typeof q === 'string' ? q : '';
@@ -200,12 +204,15 @@ async function servePage(a: Admitted, segments: string[]): Promise<FastifyReply>
     const target = firstDocumentUnder(page);
     return target?.path ? reply.redirect(variantHref(view, variant, target.path), 302) : siteNotFound(a);
   }
-  const key = `${view.key}|${variant.id}|${content.revisionId}|${page.node.id}|${a.claimsKey}`;
+  // A page with a variant switcher links into its sibling variants' content: their revisions are part of its key.
+  const siblings = variant.section ? variant.section.variants : view.variants;
+  const others = siblings.length > 1 ? siblings.map((v) => a.live.get(v.spaceId)?.revisionId ?? '-').join(',') : content.revisionId;
+  const key = `${view.key}|${variant.id}|${others}|${page.node.id}|${a.claimsKey}`;
   const noindex = pageNoIndex(view, tree, page);
   if (markdown) {
     const entry = await cachedBody(`${key}|md`, () => pageMarkdown(request.ctx, tree, page, a.claims));
     return sendBody(a, entry, 'text/markdown; charset=utf-8', noindex);
   }
-  const entry = await cachedBody(`${key}|html`, () => renderPage(request.ctx, { view, variant, tree, page }, a.claims));
+  const entry = await cachedBody(`${key}|html`, () => renderPage(request.ctx, { view, variant, tree, page, live: a.live }, a.claims));
   return sendBody(a, entry, HTML, noindex);
 }

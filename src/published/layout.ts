@@ -120,13 +120,13 @@ export function sectionTabs(view: SiteView, current: VariantView | null): string
 }
 
 /** The variants of the current section (or site), as links: no JavaScript needed. */
-export function variantSwitcher(view: SiteView, current: VariantView): string {
+export function variantSwitcher(view: SiteView, current: VariantView, targets?: Map<string, string>): string {
   const siblings = current.section ? current.section.variants : view.variants;
   if (siblings.length < 2) return '';
   const items = siblings
     .map((v) => {
       const here = v.id === current.id;
-      return `<li><a href="${escapeAttribute(variantHref(view, v))}"${here ? ' aria-current="true" class="current"' : ''}>${escapeHtml(v.title)}</a></li>`;
+      return `<li><a href="${escapeAttribute(targets?.get(v.id) ?? variantHref(view, v))}"${here ? ' aria-current="true" class="current"' : ''}>${escapeHtml(v.title)}</a></li>`;
     })
     .join('');
   return `<nav class="variant-switcher" aria-label="Variants"><details><summary><span class="visually-hidden">Variant: </span>${escapeHtml(current.title)}</summary><ul>${items}</ul></details></nav>`;

@@ -2,7 +2,8 @@ import type { Context } from '../context.ts';
 import { bodyMarkdown, reusableContentDocuments, toDocument, type Document } from '../content/documents.ts';
 import { FrontmatterError, normalizeSource } from '../content/markdown/index.ts';
 import { fullLayout } from '../content/nodes.ts';
-import type { RevisionTree, TreePage } from '../content/tree.ts';
+import { loadTree, type RevisionTree, type TreePage } from '../content/tree.ts';
+import type { CurrentContent } from './resolve.ts';
 import { breadcrumbs, documentHtml, outline, pagination, siteFrame, variantSwitcher, type Crumb } from './layout.ts';
 import { settingsOf, siteHref, variantHref, type SiteView, type VariantView } from './model.ts';
 import { ancestors, firstDocumentUnder, firstPage, isHidden, navigation, readingOrder, type NavItem } from './navigation.ts';
@@ -17,6 +18,35 @@ export interface PageTarget {
   variant: VariantView;
   tree: RevisionTree;
   page: TreePage;
+  /** The current content of the site's spaces: the variant switcher then lands on the same page. */
+  live?: Map<string, CurrentContent>;
+}
+
+/**
+ * Where each other variant of the page's section leads: the page with the same path there, else its
+ * nearest ancestor that exists there, else that variant's start.
+ */
+async function switchTargets(ctx: Pick<Context, 'db'>, target: PageTarget): Promise<Map<string, string>> {
+  const { view, variant, page, live } = target;
+  const targets = new Map<string, string>();
+  const siblings = variant.section ? variant.section.variants : view.variants;
+  if (!live || siblings.length < 2 || !page.path) return targets;
+  for (const other of siblings) {
+    if (other.id === variant.id) continue;
+    const content = live.get(other.spaceId);
+    if (!content) continue;
+    const tree = await loadTree(ctx, content.root);
+    const parts = page.path.split('/');
+    for (let n = parts.length; n > 0; n--) {
+      const found = tree.byPath.get(parts.slice(0, n).join('/'));
+      const doc = found && found.node.type !== 'link' ? firstDocumentUnder(found) : undefined;
+      if (doc) {
+        targets.set(other.id, pageHref(view, other, tree, doc));
+        break;
+      }
+    }
+  }
+  return targets;
 }
 
 /** The address of a page: the variant's root for its first page, else the page's path below the root. */
@@ -116,10 +146,11 @@ export async function renderPage(ctx: Pick<Context, 'db' | 'dialect'>, target: P
   const rendered = renderDocument(document, links(view, variant, tree, includes));
 
   const open = new Set([...ancestors(tree, page).map((p) => p.node.id), page.node.id]);
+  const switcher = variantSwitcher(view, variant, await switchTargets(ctx, target));
   const sidebar = layout.tableOfContents
-    ? `<aside class="site-sidebar">${variantSwitcher(view, variant)}<nav class="toc" aria-label="Pages">${navHtml(target, navigation(tree), open)}</nav></aside>`
-    : variantSwitcher(view, variant)
-      ? `<aside class="site-sidebar">${variantSwitcher(view, variant)}</aside>`
+    ? `<aside class="site-sidebar">${switcher}<nav class="toc" aria-label="Pages">${navHtml(target, navigation(tree), open)}</nav></aside>`
+    : switcher
+      ? `<aside class="site-sidebar">${switcher}</aside>`
       : '';
 
   const order = readingOrder(tree);

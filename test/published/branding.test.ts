@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { contrast, readableOn } from '../../src/published/theme.ts';
 import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
 import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
-import { browse, createSite, type SiteHandle } from './support.ts';
+import { addVariant, browse, createSite, type SiteHandle } from './support.ts';
 
 describe('theme colours', () => {
   it('keeps a readable primary colour and darkens or lightens one that is not', () => {
@@ -30,7 +31,10 @@ for (const dialect of dialects) {
       ]);
       site = await createSite(world.admin, world.organizationId, { title: 'Brand Docs', visibility: 'public', spaces: [spaceId] });
       siteSpaceId = (await world.admin.api.get(`/v1/orgs/${world.organizationId}/sites/${site.id}/site-spaces`)).body.items[0].id;
+      const other = await createSpaceWithPages(t.ctx, world.organizationId, [{ type: 'document', title: 'Start', markdown: 'Version two.\n' }, { type: 'document', title: 'Next', markdown: 'The next page, in version two.\n' }], { title: 'Version two' });
+      variantPath = (await addVariant(world.admin, world.organizationId, site.id, other.spaceId)).path;
     });
+    let variantPath: string;
     after(() => t.close());
 
     const customize = async (patch: Record<string, unknown>) => {
@@ -77,7 +81,7 @@ for (const dialect of dialects) {
       assert.match(page.body, /<p class="footer-copyright">© Brand<\/p>/);
       assert.match(page.body, /Blog<\/a>/);
       assert.doesNotMatch(page.body, /Published with Quire/);
-      assert.match(page.body, /<form class="page-feedback" data-feedback hidden>/);
+      assert.match(page.body, /<form class="page-feedback" data-feedback>/);
       assert.match(page.body, /<link rel="icon" href="data:image\/svg\+xml,/);
       assert.match(page.body, /<title>Welcome · Brand Handbook<\/title>/);
 
@@ -87,6 +91,24 @@ for (const dialect of dialects) {
       assert.match(overridden.body, /© Space/);
       const missing = await browse(t.app, `${site.root}/nothing-here`);
       assert.match(missing.body, /© Brand/, 'pages outside any site space keep the site\'s footer');
+    });
+
+    it('lands the variant switcher on the same page in the other variant, or on its start', async () => {
+      const next = await browse(t.app, `${site.root}/next`);
+      assert.match(next.body, new RegExp(`href="${site.root}/${variantPath}/next">Version two<`));
+      const welcome = await browse(t.app, `${site.root}/welcome`);
+      assert.match(welcome.body, new RegExp(`href="${site.root}/${variantPath}">Version two<`));
+    });
+
+    it('keeps a warm page light: its HTML, CSS and scripts under 100 KB compressed', async () => {
+      const page = await browse(t.app, `${site.root}`);
+      const assets = [...page.body.matchAll(/(?:href|src)="(\/~quire\/[^"]+\.(?:css|js))"/g)].map((m) => m[1]);
+      assert.ok(assets.length >= 5, `assets: ${assets.join(', ')}`);
+      let total = gzipSync(page.body).length;
+      for (const asset of assets) total += gzipSync((await browse(t.app, asset)).body).length;
+      assert.ok(total < 100 * 1024, `${total} bytes compressed`);
+      // Images have their dimensions: the logo's box is fixed (no layout shift while it loads).
+      assert.match(page.body, /<img class="site-logo logo-light"[^>]* width="160" height="32">/);
     });
 
     it('records the reader\'s beacons (page views, searches, feedback) with nothing personal', async () => {
