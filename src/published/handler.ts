@@ -9,6 +9,8 @@ import { bareErrorPage, NOT_FOUND_MESSAGE, NOT_FOUND_TITLE, siteNotFoundPage } f
 import { locate, rootHref, siteView, variantHref, type SiteView } from './model.ts';
 import { redirectFor, rememberPaths } from './redirects.ts';
 import { recordBeacon } from './beacon.ts';
+import type { SpaceAddressing } from './space-address.ts';
+import { allows } from '../policy/index.ts';
 import { firstDocumentUnder, firstPage } from './navigation.ts';
 import { pageNoIndex, renderPage } from './page.ts';
 import type { CurrentContent, SiteAddressing } from './resolve.ts';
@@ -127,6 +129,16 @@ export async function serveSite(request: FastifyRequest, reply: FastifyReply, ad
   const a: Admitted = { request, reply, view, live, restricted: admission.restricted, claims: admission.claims, claimsKey: claimsKeyOf(admission.claims) };
   if (view.visibility !== 'public') reply.header('x-robots-tag', 'noindex');
   return dispatch(a, addressing.segments);
+}
+
+/** A space at its own address (`/s/{spaceId}`, see space-address.ts): open to anyone when public or unlisted. */
+export async function serveSpace(request: FastifyRequest, reply: FastifyReply, addressing: SpaceAddressing | null): Promise<FastifyReply> {
+  secure(reply);
+  const audience = { member: false, published: addressing !== null, visibility: addressing?.visibility ?? 'public', sharedWith: false, authenticated: false } as const;
+  if (!addressing || !allows(request.ctx, 'site.readPublished', audience) || request.method !== 'GET') return bareNotFound(reply);
+  const { view, live } = addressing;
+  if (view.visibility !== 'public') reply.header('x-robots-tag', 'noindex');
+  return dispatch({ request, reply, view, live, restricted: false, claims: {}, claimsKey: '' }, addressing.segments);
 }
 
 async function dispatch(a: Admitted, segments: string[]): Promise<FastifyReply> {

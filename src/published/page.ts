@@ -192,7 +192,8 @@ export async function renderPage(ctx: Pick<Context, 'db' | 'dialect'>, target: P
     ['space', variant.spaceId],
     ['site-space', variant.id],
     ['site-section', variant.section?.id ?? ''],
-    ['insights', siteHref(view, '~insights')],
+    // A space at its own address has no site to count for.
+    ['insights', view.siteId.startsWith('space:') ? '' : siteHref(view, '~insights')],
   ]
     .map(([k, v]) => ` data-${k}="${escapeAttribute(v)}"`)
     .join('');

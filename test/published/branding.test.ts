@@ -33,7 +33,9 @@ for (const dialect of dialects) {
       siteSpaceId = (await world.admin.api.get(`/v1/orgs/${world.organizationId}/sites/${site.id}/site-spaces`)).body.items[0].id;
       const other = await createSpaceWithPages(t.ctx, world.organizationId, [{ type: 'document', title: 'Start', markdown: 'Version two.\n' }, { type: 'document', title: 'Next', markdown: 'The next page, in version two.\n' }], { title: 'Version two' });
       variantPath = (await addVariant(world.admin, world.organizationId, site.id, other.spaceId)).path;
+      twoSpaceId = other.spaceId;
     });
+    let twoSpaceId: string;
     let variantPath: string;
     after(() => t.close());
 
@@ -98,6 +100,22 @@ for (const dialect of dialects) {
       assert.match(next.body, new RegExp(`href="${site.root}/${variantPath}/next">Version two<`));
       const welcome = await browse(t.app, `${site.root}/welcome`);
       assert.match(welcome.body, new RegExp(`href="${site.root}/${variantPath}">Version two<`));
+    });
+
+    it('serves a public space at its own published address, and nothing of a private one', async () => {
+      const space = await world.admin.api.get(`/v1/spaces/${twoSpaceId}`);
+      assert.equal((await browse(t.app, new URL(space.body.urls.published ?? `http://quire.test/s/${twoSpaceId}`).pathname)).status, 404, 'private');
+      const patched = await world.admin.api.patch(`/v1/spaces/${twoSpaceId}`, { visibility: 'public' });
+      assert.equal(patched.status, 200, JSON.stringify(patched.body));
+      const published = new URL(patched.body.urls.published).pathname;
+      const start = await browse(t.app, published);
+      assert.equal(start.status, 200);
+      assert.match(start.body, /<h1 class="page-title">Start<\/h1>/);
+      const next = await browse(t.app, `${published}/next`);
+      assert.match(next.body, /<h1 class="page-title">Next<\/h1>/);
+      assert.match((await browse(t.app, `${published}/next.md`)).body, /^# Next/);
+      assert.equal((await browse(t.app, `${published}/nothing`)).status, 404);
+      assert.equal((await browse(t.app, '/s/no-such-space')).status, 404);
     });
 
     it('keeps a warm page light: its HTML, CSS and scripts under 100 KB compressed', async () => {
