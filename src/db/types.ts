@@ -412,6 +412,15 @@ export interface SiteMcpServersTable {
   created_at: string;
 }
 
+export interface CustomFontsTable {
+  id: string;
+  organization_id: string;
+  family: string;
+  /** JSON text: [{ weight, storageKey }]. */
+  faces: string;
+  created_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -446,4 +455,5 @@ export interface DB {
   published_page_paths: PublishedPagePathsTable;
   site_insight_events: SiteInsightEventsTable;
   site_mcp_servers: SiteMcpServersTable;
+  custom_fonts: CustomFontsTable;
 }

@@ -212,6 +212,23 @@ for (const dialect of dialects) {
       await assert.rejects(guestApi.orgs.searchSiteContent(org, site.id, { query: 'zeppelin', scope: { mode: 'all' } }), refused(403));
     });
 
+    it('manages the organization\'s custom fonts', async () => {
+      const created = (await createApi.orgs.createCustomFont(org, { fontFamily: 'Brand Sans', fontFaces: [{ weight: 400, storageKey: 'https://cdn.example.com/brand-400.woff2' }] })).data;
+      assert.equal(created.custom, true);
+      assert.equal(created.fontFaces[0]!.sources[0]!.url, 'https://cdn.example.com/brand-400.woff2');
+      const grown = (await api.orgs.updateCustomFont(org, created.id, { fontFaces: [{ weight: 700, storageKey: 'https://cdn.example.com/brand-700.woff' }] })).data;
+      assert.deepEqual(grown.fontFaces.map((f) => [f.weight, f.sources[0]!.format]), [[400, 'woff2'], [700, 'woff']]);
+      await assert.rejects(api.orgs.updateCustomFont(org, created.id, { fontFaces: [{ weight: 400, storageKey: null }] }), refused(400));
+      assert.equal((await readerApi.orgs.getCustomFont(org, created.id)).data.permissions.edit, false);
+      assert.equal((await readerApi.orgs.listCustomFonts(org)).data.items.length, 1);
+      await assert.rejects(readerApi.orgs.createCustomFont(org, { fontFamily: 'Nope', fontFaces: [{ weight: 400, storageKey: 'https://x.example/a.woff2' }] }), refused(403));
+      await assert.rejects(api.orgs.createCustomFont(org, { fontFamily: 'Local', fontFaces: [{ weight: 400, storageKey: 'fonts/local.woff2' }] }), refused(400));
+      await assert.rejects(guestApi.orgs.listCustomFonts(org), refused(403));
+      await assert.rejects(outsiderApi.orgs.listCustomFonts(org), refused(404));
+      assert.equal((await api.orgs.deleteCustomFont(org, created.id)).status, 205);
+      assert.equal((await api.orgs.deleteCustomFont(org, created.id)).status, 204);
+    });
+
     it('configures MCP servers (administrators only)', async () => {
       const created = (await api.orgs.createSiteMcpServer(org, site.id, { name: 'Tickets', url: 'https://mcp.example.com/mcp', headers: { authorization: 'Bearer s3cret' } })).data;
       assert.equal(created.object, 'site-mcp-server');

@@ -76,9 +76,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('headers_sealed', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
+  /** An organization's custom fonts: a family and its faces (weight → the font file's https address). */
+  await db.schema
+    .createTable('custom_fonts')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('organization_id', 'text', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
+    .addColumn('family', 'text', (c) => c.notNull())
+    .addColumn('faces', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('custom_fonts_organization').on('custom_fonts').columns(['organization_id', 'created_at']).execute();
   await db.schema.createIndex('site_mcp_servers_site').on('site_mcp_servers').columns(['site_id', 'created_at']).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['site_mcp_servers', 'site_insight_events', 'published_page_paths', 'site_redirects', 'site_customizations']) await db.schema.dropTable(table).execute();
+  for (const table of ['custom_fonts', 'site_mcp_servers', 'site_insight_events', 'published_page_paths', 'site_redirects', 'site_customizations']) await db.schema.dropTable(table).execute();
 }

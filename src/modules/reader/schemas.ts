@@ -149,3 +149,30 @@ export const SiteSearchBody = Type.Object({
 export type SiteSearchBody = Static<typeof SiteSearchBody>;
 export const SiteSearchQuery = Type.Object({ ...ListQuery });
 export type SiteSearchQuery = Static<typeof SiteSearchQuery>;
+
+// Custom fonts.
+
+const FontWeight = Type.Integer({ minimum: 1, maximum: 1000 });
+const FontFamily = Type.String({ minLength: 1, maxLength: 50 });
+export const CustomFontSchema = Type.Object({
+  id: Type.String(),
+  custom: Type.Boolean(),
+  fontFamily: FontFamily,
+  fontFaces: Type.Array(Type.Object({ weight: FontWeight, sources: Type.Array(Type.Object({ url: Type.String(), format: StringEnum(['woff2', 'woff']) })) })),
+  permissions: Type.Object({ edit: Type.Boolean() }),
+});
+export type CustomFont = Static<typeof CustomFontSchema>;
+export const FontParams = Type.Object({ organizationId: Type.String(), fontId: Type.String() });
+export const OrganizationParams = Type.Object({ organizationId: Type.String() });
+export const FontBody = Type.Object({
+  fontFamily: FontFamily,
+  fontFaces: Type.Array(Type.Object({ weight: FontWeight, storageKey: Type.String({ minLength: 1, maxLength: 512 }) }), { minItems: 1, maxItems: 20 }),
+});
+export type FontBody = Static<typeof FontBody>;
+export const FontUpdateBody = Type.Object({
+  fontFamily: Type.Optional(FontFamily),
+  fontFaces: Type.Optional(Type.Array(Type.Object({ weight: FontWeight, storageKey: Type.Union([Type.String({ minLength: 1, maxLength: 512 }), Type.Null()]) }), { maxItems: 20 })),
+});
+export type FontUpdateBody = Static<typeof FontUpdateBody>;
+export const ListFontsQuery = Type.Object({ ...ListQuery });
+export type ListFontsQuery = Static<typeof ListFontsQuery>;
