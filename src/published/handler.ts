@@ -205,7 +205,8 @@ async function servePage(a: Admitted, segments: string[]): Promise<FastifyReply>
   if (!located || !content) return redirectOrNotFound(a, segments);
   const { variant } = located;
   const tree = await loadTree(request.ctx, content.root);
-  await rememberPaths(request.ctx, variant.spaceId, content.revisionId, tree);
+  const recording = rememberPaths(request.ctx, variant.spaceId, content.revisionId, tree);
+  if (recording) await recording;
   // Links written between Markdown files name a page with children as `<path>/README.md`.
   const rest = markdown && located.rest.length > 0 && located.rest[located.rest.length - 1].toLowerCase() === 'readme' ? located.rest.slice(0, -1) : located.rest;
   const path = rest.join('/');

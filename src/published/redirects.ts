@@ -31,8 +31,13 @@ const CHUNK = 500;
  * Records every document path of a space's revision, once per revision per process: the next revision can
  * then send an old path to the page that had it. A path later taken by another page points to that page.
  */
-export async function rememberPaths(ctx: Db & Pick<Context, 'clock'>, spaceId: string, revisionId: string, tree: RevisionTree): Promise<void> {
-  if (recorded.get(revisionId)) return;
+export function rememberPaths(ctx: Db & Pick<Context, 'clock'>, spaceId: string, revisionId: string, tree: RevisionTree): Promise<void> | undefined {
+  // The hot path: a revision already recorded costs one map lookup and no promise.
+  if (recorded.get(revisionId)) return undefined;
+  return recordPaths(ctx, spaceId, revisionId, tree);
+}
+
+async function recordPaths(ctx: Db & Pick<Context, 'clock'>, spaceId: string, revisionId: string, tree: RevisionTree): Promise<void> {
   const seenAt = ctx.clock.now().toISOString();
   const rows: Array<{ space_id: string; path: string; page_id: string; seen_at: string }> = [];
   for (const [path, page] of tree.byPath) if (page.node.type === 'document') rows.push({ space_id: spaceId, path, page_id: page.node.id, seen_at: seenAt });
