@@ -36,6 +36,8 @@ import { Lifecycle } from './operations/lifecycle.ts';
 import { Metrics } from './operations/metrics.ts';
 import { registerRateLimit } from './operations/rate-limit.ts';
 import { metricsRoutes, requestMetrics } from './operations/routes.ts';
+import { readerRoutes } from './modules/reader/routes/index.ts';
+import { mcpRoutes } from './mcp/routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -120,6 +122,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(siteRoutes);
       await v1.register(webhookRoutes);
       await v1.register(auditLogRoutes);
+      await v1.register(readerRoutes);
     },
     { prefix: '/v1' },
   );
@@ -127,5 +130,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(pdfFileRoutes);
   await app.register(publishedRoutes);
   await app.register(metricsRoutes, { metrics, config });
+  await app.register(mcpRoutes);
   return app;
 }

@@ -420,6 +420,66 @@ export interface RateLimitsTable {
   window_ends: number;
 }
 
+export interface SiteCustomizationsTable {
+  site_id: string;
+  /** '' for the site's own settings; a site space's id for its override. */
+  site_space_id: string;
+  settings: string;
+  updated_at: string;
+}
+
+export interface SiteRedirectsTable {
+  id: string;
+  site_id: string;
+  source: string;
+  /** JSON text of the client's SiteRedirectDestination. */
+  destination: string;
+  automatic: number;
+  created_at: string;
+}
+
+export interface PublishedPagePathsTable {
+  space_id: string;
+  path: string;
+  page_id: string;
+  seen_at: string;
+}
+
+export interface SiteInsightEventsTable {
+  id: string;
+  site_id: string;
+  type: string;
+  at: string;
+  url: string;
+  site_section: string | null;
+  site_space: string | null;
+  space: string | null;
+  page: string | null;
+  query: string | null;
+  result_count: number | null;
+  rating: string | null;
+  visitor: string;
+  session: string;
+}
+
+export interface SiteMcpServersTable {
+  id: string;
+  site_id: string;
+  name: string;
+  url: string;
+  headers_sealed: string;
+  created_at: string;
+}
+
+export interface CustomFontsTable {
+  id: string;
+  organization_id: string;
+  family: string;
+  /** JSON text: [{ weight, storageKey }]. */
+  faces: string;
+  created_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -453,4 +513,10 @@ export interface DB {
   webhook_deliveries: WebhookDeliveriesTable;
   audit_log: AuditLogTable;
   rate_limits: RateLimitsTable;
+  site_customizations: SiteCustomizationsTable;
+  site_redirects: SiteRedirectsTable;
+  published_page_paths: PublishedPagePathsTable;
+  site_insight_events: SiteInsightEventsTable;
+  site_mcp_servers: SiteMcpServersTable;
+  custom_fonts: CustomFontsTable;
 }

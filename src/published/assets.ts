@@ -58,7 +58,7 @@ function asset(path: string, name: string): Asset {
 
 function loadAssets(): { files: Map<string, Asset>; version: string } {
   const files = new Map<string, Asset>();
-  for (const name of ['site.css', 'content.css', 'search.js', 'diagrams.js', 'diagram-frame.js']) files.set(name, asset(join(here, name), name));
+  for (const name of ['site.css', 'content.css', 'theme.js', 'reader.js', 'search.js', 'diagrams.js', 'diagram-frame.js']) files.set(name, asset(join(here, name), name));
   files.set('diagram-frame.html', { ...asset(join(here, 'diagram-frame.html'), 'diagram-frame.html'), csp: DIAGRAM_FRAME_CSP });
   files.set('mermaid.min.js', asset(mermaidScript, 'mermaid.min.js'));
   files.set('katex.min.css', asset(join(katexDist, 'katex.min.css'), 'katex.min.css'));

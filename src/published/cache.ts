@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LruCache } from '../lru.ts';
+import type { StoredCustomizations } from '../sites/customization.ts';
 import type { SiteStructureModel } from '../sites/structure.ts';
 import type { SiteView } from './model.ts';
 
@@ -18,6 +19,8 @@ export interface CachedBody {
 
 /** Full structures, by site id and version (a site's structure changes only with its version). */
 export const structures = new LruCache<string, SiteStructureModel>(500);
+/** Sites' stored customizations, by site id and version (every customization write bumps the version). */
+export const customizations = new LruCache<string, StoredCustomizations>(500);
 /** What one visible set of a structure looks like to readers, by site, version, visible-set key and address. */
 export const views = new LruCache<string, SiteView>(2000);
 /** Rendered pages (and Markdown, llms.txt, sitemaps), weighed by their length: at most 64 MB of text. */
@@ -28,6 +31,7 @@ export const renderStats = { rendered: 0 };
 
 export function clearPublishedCaches(): void {
   structures.clear();
+  customizations.clear();
   views.clear();
   bodies.clear();
 }

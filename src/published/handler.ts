@@ -3,15 +3,20 @@ import { contentDisposition } from '../http/replies.ts';
 import { loadTree } from '../content/tree.ts';
 import { admit } from './audience.ts';
 import { readerKey } from './adaptive.ts';
-import { cachedBody, type CachedBody } from './cache.ts';
+import { cachedBody, etagOf, type CachedBody } from './cache.ts';
+import { canonicalJson } from '../content/revisions.ts';
 import { openSiteFile, INLINE_TYPES } from './files.ts';
 import { bareErrorPage, NOT_FOUND_MESSAGE, NOT_FOUND_TITLE, siteNotFoundPage } from './layout.ts';
-import { locate, siteView, variantHref, type SiteView } from './model.ts';
+import { locate, rootHref, siteView, variantHref, type SiteView } from './model.ts';
+import { redirectFor, rememberPaths } from './redirects.ts';
+import { recordBeacon } from './beacon.ts';
+import type { SpaceAddressing } from './space-address.ts';
+import { allows } from '../policy/index.ts';
 import { firstDocumentUnder, firstPage } from './navigation.ts';
 import { pageNoIndex, renderPage } from './page.ts';
 import type { CurrentContent, SiteAddressing } from './resolve.ts';
 import { searchPage, searchSite } from './search.ts';
-import { llmsTxt, pageMarkdown, robotsTxt, sitemapXml } from './seo.ts';
+import { llmsFullTxt, llmsTxt, pageMarkdown, robotsTxt, sitemapXml } from './seo.ts';
 
 /**
  * One request to a published site, from its address to the response: the audience first (nothing of the
@@ -60,6 +65,15 @@ interface Admitted {
   restricted: boolean;
   /** The reader's claims, which `if` blocks and expressions in pages read. */
   claims: Record<string, unknown>;
+  /**
+   * Tells bodies made from the whole site for these claims apart (llms-full.txt): empty when the reader has
+   * none. A page's key uses only what its own expressions make of the claims (adaptive.ts).
+   */
+  claimsKey: string;
+}
+
+function claimsKeyOf(claims: Record<string, unknown>): string {
+  return Object.keys(claims).length === 0 ? '' : etagOf(canonicalJson(claims)).slice(1, 17);
 }
 
 /** Sends a cached body with its validator: 304 when the reader has it already. */
@@ -67,6 +81,18 @@ function sendBody(a: Admitted, entry: CachedBody, type: string, noindex: boolean
   const reply = a.reply.headers({ etag: entry.etag, 'cache-control': a.restricted ? 'private, no-cache' : 'public, no-cache', vary: 'Cookie', ...(noindex ? { 'x-robots-tag': 'noindex' } : {}) });
   if (a.request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
   return reply.type(type).send(entry.body);
+}
+
+/** A 301 to where an old or redirected address leads now (`.md` addresses to the page's `.md`), else the site's 404. */
+async function redirectOrNotFound(a: Admitted, segments: string[]): Promise<FastifyReply> {
+  const last = segments[segments.length - 1];
+  const markdown = last !== undefined && last.endsWith('.md') && last.length > 3;
+  const wanted = markdown ? [...segments.slice(0, -1), last.slice(0, -3)] : segments;
+  const href = await redirectFor(a.request.ctx, a.view, a.live, wanted);
+  if (!href) return siteNotFound(a);
+  const query = a.request.url.includes('?') ? a.request.url.slice(a.request.url.indexOf('?')) : '';
+  const location = markdown && href !== rootHref(a.view) ? `${href}.md` : `${href}${query}`;
+  return a.reply.code(301).header('cache-control', a.restricted ? 'private, no-cache' : 'public, max-age=300').header('location', location).send();
 }
 
 function siteNotFound(a: Admitted): FastifyReply {
@@ -98,15 +124,30 @@ export async function serveSite(request: FastifyRequest, reply: FastifyReply, ad
   }
   const live = addressing.live;
   const view = await siteView(request.ctx, addressing, live, admission.claims);
-  const a: Admitted = { request, reply, view, live, restricted: admission.restricted, claims: admission.claims };
+  const a: Admitted = { request, reply, view, live, restricted: admission.restricted, claims: admission.claims, claimsKey: claimsKeyOf(admission.claims) };
   if (view.visibility !== 'public') reply.header('x-robots-tag', 'noindex');
   return dispatch(a, addressing.segments);
+}
+
+/** A space at its own address (`/s/{spaceId}`, see space-address.ts): open to anyone when public or unlisted. */
+export async function serveSpace(request: FastifyRequest, reply: FastifyReply, addressing: SpaceAddressing | null): Promise<FastifyReply> {
+  secure(reply);
+  const audience = { member: false, published: addressing !== null, visibility: addressing?.visibility ?? 'public', sharedWith: false, authenticated: false } as const;
+  if (!addressing || !allows(request.ctx, 'site.readPublished', audience) || request.method !== 'GET') return bareNotFound(reply);
+  const { view, live } = addressing;
+  if (view.visibility !== 'public') reply.header('x-robots-tag', 'noindex');
+  return dispatch({ request, reply, view, live, restricted: false, claims: {}, claimsKey: '' }, addressing.segments);
 }
 
 async function dispatch(a: Admitted, segments: string[]): Promise<FastifyReply> {
   const { request, reply, view } = a;
   const ctx = request.ctx;
   const [first] = segments;
+  if (request.method === 'POST') {
+    if (segments.length !== 1 || first !== '~insights') return siteNotFound(a);
+    await recordBeacon(request.ctx, view, request.body, { address: request.ip, userAgent: String(request.headers['user-agent'] ?? '') });
+    return reply.code(204).header('cache-control', 'no-store').send();
+  }
   if (segments.length === 1 && first === 'robots.txt') {
     return reply.header('cache-control', a.restricted ? 'private, no-cache' : 'public, max-age=300').type('text/plain; charset=utf-8').send(robotsTxt(view));
   }
@@ -117,6 +158,10 @@ async function dispatch(a: Admitted, segments: string[]): Promise<FastifyReply> 
   }
   if (segments.length === 1 && first === 'llms.txt') {
     const entry = await cachedBody(`${view.key}|${contentKey(a)}|llms`, () => llmsTxt(ctx, view, a.live));
+    return sendBody(a, entry, 'text/plain; charset=utf-8', false);
+  }
+  if (segments.length === 1 && first === 'llms-full.txt') {
+    const entry = await cachedBody(`${view.key}|${contentKey(a)}|${a.claimsKey}|llms-full`, () => llmsFullTxt(ctx, view, a.live, a.claims));
     return sendBody(a, entry, 'text/plain; charset=utf-8', false);
   }
   if (segments.length === 1 && (first === '~search' || first === '~search.json')) {
@@ -155,14 +200,16 @@ async function servePage(a: Admitted, segments: string[]): Promise<FastifyReply>
   const wanted = markdown ? [...segments.slice(0, -1), last.slice(0, -3)] : segments;
   const located = locate(view, wanted);
   const content = located ? a.live.get(located.variant.spaceId) : undefined;
-  if (!located || !content) return siteNotFound(a);
+  if (!located || !content) return redirectOrNotFound(a, segments);
   const { variant } = located;
   const tree = await loadTree(request.ctx, content.root);
+  const recording = rememberPaths(request.ctx, variant.spaceId, content.revisionId, tree);
+  if (recording) await recording;
   // Links written between Markdown files name a page with children as `<path>/README.md`.
   const rest = markdown && located.rest.length > 0 && located.rest[located.rest.length - 1].toLowerCase() === 'readme' ? located.rest.slice(0, -1) : located.rest;
   const path = rest.join('/');
   const page = path === '' ? firstPage(tree) : tree.byPath.get(path);
-  if (!page || page.node.type === 'link') return siteNotFound(a);
+  if (!page || page.node.type === 'link') return redirectOrNotFound(a, segments);
   if (page.node.type === 'group') {
     // A group is a heading, not a page: its address leads to its first page.
     const target = firstDocumentUnder(page);
@@ -170,12 +217,15 @@ async function servePage(a: Admitted, segments: string[]): Promise<FastifyReply>
   }
   // Readers share a rendered page when its expressions make the same of their claims (adaptive.ts).
   const readerPart = await readerKey(request.ctx, content.revisionId, tree, page, a.claims);
-  const key = `${view.key}|${variant.id}|${content.revisionId}|${page.node.id}|${readerPart}`;
+  // A page with a variant switcher links into its sibling variants' content: their revisions are part of its key.
+  const siblings = variant.section ? variant.section.variants : view.variants;
+  const others = siblings.length > 1 ? siblings.map((v) => a.live.get(v.spaceId)?.revisionId ?? '-').join(',') : content.revisionId;
+  const key = `${view.key}|${variant.id}|${others}|${page.node.id}|${readerPart}`;
   const noindex = pageNoIndex(view, tree, page);
   if (markdown) {
     const entry = await cachedBody(`${key}|md`, () => pageMarkdown(request.ctx, tree, page, a.claims));
     return sendBody(a, entry, 'text/markdown; charset=utf-8', noindex);
   }
-  const entry = await cachedBody(`${key}|html`, () => renderPage(request.ctx, { view, variant, tree, page }, a.claims));
+  const entry = await cachedBody(`${key}|html`, () => renderPage(request.ctx, { view, variant, tree, page, live: a.live }, a.claims));
   return sendBody(a, entry, HTML, noindex);
 }

@@ -1,6 +1,8 @@
 import { assetUrl } from './assets.ts';
 import { escapeAttribute, escapeHtml } from './render/escape.ts';
-import { rootHref, siteHref, variantHref, type SiteView, type VariantView } from './model.ts';
+import { rootHref, settingsOf, siteHref, variantHref, type SiteView, type VariantView } from './model.ts';
+import type { SiteCustomizationSettings } from '../sites/customization.ts';
+import { brandHtml, faviconHref, footerHtml, headerLinksHtml, rootAttributes, themeToggleHtml } from './theme.ts';
 
 /**
  * The HTML around the reader's pages. Every text that came from a site, a space or a page goes through
@@ -19,6 +21,35 @@ export interface Shell {
   /** The page has Mermaid diagrams: diagrams.js loads, and draws them through Quire's diagram frame. */
   diagrams?: boolean;
   bodyClass?: string;
+  /** The site's customization (a bare error page has none: Quire's defaults). */
+  settings?: SiteCustomizationSettings;
+  /** Attributes of <body> the reader's script reads (the page, for insights), already escaped. */
+  bodyData?: string;
+  /** Social cards: the page's title, and an image. */
+  social?: { title: string; siteName: string; image?: string | null; url?: string | null };
+  /** JSON-LD of the page (breadcrumbs). */
+  jsonLd?: unknown;
+}
+
+/** JSON for a <script type="application/ld+json"> block: nothing in it can close the element. */
+function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+}
+
+function socialTags(shell: Shell): string[] {
+  const s = shell.social;
+  if (!s) return [];
+  return [
+    `<meta property="og:type" content="website">`,
+    `<meta property="og:title" content="${escapeAttribute(s.title)}">`,
+    `<meta property="og:site_name" content="${escapeAttribute(s.siteName)}">`,
+    shell.description ? `<meta property="og:description" content="${escapeAttribute(shell.description)}">` : '',
+    s.url ? `<meta property="og:url" content="${escapeAttribute(s.url)}">` : '',
+    s.image ? `<meta property="og:image" content="${escapeAttribute(s.image)}">` : '',
+    `<meta name="twitter:card" content="${s.image ? 'summary_large_image' : 'summary'}">`,
+    `<meta name="twitter:title" content="${escapeAttribute(s.title)}">`,
+    shell.description ? `<meta name="twitter:description" content="${escapeAttribute(shell.description)}">` : '',
+  ].filter(Boolean);
 }
 
 export function documentHtml(shell: Shell): string {
@@ -29,27 +60,37 @@ export function documentHtml(shell: Shell): string {
     shell.description ? `<meta name="description" content="${escapeAttribute(shell.description)}">` : '',
     shell.canonical ? `<link rel="canonical" href="${escapeAttribute(shell.canonical)}">` : '',
     shell.noindex ? '<meta name="robots" content="noindex">' : '',
-    // No favicon of its own yet: an empty icon keeps browsers from asking the site for /favicon.ico.
-    '<link rel="icon" href="data:,">',
+    '<meta name="color-scheme" content="light dark">',
+    // The site's icon, or an empty one: browsers then never ask the site for /favicon.ico.
+    `<link rel="icon" href="${escapeAttribute(shell.settings ? faviconHref(shell.settings) : 'data:,')}">`,
+    ...socialTags(shell),
+    shell.jsonLd ? `<script type="application/ld+json">${jsonForScript(shell.jsonLd)}</script>` : '',
+    // Before the stylesheets and not deferred: it sets the reader's theme before the first paint (no flash).
+    `<script src="${assetUrl('theme.js')}"></script>`,
     `<link rel="stylesheet" href="${assetUrl('site.css')}">`,
     `<link rel="stylesheet" href="${assetUrl('content.css')}">`,
     shell.math ? `<link rel="stylesheet" href="${assetUrl('katex.min.css')}">` : '',
     `<script src="${assetUrl('search.js')}" defer></script>`,
+    `<script src="${assetUrl('reader.js')}" defer></script>`,
     shell.diagrams ? `<script src="${assetUrl('diagrams.js')}" defer></script>` : '',
   ].filter(Boolean);
-  return `<!doctype html>\n<html lang="en">\n<head>\n${head.join('\n')}\n</head>\n<body${shell.bodyClass ? ` class="${escapeAttribute(shell.bodyClass)}"` : ''}>\n${shell.body}\n</body>\n</html>\n`;
+  const root = shell.settings ? rootAttributes(shell.settings) : '';
+  return `<!doctype html>\n<html lang="en"${root}>\n<head>\n${head.join('\n')}\n</head>\n<body${shell.bodyClass ? ` class="${escapeAttribute(shell.bodyClass)}"` : ''}${shell.bodyData ?? ''}>\n${shell.body}\n</body>\n</html>\n`;
 }
 
-export function siteHeader(view: SiteView, query = ''): string {
+export function siteHeader(view: SiteView, query = '', settings: SiteCustomizationSettings = view.settings): string {
   const action = siteHref(view, '~search');
   return `<header class="site-header">
 <a class="skip-link" href="#content">Skip to content</a>
-<a class="site-title" href="${escapeAttribute(rootHref(view))}">${escapeHtml(view.title)}</a>
+<button class="nav-toggle" type="button" aria-label="Open the navigation" aria-expanded="false"><span aria-hidden="true">☰</span></button>
+${brandHtml(settings, view.title, rootHref(view))}
+${headerLinksHtml(settings)}
 <form class="site-search" role="search" action="${escapeAttribute(action)}" method="get" data-suggest="${escapeAttribute(`${action}.json`)}">
 <label class="visually-hidden" for="site-search-q">Search</label>
-<input id="site-search-q" type="search" name="q" value="${escapeAttribute(query)}" placeholder="Search…" autocomplete="off" maxlength="200">
+<input id="site-search-q" type="search" name="q" value="${escapeAttribute(query)}" placeholder="Search…" autocomplete="off" maxlength="200" aria-keyshortcuts="Control+K Meta+K">
 <button type="submit">Search</button>
 </form>
+${themeToggleHtml(settings)}
 </header>`;
 }
 
@@ -78,13 +119,13 @@ export function sectionTabs(view: SiteView, current: VariantView | null): string
 }
 
 /** The variants of the current section (or site), as links: no JavaScript needed. */
-export function variantSwitcher(view: SiteView, current: VariantView): string {
+export function variantSwitcher(view: SiteView, current: VariantView, targets?: Map<string, string>): string {
   const siblings = current.section ? current.section.variants : view.variants;
   if (siblings.length < 2) return '';
   const items = siblings
     .map((v) => {
       const here = v.id === current.id;
-      return `<li><a href="${escapeAttribute(variantHref(view, v))}"${here ? ' aria-current="true" class="current"' : ''}>${escapeHtml(v.title)}</a></li>`;
+      return `<li><a href="${escapeAttribute(targets?.get(v.id) ?? variantHref(view, v))}"${here ? ' aria-current="true" class="current"' : ''}>${escapeHtml(v.title)}</a></li>`;
     })
     .join('');
   return `<nav class="variant-switcher" aria-label="Variants"><details><summary><span class="visually-hidden">Variant: </span>${escapeHtml(current.title)}</summary><ul>${items}</ul></details></nav>`;
@@ -125,13 +166,10 @@ export function pagination(previous: Neighbour | null, next: Neighbour | null): 
   return `<nav class="pagination" aria-label="Previous and next pages">${previous ? link(previous, 'prev', 'Previous') : '<span></span>'}${next ? link(next, 'next', 'Next') : ''}</nav>`;
 }
 
-export function footer(): string {
-  return '<footer class="site-footer"><p>Published with Quire</p></footer>';
-}
-
-/** The frame of a page inside a site: header, tabs, then the columns. */
+/** The frame of a page inside a site: header, tabs, then the columns, with the customization of its variant. */
 export function siteFrame(view: SiteView, current: VariantView | null, columns: string, query = ''): string {
-  return `${siteHeader(view, query)}\n${sectionTabs(view, current)}\n<div class="site-columns">\n${columns}\n</div>\n${footer()}`;
+  const settings = settingsOf(view, current);
+  return `${siteHeader(view, query, settings)}\n${sectionTabs(view, current)}\n<div class="site-columns">\n${columns}\n</div>\n${footerHtml(settings)}`;
 }
 
 /**
@@ -153,5 +191,5 @@ export const NOT_FOUND_MESSAGE = 'There is nothing at this address. It may have 
 /** A 404 inside a site the reader may see: the site's header and tabs, and a way back. */
 export function siteNotFoundPage(view: SiteView): string {
   const main = `<main id="content" class="error"><p class="error-status">404</p><h1>${NOT_FOUND_TITLE}</h1><p>${NOT_FOUND_MESSAGE}</p><p><a href="${escapeAttribute(rootHref(view))}">Go to the start of ${escapeHtml(view.title)}</a></p></main>`;
-  return documentHtml({ title: `${NOT_FOUND_TITLE} · ${view.title}`, noindex: true, body: siteFrame(view, null, main) });
+  return documentHtml({ title: `${NOT_FOUND_TITLE} · ${view.title}`, noindex: true, settings: view.settings, body: siteFrame(view, null, main) });
 }

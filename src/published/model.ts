@@ -9,7 +9,8 @@ import {
 } from '../sites/structure.ts';
 import { joinSitePath } from '../sites/urls.ts';
 import type { Context } from '../context.ts';
-import { structures, views } from './cache.ts';
+import { customizations, structures, views } from './cache.ts';
+import { loadStoredCustomizations, siteSettings, siteSpaceSettings, type SiteCustomizationSettings, type StoredCustomizations } from '../sites/customization.ts';
 import type { CurrentContent, ReaderSite } from './resolve.ts';
 
 /**
@@ -51,6 +52,9 @@ export interface SiteView {
   sections: SectionView[];
   variants: VariantView[];
   defaultVariant: VariantView | null;
+  /** The site's customization, complete: the site's own and each site space's (with its override). */
+  settings: SiteCustomizationSettings;
+  settingsBySiteSpace: Map<string, SiteCustomizationSettings>;
   /** The cache key this view was built for; it names everything a rendered page depends on but the revision and page. */
   key: string;
 }
@@ -63,6 +67,7 @@ interface Address {
 
 async function structureOf(ctx: Pick<Context, 'db'>, site: ReaderSite): Promise<SiteStructureModel> {
   const key = `${site.id}:${site.version}`;
+  if (!customizations.get(key)) customizations.set(key, await loadStoredCustomizations(ctx, site.id));
   const cached = structures.get(key);
   if (cached) return cached;
   // Only on a miss: the whole row (its defaults), which the request's narrow lookup leaves out.
@@ -114,8 +119,11 @@ function variantsOf(list: StructureSiteSpace[], section: SectionView | null): Va
   }));
 }
 
-function buildView(address: Address, model: SiteStructureModel, key: string): SiteView {
-  const base = { siteId: address.site.id, title: address.site.title, visibility: address.site.visibility, root: address.root, origin: address.origin, key };
+function buildView(address: Address, model: SiteStructureModel, stored: StoredCustomizations, key: string): SiteView {
+  const settings = siteSettings(address.site, stored);
+  const settingsBySiteSpace = new Map<string, SiteCustomizationSettings>();
+  for (const id of stored.siteSpaces.keys()) settingsBySiteSpace.set(id, siteSpaceSettings(address.site, stored, id));
+  const base = { siteId: address.site.id, title: settings.title || address.site.title, visibility: address.site.visibility, root: address.root, origin: address.origin, key, settings, settingsBySiteSpace };
   if (model.type === 'siteSpaces') {
     const variants = variantsOf(model.siteSpaces, null);
     return { ...base, tabs: [], sections: [], variants, defaultVariant: variants.find((v) => v.isDefault) ?? null };
@@ -139,19 +147,26 @@ function buildView(address: Address, model: SiteStructureModel, key: string): Si
 /** The view of a site for a reader with these claims, given the live content of its spaces. */
 export function siteView(ctx: Pick<Context, 'db'>, address: Address, live: Map<string, CurrentContent>, claims: Record<string, unknown>): SiteView | Promise<SiteView> {
   // Answered without a promise when both caches hold what is asked (the hot path).
-  const model = structures.get(`${address.site.id}:${address.site.version}`);
-  return model ? viewOf(address, model, live, claims) : structureOf(ctx, address.site).then((loaded) => viewOf(address, loaded, live, claims));
+  const key = `${address.site.id}:${address.site.version}`;
+  const model = structures.get(key);
+  const stored = customizations.get(key);
+  return model && stored ? viewOf(address, model, stored, live, claims) : structureOf(ctx, address.site).then((loaded) => viewOf(address, loaded, customizations.get(key)!, live, claims));
 }
 
-function viewOf(address: Address, model: SiteStructureModel, live: Map<string, CurrentContent>, claims: Record<string, unknown>): SiteView {
+function viewOf(address: Address, model: SiteStructureModel, stored: StoredCustomizations, live: Map<string, CurrentContent>, claims: Record<string, unknown>): SiteView {
   const shown = visibleKey(model, live, claims);
   const key = `${address.site.id}:${address.site.version}:${shown}:${address.origin}${address.root}`;
   const cached = views.get(key);
   if (cached) return cached;
   const visible = visibleStructure(withoutDeadSpaces(model, live), (condition) => conditionHolds(condition, claims));
-  const view = buildView(address, visible, key);
+  const view = buildView(address, visible, stored, key);
   views.set(key, view);
   return view;
+}
+
+/** The customization a page of this variant is shown with (its site space's override, if any). */
+export function settingsOf(view: SiteView, variant: VariantView | null): SiteCustomizationSettings {
+  return (variant && view.settingsBySiteSpace.get(variant.id)) || view.settings;
 }
 
 /** The URL path of a place in a variant: its root, or a page path below it. */

@@ -2,9 +2,10 @@ import type { Context } from '../context.ts';
 import { bodyMarkdown, reusableContentDocuments, toDocument, type Document } from '../content/documents.ts';
 import { FrontmatterError, normalizeSource } from '../content/markdown/index.ts';
 import { fullLayout } from '../content/nodes.ts';
-import type { RevisionTree, TreePage } from '../content/tree.ts';
+import { loadTree, type RevisionTree, type TreePage } from '../content/tree.ts';
+import type { CurrentContent } from './resolve.ts';
 import { breadcrumbs, documentHtml, outline, pagination, siteFrame, variantSwitcher, type Crumb } from './layout.ts';
-import { siteHref, variantHref, type SiteView, type VariantView } from './model.ts';
+import { settingsOf, siteHref, variantHref, type SiteView, type VariantView } from './model.ts';
 import { ancestors, firstDocumentUnder, firstPage, isHidden, navigation, readingOrder, type NavItem } from './navigation.ts';
 import { escapeAttribute, escapeHtml, renderDocument, type RenderLinks } from './render/index.ts';
 
@@ -17,6 +18,35 @@ export interface PageTarget {
   variant: VariantView;
   tree: RevisionTree;
   page: TreePage;
+  /** The current content of the site's spaces: the variant switcher then lands on the same page. */
+  live?: Map<string, CurrentContent>;
+}
+
+/**
+ * Where each other variant of the page's section leads: the page with the same path there, else its
+ * nearest ancestor that exists there, else that variant's start.
+ */
+async function switchTargets(ctx: Pick<Context, 'db'>, target: PageTarget): Promise<Map<string, string>> {
+  const { view, variant, page, live } = target;
+  const targets = new Map<string, string>();
+  const siblings = variant.section ? variant.section.variants : view.variants;
+  if (!live || siblings.length < 2 || !page.path) return targets;
+  for (const other of siblings) {
+    if (other.id === variant.id) continue;
+    const content = live.get(other.spaceId);
+    if (!content) continue;
+    const tree = await loadTree(ctx, content.root);
+    const parts = page.path.split('/');
+    for (let n = parts.length; n > 0; n--) {
+      const found = tree.byPath.get(parts.slice(0, n).join('/'));
+      const doc = found && found.node.type !== 'link' ? firstDocumentUnder(found) : undefined;
+      if (doc) {
+        targets.set(other.id, pageHref(view, other, tree, doc));
+        break;
+      }
+    }
+  }
+  return targets;
 }
 
 /** The address of a page: the variant's root for its first page, else the page's path below the root. */
@@ -116,33 +146,65 @@ export async function renderPage(ctx: Pick<Context, 'db' | 'dialect'>, target: P
   const rendered = renderDocument(document, links(view, variant, tree, includes));
 
   const open = new Set([...ancestors(tree, page).map((p) => p.node.id), page.node.id]);
+  const switcher = variantSwitcher(view, variant, await switchTargets(ctx, target));
   const sidebar = layout.tableOfContents
-    ? `<aside class="site-sidebar">${variantSwitcher(view, variant)}<nav class="toc" aria-label="Pages">${navHtml(target, navigation(tree), open)}</nav></aside>`
-    : variantSwitcher(view, variant)
-      ? `<aside class="site-sidebar">${variantSwitcher(view, variant)}</aside>`
+    ? `<aside class="site-sidebar">${switcher}<nav class="toc" aria-label="Pages">${navHtml(target, navigation(tree), open)}</nav></aside>`
+    : switcher
+      ? `<aside class="site-sidebar">${switcher}</aside>`
       : '';
 
   const order = readingOrder(tree);
   const at = order.indexOf(page);
   const neighbour = (p: TreePage | undefined) => (p ? { title: p.node.title, href: pageHref(view, variant, tree, p) } : null);
   const description = page.node.description?.trim() || null;
+  const settings = settingsOf(view, variant);
+  const href = pageHref(view, variant, tree, page);
+  const mdHref = markdownHref(view, variant, page);
+  const actions = settings.pageActions?.markdown === false
+    ? ''
+    : `<div class="page-actions"><button class="copy-page" type="button" data-markdown="${escapeAttribute(mdHref)}">Copy as Markdown</button><a class="open-markdown" href="${escapeAttribute(mdHref)}" type="text/markdown">View as Markdown</a></div>`;
+  const feedback = settings.feedback?.enabled
+    ? '<form class="page-feedback" data-feedback><p class="feedback-question" id="feedback-question">Was this page helpful?</p><div role="group" aria-labelledby="feedback-question"><button type="button" name="rating" value="good">Yes</button><button type="button" name="rating" value="ok">Somewhat</button><button type="button" name="rating" value="bad">No</button></div><p class="feedback-thanks" role="status"></p></form>'
+    : '';
   const main = [
     `<main id="content" class="page${layout.width === 'wide' ? ' page-wide' : ''}">`,
     breadcrumbs(crumbs(target)),
     '<header class="page-header">',
     layout.title ? `<h1 class="page-title">${page.node.emoji ? `<span class="page-emoji" aria-hidden="true">${escapeHtml(page.node.emoji)}</span> ` : ''}${escapeHtml(page.node.title)}</h1>` : '',
     layout.description && description ? `<p class="page-description">${escapeHtml(description)}</p>` : '',
+    actions,
     '</header>',
     `<article class="page-content">${rendered.html}</article>`,
-    layout.pagination && at >= 0 ? pagination(neighbour(order[at - 1]), neighbour(order[at + 1])) : '',
+    feedback,
+    layout.pagination && settings.pagination?.enabled !== false && at >= 0 ? pagination(neighbour(order[at - 1]), neighbour(order[at + 1])) : '',
     '</main>',
   ].join('\n');
   const aside = layout.outline ? outline(rendered.outline) : '';
 
+  const trail = crumbs(target).filter((c) => c.href);
+  const jsonLd = {
+    '@context': 'https://schema.org',
+    '@type': 'BreadcrumbList',
+    itemListElement: [...trail, { title: page.node.title, href }].map((c, i) => ({ '@type': 'ListItem', position: i + 1, name: c.title, item: `${view.origin}${c.href}` })),
+  };
+  const data = [
+    ['page', page.node.id],
+    ['space', variant.spaceId],
+    ['site-space', variant.id],
+    ['site-section', variant.section?.id ?? ''],
+    // A space at its own address has no site to count for.
+    ['insights', view.siteId.startsWith('space:') ? '' : siteHref(view, '~insights')],
+  ]
+    .map(([k, v]) => ` data-${k}="${escapeAttribute(v)}"`)
+    .join('');
   return documentHtml({
     title: `${page.node.title} · ${view.title}`,
     description,
-    canonical: `${view.origin}${pageHref(view, variant, tree, page)}`,
+    settings,
+    bodyData: data,
+    social: { title: page.node.title, siteName: view.title, image: settings.socialPreview?.url ?? null, url: `${view.origin}${href}` },
+    jsonLd,
+    canonical: `${view.origin}${href}`,
     noindex: pageNoIndex(view, tree, page),
     math: rendered.html.includes('class="katex'),
     diagrams: rendered.html.includes(DIAGRAM_MARK),

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { assetVersion, findAsset } from './assets.ts';
-import { serveSite } from './handler.ts';
+import { serveSite, serveSpace } from './handler.ts';
+import { spaceByAddress } from './space-address.ts';
 import { bareErrorPage } from './layout.ts';
 import { siteByAddress, siteByHostname, type SiteAddressing } from './resolve.ts';
 
@@ -24,6 +25,27 @@ export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const byPath = { config: { policy: 'site.readPublished' as const }, schema: { hide: true } };
   app.get('/sites/:organizationId/:basename', byPath, (request, reply) => site(request, reply, () => siteByAddress(request.ctx, request.url)));
   app.get('/sites/:organizationId/:basename/*', byPath, (request, reply) => site(request, reply, () => siteByAddress(request.ctx, request.url)));
+
+  // A public or unlisted space at its own published address.
+  const space = async (request: FastifyRequest, reply: FastifyReply) => {
+    try {
+      return await serveSpace(request, reply, await spaceByAddress(request.ctx, request.url));
+    } catch (error) {
+      request.log.error({ err: error }, 'published space failed');
+      return reply.code(500).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(bareErrorPage(500, 'Something went wrong', 'This page could not be shown. Try again in a moment.'));
+    }
+  };
+  app.get('/s/:spaceId', byPath, space);
+  app.get('/s/:spaceId/*', byPath, space);
+
+  // What readers' browsers send about their reading (src/published/insights.ts): small JSON bodies only.
+  const beacon = { config: { policy: 'site.readPublished' as const }, schema: { hide: true }, bodyLimit: 8 * 1024 };
+  app.post('/sites/:organizationId/:basename/~insights', beacon, (request, reply) => site(request, reply, () => siteByAddress(request.ctx, request.url)));
+  app.post('/~insights', beacon, async (request, reply) => {
+    const found = await siteByHostname(request.ctx, request.headers.host, request.protocol, request.url);
+    if (!found) return reply.callNotFound();
+    return site(request, reply, async () => found);
+  });
 
   // A site with a hostname is served at the root of that host: every address no other route takes.
   app.get('/*', byPath, async (request, reply) => {

@@ -18,26 +18,43 @@ import type { CurrentContent } from './resolve.ts';
  */
 
 export interface SearchResult {
+  spaceId: string;
+  siteSpaceId: string;
+  pageId: string;
+  /** The page's path in its space. */
+  path: string;
   title: string;
   url: string;
   /** Where the page is: its section and variant, when the site has more than one. */
   place: string;
-  sections: Array<{ title: string; url: string; snippet: string }>;
+  sections: Array<{ id: string; title: string; url: string; snippet: string }>;
 }
 
 export const MAX_RESULTS = 20;
 const MAX_QUERY_LENGTH = 200;
 
-export async function searchSite(ctx: Pick<Context, 'db' | 'dialect'>, view: SiteView, live: Map<string, CurrentContent>, text: string): Promise<SearchResult[]> {
+/**
+ * The pages of the site that match, best first. `variants` narrows the search to some of the variants the
+ * reader sees (the API's scopes); `limit` is at most MAX_RESULTS by default.
+ */
+export async function searchSite(
+  ctx: Pick<Context, 'db' | 'dialect'>,
+  view: SiteView,
+  live: Map<string, CurrentContent>,
+  text: string,
+  options: { variants?: SiteView['variants']; limit?: number } = {},
+): Promise<SearchResult[]> {
   const query = parseSearchQuery(text.slice(0, MAX_QUERY_LENGTH));
-  const spaceIds = [...new Set(view.variants.map((v) => v.spaceId))];
+  const shown = options.variants ?? view.variants;
+  const limit = options.limit ?? MAX_RESULTS;
+  const spaceIds = [...new Set(shown.map((v) => v.spaceId))];
   if (isEmptyQuery(query) || spaceIds.length === 0) return [];
   // Twice the room: hits the tree refuses (hidden pages) should not leave the list short.
-  const rows = await matchingPages(ctx, query, { spaceIds: sql`(${sql.join(spaceIds)})` }, { offset: 0, limit: MAX_RESULTS * 2 });
+  const rows = await matchingPages(ctx, query, { spaceIds: sql`(${sql.join(spaceIds)})` }, { offset: 0, limit: limit * 2 });
   const results: SearchResult[] = [];
   for (const row of rows) {
-    if (results.length >= MAX_RESULTS) break;
-    const variant = view.variants.find((v) => v.spaceId === row.space_id);
+    if (results.length >= limit) break;
+    const variant = shown.find((v) => v.spaceId === row.space_id);
     const content = live.get(row.space_id);
     if (!variant || !content) continue;
     const tree = await loadTree(ctx, content.root);
@@ -48,10 +65,14 @@ export async function searchSite(ctx: Pick<Context, 'db' | 'dialect'>, view: Sit
       .filter(Boolean)
       .join(' › ');
     results.push({
+      spaceId: row.space_id,
+      siteSpaceId: variant.id,
+      pageId: page.node.id,
+      path: page.path ?? '',
       title: page.node.title,
       url,
       place,
-      sections: matchedSections(row).map((s) => ({ title: s.title, url: s.id ? `${url}#${encodeURIComponent(s.id)}` : url, snippet: s.snippet })),
+      sections: matchedSections(row).map((s) => ({ id: s.id, title: s.title, url: s.id ? `${url}#${encodeURIComponent(s.id)}` : url, snippet: s.snippet })),
     });
   }
   return results;
@@ -73,5 +94,5 @@ export function searchPage(view: SiteView, text: string, results: SearchResult[]
       ? '<p class="search-empty">No page matches this search.</p>'
       : `<ol class="search-results">${list}</ol>`;
   const main = `<main id="content" class="page search-page"><header class="page-header"><h1 class="page-title">${heading}</h1></header>${body}</main>`;
-  return documentHtml({ title: `Search · ${view.title}`, noindex: true, bodyClass: 'without-toc', body: siteFrame(view, null, main, text) });
+  return documentHtml({ title: `Search · ${view.title}`, noindex: true, settings: view.settings, bodyClass: 'without-toc', body: siteFrame(view, null, main, text) });
 }

@@ -63,6 +63,20 @@ export async function llmsTxt(ctx: Db, view: SiteView, live: Map<string, Current
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
+/**
+ * `llms-full.txt`: every page of llms.txt, whole, as Markdown, for the reader's claims (if blocks
+ * evaluated), each headed by its address. Built once per content and claims, then served from the cache.
+ */
+export async function llmsFullTxt(ctx: Db, view: SiteView, live: Map<string, CurrentContent>, claims: Record<string, unknown> = {}): Promise<string> {
+  const parts = [`# ${inline(view.title)}`, ''];
+  for (const { variant, tree, pages } of await listed(ctx, view, live)) {
+    for (const page of pages) {
+      parts.push('---', '', `Source: ${view.origin}${markdownHref(view, variant, page)}`, '', (await pageMarkdown(ctx, tree, page, claims)).trimEnd(), '');
+    }
+  }
+  return `${parts.join('\n').trimEnd()}\n`;
+}
+
 /** A page as Markdown: its title and description, then its body with expressions evaluated. */
 export async function pageMarkdown(ctx: Db, tree: RevisionTree, page: TreePage, claims: Record<string, unknown> = {}): Promise<string> {
   const source = await bodyMarkdown(ctx, page);

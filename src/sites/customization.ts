@@ -1,10 +1,18 @@
+import type { Context } from '../context.ts';
 import type { SiteRow } from '../db/rows.ts';
 
 /**
- * The customization settings of a site as the client's SiteCustomizationSettings describes them. Quire does
- * not store customizations yet: every site (and every site space) is shown with these defaults.
+ * The customization settings of a site as the client's SiteCustomizationSettings describes them. A site
+ * stores what its administrators PUT (table site_customizations, site_space_id ''), and each site space may
+ * override parts of it (PATCH, a row per site space). What is read is always complete: the defaults below,
+ * then the site's settings, then the site space's override, merged object by object.
  */
 export interface ThemedColor {
+  light: string;
+  dark: string;
+}
+
+export interface ThemedUrl {
   light: string;
   dark: string;
 }
@@ -22,7 +30,7 @@ export interface SiteCustomizationSettings {
     corners: 'straight' | 'rounded' | 'circular';
     depth: 'subtle' | 'flat';
     links: 'default' | 'accent';
-    font: string;
+    font: string | { id: string; custom: boolean; fontFamily: string; fontFaces: unknown[] };
     monospaceFont: string;
     background: 'plain' | 'match';
     icons: 'regular' | 'solid' | 'duotone' | 'light' | 'thin';
@@ -30,9 +38,9 @@ export interface SiteCustomizationSettings {
     search: 'prominent' | 'subtle';
   };
   internationalization: { locale: 'en' | 'fr' | 'es' | 'zh' | 'ja' | 'de' | 'nl' | 'no' | 'pt-br' };
-  favicon: Record<string, never>;
-  header: { preset: 'default' | 'bold' | 'contrast' | 'custom' | 'none'; links: unknown[] };
-  footer: { groups: unknown[]; copyright?: string };
+  favicon: { icon?: ThemedUrl; emoji?: string };
+  header: { preset: 'default' | 'bold' | 'contrast' | 'custom' | 'none'; logo?: ThemedUrl; links: unknown[] };
+  footer: { logo?: ThemedUrl; groups: Array<{ title: string; links: Array<{ title: string; to: unknown }> }>; copyright?: string };
   themes: { default: 'light' | 'dark'; toggeable: boolean };
   pdf: { enabled: boolean };
   feedback: { enabled: boolean };
@@ -51,7 +59,7 @@ export interface SiteCustomizationSettings {
 const color = (light: string, dark: string): ThemedColor => ({ light, dark });
 
 /** The complete default customization of a site, titled as the site. */
-export function defaultCustomization(site: SiteRow): SiteCustomizationSettings {
+export function defaultCustomization(site: Pick<SiteRow, 'title'>): SiteCustomizationSettings {
   return {
     title: site.title,
     styling: {
@@ -89,4 +97,54 @@ export function defaultCustomization(site: SiteRow): SiteCustomizationSettings {
     socialPreview: {},
     insights: { trackingCookie: false },
   };
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * `patch` laid over `base`, object by object: arrays and plain values replace, objects merge, and null
+ * keeps what the base holds (an override "set to null to reset" to the site's value).
+ */
+export function mergeSettings<T extends object>(base: T, patch: Json): T {
+  const out: Json = { ...(base as Json) };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null || value === undefined) continue;
+    if (isObject(value) && isObject(out[key])) out[key] = mergeSettings(out[key] as Json, value);
+    else out[key] = value;
+  }
+  return out as T;
+}
+
+/** A site's stored settings and its site spaces' overrides, as written (not merged). */
+export interface StoredCustomizations {
+  site: Json;
+  siteSpaces: Map<string, Json>;
+}
+
+/** One query: the site's row and every override of its site spaces. */
+export async function loadStoredCustomizations(ctx: Pick<Context, 'db'>, siteId: string): Promise<StoredCustomizations> {
+  const rows = await ctx.db.selectFrom('site_customizations').select(['site_space_id', 'settings']).where('site_id', '=', siteId).execute();
+  const stored: StoredCustomizations = { site: {}, siteSpaces: new Map() };
+  for (const row of rows) {
+    const settings = JSON.parse(row.settings) as Json;
+    if (row.site_space_id === '') stored.site = settings;
+    else stored.siteSpaces.set(row.site_space_id, settings);
+  }
+  return stored;
+}
+
+/** The complete settings of the site: the defaults under what was stored. */
+export function siteSettings(site: Pick<SiteRow, 'title'>, stored: StoredCustomizations): SiteCustomizationSettings {
+  return mergeSettings(defaultCustomization(site), stored.site);
+}
+
+/** The complete settings of one site space: the site's, then its override. */
+export function siteSpaceSettings(site: Pick<SiteRow, 'title'>, stored: StoredCustomizations, siteSpaceId: string): SiteCustomizationSettings {
+  const override = stored.siteSpaces.get(siteSpaceId);
+  const base = siteSettings(site, stored);
+  return override ? mergeSettings(base, override) : base;
 }

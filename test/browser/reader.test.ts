@@ -206,10 +206,11 @@ describe('the reader in a browser [sqlite]', { skip }, () => {
     await page.close();
   });
 
-  it('suggests pages while typing, with JavaScript', async () => {
+  it('opens the search dialog from the search box, and suggests pages while typing', async () => {
     const page = await open(site.url);
-    await page.locator('#site-search-q').pressSequentially('walrus', { delay: 20 });
-    const suggestion = page.locator('.search-suggestions a', { hasText: 'Endpoints' });
+    await page.locator('#site-search-q').click();
+    await page.locator('.search-dialog-input').pressSequentially('walrus', { delay: 20 });
+    const suggestion = page.locator('.search-option a', { hasText: 'Endpoints' });
     await suggestion.waitFor();
     await suggestion.click();
     await page.waitForURL(/\/api-reference$/);

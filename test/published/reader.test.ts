@@ -124,7 +124,7 @@ for (const dialect of dialects) {
       assert.equal(page.status, 200);
       assert.match(page.body, /<meta name="robots" content="noindex">/);
       assert.equal(page.headers['x-robots-tag'], 'noindex');
-      for (const path of ['/sitemap.xml', '/llms.txt', '/~search?q=zebra', '/~search.json?q=zebra']) {
+      for (const path of ['/sitemap.xml', '/llms.txt', '/llms-full.txt', '/~search?q=zebra', '/~search.json?q=zebra']) {
         assert.doesNotMatch((await get(path)).body, /Secret hidden page|zebra content|secret-hidden-page/i, path);
       }
       const robots = await get('/robots-stay-out');
@@ -157,7 +157,7 @@ for (const dialect of dialects) {
       const anonymous = await get(`/${partnersPath}`);
       assert.equal(anonymous.status, 404);
       assert.doesNotMatch(anonymous.body, /Partner/);
-      for (const path of ['/sitemap.xml', '/llms.txt', '/~search.json?q=pelican', '/~search?q=pelican', '']) {
+      for (const path of ['/sitemap.xml', '/llms.txt', '/llms-full.txt', '/~search.json?q=pelican', '/~search?q=pelican', '']) {
         assert.doesNotMatch((await get(path)).body, /Partner|pelican rebates/i, path);
       }
       const partner = await get(`/${partnersPath}?visitor.partner=true`);
@@ -168,6 +168,9 @@ for (const dialect of dialects) {
       const later = await get('/~search.json?q=pelican', { cookie });
       assert.equal(JSON.parse(later.body).results[0]?.title, 'Partner program', 'the claims are remembered for the next pages');
       assert.match((await get('/llms.txt', { cookie })).body, /Partner program/);
+      const full = (await get('/llms-full.txt', { cookie })).body;
+      assert.match(full, /# Partner program\n\nConfidential pelican rebates for partners\./, 'llms-full.txt holds every visible page whole');
+      assert.match(full, /Source: http:\/\/quire\.test\/sites\/.*\.md/);
     });
 
     it('serves robots.txt, sitemap.xml, llms.txt and every page as Markdown', async () => {

@@ -8,6 +8,7 @@ import * as changeRequestContributors from './2026-11-21-0006-change-request-con
 import * as sites from './2026-11-21-0007-sites.ts';
 import * as webhooksAuditLog from './2026-11-24-0085-webhooks-audit-log.ts';
 import * as rateLimits from './2026-11-24-0060-rate-limits.ts';
+import * as reader from './2026-11-24-0070-reader.ts';
 
 /** Every migration, by its timestamped name; Kysely applies them in name order. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-21-0007-sites': sites,
   '2026-11-24-0085-webhooks-audit-log': webhooksAuditLog,
   '2026-11-24-0060-rate-limits': rateLimits,
+  '2026-11-24-0070-reader': reader,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -2,7 +2,7 @@ import type { Context } from '../../context.ts';
 import { NotFound } from '../../errors.ts';
 import { allows } from '../../policy/index.ts';
 import { conditionHolds } from '../../expressions/conditions.ts';
-import { defaultCustomization, type SiteCustomizationSettings } from '../../sites/customization.ts';
+import { loadStoredCustomizations, siteSettings, siteSpaceSettings, type SiteCustomizationSettings } from '../../sites/customization.ts';
 import { loadSiteStructure, siteSpacesOf, visibleStructure } from '../../sites/structure.ts';
 import { identifyVisitor, siteAudience } from '../../sites/visitor.ts';
 import { loadSite } from '../../access/sites.ts';
@@ -58,9 +58,10 @@ export async function getPublishedSite(ctx: Context, organizationId: string, sit
 
   const model = visibleStructure(await loadSiteStructure(ctx, site), (condition) => conditionHolds(condition, claims));
   const [siteView, view] = await Promise.all([loadSiteView(ctx, site), loadStructureView(ctx, site, sharedWith ? query.shareKey : null, model)]);
-  const customization = defaultCustomization(site);
+  const stored = await loadStoredCustomizations(ctx, site.id);
+  const customization = siteSettings(site, stored);
   const siteSpaces: Record<string, SiteCustomizationSettings> = {};
-  for (const s of siteSpacesOf(model)) siteSpaces[s.row.id] = defaultCustomization(site);
+  for (const s of siteSpacesOf(model)) siteSpaces[s.row.id] = siteSpaceSettings(site, stored, s.row.id);
   return {
     object: 'published-content-site',
     site: presentSite(ctx, siteView),

@@ -223,7 +223,7 @@ export const PublishedContentSiteSchema = Type.Object({
   site: SiteSchema,
   structure: SiteStructureSchema,
   customizations: Type.Object({
-    site: Type.Unsafe<object>({ type: 'object', additionalProperties: true, description: 'SiteCustomizationSettings (Quire serves the defaults).' }),
+    site: Type.Unsafe<object>({ type: 'object', additionalProperties: true, description: 'SiteCustomizationSettings of the site, complete.' }),
     siteSpaces: Type.Record(Type.String(), Type.Unsafe<object>({ type: 'object', additionalProperties: true })),
   }),
   scripts: Type.Array(Type.Unsafe<object>({ type: 'object', additionalProperties: true }), { description: 'Integration scripts: always empty.' }),
