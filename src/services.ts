@@ -10,6 +10,8 @@ import { purgeCollectionJob, purgeSpaceJob } from './modules/spaces/purge.ts';
 import { indexOnContentChange } from './search/changes.ts';
 import { indexSpaceJob } from './search/index-job.ts';
 import { SecretBox, Signer } from './secrets.ts';
+import { translateOnContentChange } from './modules/translations/changes.ts';
+import { runTranslationJob } from './modules/translations/run.ts';
 import { FolderBlobStore, type BlobStore } from './storage/blobs.ts';
 
 /**
@@ -18,12 +20,12 @@ import { FolderBlobStore, type BlobStore } from './storage/blobs.ts';
  * that enqueues or emits never imports its listeners.
  */
 export function appJobs(): JobRegistry {
-  return new JobRegistry([purgeSpaceJob, purgeCollectionJob, indexSpaceJob]);
+  return new JobRegistry([purgeSpaceJob, purgeCollectionJob, indexSpaceJob, runTranslationJob]);
 }
 
 export function appEvents(): DomainEvents {
   return new DomainEvents({
-    'space-content-changed': [indexOnContentChange],
+    'space-content-changed': [indexOnContentChange, translateOnContentChange],
   });
 }
 
