@@ -19,6 +19,10 @@ export interface Shell {
   /** The page has Mermaid diagrams: the diagram scripts load (and the response's policy lets Mermaid style them). */
   diagrams?: boolean;
   bodyClass?: string;
+  /** The page's language (`<html lang>`); English when unknown. */
+  lang?: string;
+  /** The same page in other languages (`<link rel="alternate" hreflang>`). */
+  alternates?: Array<{ hreflang: string; href: string }>;
 }
 
 export function documentHtml(shell: Shell): string {
@@ -29,6 +33,7 @@ export function documentHtml(shell: Shell): string {
     shell.description ? `<meta name="description" content="${escapeAttribute(shell.description)}">` : '',
     shell.canonical ? `<link rel="canonical" href="${escapeAttribute(shell.canonical)}">` : '',
     shell.noindex ? '<meta name="robots" content="noindex">' : '',
+    ...(shell.alternates ?? []).map((a) => `<link rel="alternate" hreflang="${escapeAttribute(a.hreflang)}" href="${escapeAttribute(a.href)}">`),
     // No favicon of its own yet: an empty icon keeps browsers from asking the site for /favicon.ico.
     '<link rel="icon" href="data:,">',
     `<link rel="stylesheet" href="${assetUrl('site.css')}">`,
@@ -38,7 +43,7 @@ export function documentHtml(shell: Shell): string {
     shell.diagrams ? `<script src="${assetUrl('mermaid.min.js')}" defer></script>` : '',
     shell.diagrams ? `<script src="${assetUrl('diagrams.js')}" defer></script>` : '',
   ].filter(Boolean);
-  return `<!doctype html>\n<html lang="en">\n<head>\n${head.join('\n')}\n</head>\n<body${shell.bodyClass ? ` class="${escapeAttribute(shell.bodyClass)}"` : ''}>\n${shell.body}\n</body>\n</html>\n`;
+  return `<!doctype html>\n<html lang="${escapeAttribute(shell.lang ?? 'en')}">\n<head>\n${head.join('\n')}\n</head>\n<body${shell.bodyClass ? ` class="${escapeAttribute(shell.bodyClass)}"` : ''}>\n${shell.body}\n</body>\n</html>\n`;
 }
 
 export function siteHeader(view: SiteView, query = ''): string {

@@ -3,6 +3,7 @@ import { bodyMarkdown, reusableContentDocuments, toDocument, type Document } fro
 import { FrontmatterError, normalizeSource } from '../content/markdown/index.ts';
 import { fullLayout } from '../content/nodes.ts';
 import type { RevisionTree, TreePage } from '../content/tree.ts';
+import { languageAlternates, languageSwitcher, languageVariants } from './languages.ts';
 import { breadcrumbs, documentHtml, outline, pagination, siteFrame, variantSwitcher, type Crumb } from './layout.ts';
 import { siteHref, variantHref, type SiteView, type VariantView } from './model.ts';
 import { ancestors, firstDocumentUnder, firstPage, isHidden, navigation, readingOrder, type NavItem } from './navigation.ts';
@@ -116,10 +117,12 @@ export async function renderPage(ctx: Pick<Context, 'db' | 'dialect'>, target: P
   const rendered = renderDocument(document, links(view, variant, tree, includes));
 
   const open = new Set([...ancestors(tree, page).map((p) => p.node.id), page.node.id]);
+  const languages = languageVariants(view, variant);
+  const switcher = languages ? languageSwitcher(view, variant, languages, tree, page) : variantSwitcher(view, variant);
   const sidebar = layout.tableOfContents
-    ? `<aside class="site-sidebar">${variantSwitcher(view, variant)}<nav class="toc" aria-label="Pages">${navHtml(target, navigation(tree), open)}</nav></aside>`
-    : variantSwitcher(view, variant)
-      ? `<aside class="site-sidebar">${variantSwitcher(view, variant)}</aside>`
+    ? `<aside class="site-sidebar">${switcher}<nav class="toc" aria-label="Pages">${navHtml(target, navigation(tree), open)}</nav></aside>`
+    : switcher
+      ? `<aside class="site-sidebar">${switcher}</aside>`
       : '';
 
   const order = readingOrder(tree);
@@ -143,6 +146,8 @@ export async function renderPage(ctx: Pick<Context, 'db' | 'dialect'>, target: P
     title: `${page.node.title} · ${view.title}`,
     description,
     canonical: `${view.origin}${pageHref(view, variant, tree, page)}`,
+    ...(variant.language ? { lang: variant.language } : {}),
+    ...(languages ? { alternates: languageAlternates(view, languages, tree, page) } : {}),
     noindex: pageNoIndex(view, tree, page),
     math: rendered.html.includes('class="katex'),
     diagrams: rendered.html.includes(DIAGRAM_MARK),

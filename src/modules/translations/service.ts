@@ -132,6 +132,8 @@ export async function createTranslation(ctx: Context, organizationId: string, bo
       updated_at: now,
     };
     await tx.db.insertInto('translations').values(translation).execute();
+    // The source declares the language it is translated from, so readers of a site see both as languages.
+    if (!source.space.language) await tx.db.updateTable('spaces').set({ language: from }).where('id', '=', source.space.id).where('language', 'is', null).execute();
     await scheduleTranslationRun(tx, translation.id);
     return { translation, actor };
   });
