@@ -132,6 +132,26 @@ for (const dialect of dialects) {
       assert.equal(pages.find((p) => p.page === ids.start)!.status, 'edited');
     });
 
+    it('translates everything again on new instructions, and on a glossary change of the pair only', async () => {
+      const instructions = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Formal tone.', marks: [] }] }] }] };
+      assert.equal((await world.admin.api.put(`${base()}/${translationId}`, { instructions })).status, 200);
+      assert.deepEqual(await runJobs(t.ctx, t.clock), []);
+      let { translation, body } = await result();
+      assert.equal(translation.stats.latestPages, 2, 'every page but the one edited by hand');
+      assert.equal(await body(ids.start), 'Texto revisado a mano.\n');
+
+      await world.admin.api.put(`/v1/orgs/${world.organizationId}/translations-glossary`, { operations: [{ type: 'insert', translations: { en: 'table', fr: 'tableau' } }] });
+      assert.deepEqual(await runJobs(t.ctx, t.clock), []);
+      ({ translation } = await result());
+      assert.equal(translation.stats.latestPages, 0, 'no term of en → es changed');
+
+      await world.admin.api.put(`/v1/orgs/${world.organizationId}/translations-glossary`, { operations: [{ type: 'insert', translations: { en: 'table', es: 'TABLA' } }] });
+      assert.deepEqual(await runJobs(t.ctx, t.clock), []);
+      ({ translation, body } = await result());
+      assert.equal(translation.stats.latestPages, 2);
+      assert.match(await body(ids.guide), /TABLA/);
+    });
+
     it('follows pages added to and removed from the source', async () => {
       let added = '';
       await editSpace(t.ctx, spaceId, (writer) => {

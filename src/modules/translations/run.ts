@@ -66,9 +66,13 @@ export async function runTranslation(ctx: Context, translationId: string): Promi
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     await ctx.db.updateTable('translations').set({ status: 'pending', error: reason.slice(0, 2000), updated_at: nowIso(ctx) }).where('id', '=', row.id).execute();
+    // Nothing to retry while the source is in the trash: the next change of its content runs it again.
+    if (error instanceof SourceGone) return;
     throw error;
   }
 }
+
+class SourceGone extends Error {}
 
 interface PageOutcome {
   status: 'translated' | 'current' | 'edited';
@@ -87,7 +91,7 @@ async function translate(ctx: Context, row: TranslationRow): Promise<void> {
   const engine = translationEngine(ctx.config.translation);
   if (!engine) throw new EngineError('No translation engine is configured: install apertium, or set QUIRE_TRANSLATION_ENGINE and QUIRE_TRANSLATION_URL.');
   const source = await ctx.db.selectFrom('spaces').selectAll().where('id', '=', row.source_space_id).where('deleted_at', 'is', null).executeTakeFirst();
-  if (!source) throw new EngineError(`The source space "${row.source_space_id}" is deleted; restore it to translate it again.`);
+  if (!source) throw new SourceGone(`The source space "${row.source_space_id}" is deleted; restore it and change its content to translate it again.`);
   const sourceTree = await treeOf(ctx, source.revision_id);
   const resultSpace = row.result_space_id
     ? await ctx.db.selectFrom('spaces').selectAll().where('id', '=', row.result_space_id).where('deleted_at', 'is', null).executeTakeFirst()
@@ -111,7 +115,7 @@ async function translate(ctx: Context, row: TranslationRow): Promise<void> {
     const sourceHash = createHash('sha256').update(settings).update(pageContentHash(page)).digest('hex');
     const record = records.get(id);
     const existing = resultTree?.byId.get(id);
-    if (record && existing && pageContentHash(existing) !== record.result_hash) outcomes.set(id, { status: 'edited', sourceHash: record.source_hash, words: record.words });
+    if (record && existing && (record.status === 'edited' || pageContentHash(existing) !== record.result_hash)) outcomes.set(id, { status: 'edited', sourceHash: record.source_hash, words: record.words });
     else if (record && existing && record.source_hash === sourceHash) outcomes.set(id, { status: 'current', sourceHash, words: record.words });
     else {
       const translation = new PageTranslation(sourceTree, page, await bodyMarkdown(ctx, page), terms);
