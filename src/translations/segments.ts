@@ -4,7 +4,7 @@
  * annotations' notes …) is one segment, and the text fields readers see (alt texts, tab and column titles,
  * button labels, image captions) are segments of their own. Code blocks, math, OpenAPI and integration
  * blocks, reusable contents and expressions are never sent. Inside a segment, marks and links wrap their
- * text in `<x id="n">…</x>`; code spans, inline nodes (math, mentions, emoji, images, buttons) and glossary
+ * text in `<x id="n">…</x>`; code spans, keys (`<kbd>`), inline nodes (math, mentions, emoji, images, buttons) and glossary
  * terms are `<x id="n"/>`: they come back exactly as they were (terms as the glossary renders them).
  * A segment whose placeholders the engine lost or duplicated keeps its source text.
  */
@@ -120,7 +120,7 @@ export class PageSegments {
     for (const node of nodes) {
       if (node.object === 'text') {
         for (const piece of (node.leaves as DocumentLeaf[]) ?? []) {
-          if (piece.marks.some((mark) => mark.type === 'code')) out += this.placeholder(placeholders, { kind: 'void', piece });
+          if (piece.marks.some((mark) => mark.type === 'code' || mark.type === 'keyboard')) out += this.placeholder(placeholders, { kind: 'void', piece });
           else if (piece.marks.length) {
             const id = this.id(placeholders, { kind: 'marks', marks: piece.marks });
             out += `<x id="${id}">${this.protect(piece.text, placeholders)}</x>`;
