@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import type { TranslationConfig } from '../config.ts';
 import { ApertiumEngine } from './apertium.ts';
+import { ApertiumApyEngine } from './apertium-apy.ts';
 import { DeepLEngine } from './deepl.ts';
 import type { TranslationEngine } from './engine.ts';
 import { LibreTranslateEngine } from './libretranslate.ts';
@@ -40,7 +41,7 @@ function makeEngine(config: TranslationConfig): TranslationEngine | null {
     case 'auto':
       return hasApertium() ? new ApertiumEngine() : null;
     case 'apertium':
-      return new ApertiumEngine();
+      return config.url ? new ApertiumApyEngine(config.url) : new ApertiumEngine();
     case 'deepl':
       return new DeepLEngine(config.url!, config.apiKey);
     case 'libretranslate':

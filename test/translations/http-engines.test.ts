@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { bodyMarkdown } from '../../src/content/documents.ts';
@@ -20,7 +24,19 @@ function translateText(text: string): string {
 async function readJson(request: IncomingMessage): Promise<any> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  const text = Buffer.concat(chunks).toString('utf8');
+  return String(request.headers['content-type']).includes('x-www-form-urlencoded') ? Object.fromEntries(new URLSearchParams(text)) : JSON.parse(text);
+}
+
+/** What apertium-apy does for /translate: the real apertium command, in HTML mode. */
+function apertium(langpair: string, html: string): string {
+  const folder = mkdtempSync(join(tmpdir(), 'apy-test-'));
+  try {
+    writeFileSync(join(folder, 'in.html'), html);
+    return execFileSync('apertium', ['-u', '-f', 'html', langpair.replace('|', '-'), join(folder, 'in.html')], { encoding: 'utf8' });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
 
 interface Engine {
@@ -161,6 +177,35 @@ describe('other HTTP engines speak their APIs', () => {
       const translation = (await world.admin.api.get(`/v1/orgs/${world.organizationId}/translations/${created.body.id}`)).body;
       const tree = await loadTree(t.ctx, (await findRevision(t.ctx, translation.result.revision))!.root);
       assert.equal(await bodyMarkdown(t.ctx, tree.pages[0]), 'die Hund frisst die `apple`.\n', 'the code span is never sent');
+    } finally {
+      await t.close();
+      await engine.close();
+    }
+  });
+});
+
+describe('Apertium through an apertium-apy server', () => {
+  it('lists its pairs and translates in HTML mode', async () => {
+    const engine = await engineServer((path, body) => {
+      if (path === '/listPairs') return { status: 200, body: { responseData: [{ sourceLanguage: 'eng', targetLanguage: 'spa' }], responseDetails: null, responseStatus: 200 } };
+      if (path === '/translate') return { status: 200, body: { responseData: { translatedText: apertium(body.langpair, body.q) }, responseDetails: null, responseStatus: 200 } };
+      return { status: 404, body: {} };
+    });
+    const t = await createTestApp('sqlite', { QUIRE_TRANSLATION_ENGINE: 'apertium', QUIRE_TRANSLATION_URL: engine.url });
+    try {
+      const world = await createWorld(t.ctx, t.app, t.clock);
+      const { spaceId } = await createSpaceWithPages(t.ctx, world.organizationId, [{ type: 'document', title: 'Dog', markdown: 'The dog eats the **apple**.\n' }]);
+      const refused = await world.admin.api.post(`/v1/orgs/${world.organizationId}/translations`, { language: 'fr', source: { space: spaceId } });
+      assert.match(refused.body.error.message, /The pairs it has: en → es\./);
+      const created = await world.admin.api.post(`/v1/orgs/${world.organizationId}/translations`, { language: 'es', source: { space: spaceId } });
+      assert.equal(created.status, 201);
+      assert.deepEqual(await runJobs(t.ctx, t.clock), []);
+      const call = engine.requests.find((request) => request.path === '/translate');
+      assert.equal(call.body.format, 'html');
+      assert.equal(call.body.langpair, 'eng|spa');
+      const translation = (await world.admin.api.get(`/v1/orgs/${world.organizationId}/translations/${created.body.id}`)).body;
+      const tree = await loadTree(t.ctx, (await findRevision(t.ctx, translation.result.revision))!.root);
+      assert.equal(await bodyMarkdown(t.ctx, tree.pages[0]), 'El perro come la **manzana**.\n');
     } finally {
       await t.close();
       await engine.close();
