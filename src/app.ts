@@ -38,6 +38,7 @@ import { registerRateLimit } from './operations/rate-limit.ts';
 import { metricsRoutes, requestMetrics } from './operations/routes.ts';
 import { readerRoutes } from './modules/reader/routes/index.ts';
 import { mcpRoutes } from './mcp/routes.ts';
+import { translationRoutes } from './modules/translations/routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -123,6 +124,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(webhookRoutes);
       await v1.register(auditLogRoutes);
       await v1.register(readerRoutes);
+      await v1.register(translationRoutes);
     },
     { prefix: '/v1' },
   );

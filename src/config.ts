@@ -40,6 +40,22 @@ export interface Config {
   drainSeconds: number;
   /** On SIGTERM: seconds to wait for requests and jobs in flight before exiting anyway. */
   shutdownTimeoutSeconds: number;
+  /** The machine-translation engine of translations (src/translations/engines.ts). */
+  translation: TranslationConfig;
+}
+
+export const TRANSLATION_ENGINES = ['auto', 'none', 'apertium', 'deepl', 'libretranslate', 'openai'] as const;
+export type TranslationEngineName = (typeof TRANSLATION_ENGINES)[number];
+
+/** QUIRE_TRANSLATION_*: which engine translates, and where it answers. */
+export interface TranslationConfig {
+  /** 'auto': Apertium when its command is installed, else none. */
+  engine: TranslationEngineName;
+  /** The HTTP engine's base URL (DeepL, LibreTranslate, an OpenAI-compatible server, or apertium-apy). */
+  url?: string;
+  apiKey?: string;
+  /** The model an OpenAI-compatible server runs. */
+  model?: string;
 }
 
 export class ConfigError extends Error {}
@@ -109,6 +125,25 @@ function blobLocation(env: Env, dataDir: string): BlobLocation {
   }
 }
 
+function translationConfig(env: Env): TranslationConfig {
+  const engine = (env.QUIRE_TRANSLATION_ENGINE || 'auto') as TranslationEngineName;
+  if (!TRANSLATION_ENGINES.includes(engine)) {
+    throw new ConfigError(`QUIRE_TRANSLATION_ENGINE must be one of ${TRANSLATION_ENGINES.join(', ')}; it is "${env.QUIRE_TRANSLATION_ENGINE}".`);
+  }
+  const url = env.QUIRE_TRANSLATION_URL ? httpUrl('QUIRE_TRANSLATION_URL', env.QUIRE_TRANSLATION_URL) : undefined;
+  if ((engine === 'deepl' || engine === 'libretranslate' || engine === 'openai') && !url) {
+    throw new ConfigError(`QUIRE_TRANSLATION_ENGINE=${engine} needs QUIRE_TRANSLATION_URL, the address of the ${engine} server.`);
+  }
+  if (engine === 'openai' && !env.QUIRE_TRANSLATION_MODEL) {
+    throw new ConfigError('QUIRE_TRANSLATION_ENGINE=openai needs QUIRE_TRANSLATION_MODEL, the model the server runs.');
+  }
+  const config: TranslationConfig = { engine };
+  if (url) config.url = url;
+  if (env.QUIRE_TRANSLATION_API_KEY) config.apiKey = env.QUIRE_TRANSLATION_API_KEY;
+  if (env.QUIRE_TRANSLATION_MODEL) config.model = env.QUIRE_TRANSLATION_MODEL;
+  return config;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = resolve(env.QUIRE_DATA_DIR || './data');
   const host = env.HOST || '127.0.0.1';
@@ -138,6 +173,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: env.QUIRE_METRICS_TOKEN || undefined,
     drainSeconds: integer(env, 'QUIRE_DRAIN_SECONDS', 0, 0, 600),
     shutdownTimeoutSeconds: integer(env, 'QUIRE_SHUTDOWN_TIMEOUT_SECONDS', 30, 1, 3600),
+    translation: translationConfig(env),
   };
 }
 

@@ -13,6 +13,8 @@ import { pruneAuditLogJob } from './audit/retention.ts';
 import { SecretBox, Signer } from './secrets.ts';
 import type { BlobStore } from './storage/blobs.ts';
 import { openBlobStore } from './storage/blob-url.ts';
+import { translateOnContentChange } from './modules/translations/changes.ts';
+import { runTranslationJob } from './modules/translations/run.ts';
 
 /**
  * The assembly of Quire's services: the one place that says which kinds of background job exist and who
@@ -20,12 +22,12 @@ import { openBlobStore } from './storage/blob-url.ts';
  * that enqueues or emits never imports its listeners.
  */
 export function appJobs(): JobRegistry {
-  return new JobRegistry([purgeSpaceJob, purgeCollectionJob, indexSpaceJob, deliverWebhookJob, pruneAuditLogJob]);
+  return new JobRegistry([purgeSpaceJob, purgeCollectionJob, indexSpaceJob, deliverWebhookJob, pruneAuditLogJob, runTranslationJob]);
 }
 
 export function appEvents(): DomainEvents {
   const events = new DomainEvents({
-    'space-content-changed': [indexOnContentChange],
+    'space-content-changed': [indexOnContentChange, translateOnContentChange],
   });
   // Every organization event is offered to the organization's webhooks.
   for (const name of ORGANIZATION_EVENTS) events.listen(name, deliverWebhooks(name));

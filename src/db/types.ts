@@ -480,6 +480,49 @@ export interface CustomFontsTable {
   created_at: string;
 }
 
+/** A source space kept translated into `language` (src/modules/translations). */
+export interface TranslationsTable {
+  id: string;
+  organization_id: string;
+  source_space_id: string;
+  source_language: string;
+  language: string;
+  instructions: string | null;
+  result_space_id: string | null;
+  result_revision_id: string | null;
+  status: string;
+  error: string | null;
+  runs: Generated<number>;
+  total_words: Generated<number>;
+  total_pages: Generated<number>;
+  total_duration_ms: Generated<number>;
+  latest_duration_ms: Generated<number>;
+  latest_pages: Generated<number>;
+  latest_words: Generated<number>;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What a translation last did to each page. */
+export interface TranslationPagesTable {
+  translation_id: string;
+  page_id: string;
+  source_hash: string;
+  result_hash: string;
+  status: string;
+  words: number;
+  translated_at: string;
+}
+
+export interface GlossaryEntriesTable {
+  id: string;
+  organization_id: string;
+  translations: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -519,4 +562,7 @@ export interface DB {
   site_insight_events: SiteInsightEventsTable;
   site_mcp_servers: SiteMcpServersTable;
   custom_fonts: CustomFontsTable;
+  translations: TranslationsTable;
+  translation_pages: TranslationPagesTable;
+  glossary_entries: GlossaryEntriesTable;
 }

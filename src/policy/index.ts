@@ -4,6 +4,7 @@ import { teamRules } from './team.ts';
 import { collectionRules, spaceRules, type CollectionActor, type SpaceActor } from './space.ts';
 import { commentRules, type CommentActor } from './comment.ts';
 import { readsPublished, siteRules } from './site.ts';
+import { glossaryRules, translationRules, type TranslationActor } from './translation.ts';
 
 /**
  * Every policy a route can declare, with the sentence a caller reads when it denies them. A route names
@@ -68,6 +69,15 @@ export const policies = {
   'site.readPublished': { allow: readsPublished, denied: 'This site is not published for you.' },
   'webhooks.manage': { allow: organizationRules.admin, denied: 'Only administrators of the organization can manage its webhooks.' },
   'audit.read': { allow: organizationRules.admin, denied: 'Only administrators of the organization can read its audit log.' },
+  // Translations and the glossary (src/policy/translation.ts). Lists filter by the source space's view rule.
+  'translations.list': { allow: (_a: OrganizationActor) => true, denied: 'You cannot list the translations of this organization.' },
+  'translation.create': { allow: translationRules.create, denied: 'You need the create role in this organization to translate its spaces.' },
+  'translation.view': { allow: translationRules.view, denied: 'You cannot see this translation.' },
+  'translation.edit': { allow: translationRules.edit, denied: 'You need the create role in this organization to change or delete translations.' },
+  /** Deleting nothing (a translation that is not there) is answered 204 for any member. */
+  'translation.delete': { allow: (a: TranslationActor | null) => a === null || translationRules.edit(a), denied: 'You need the create role in this organization to delete translations.' },
+  'glossary.view': { allow: glossaryRules.view, denied: 'Guests cannot read the glossary of this organization.' },
+  'glossary.edit': { allow: glossaryRules.edit, denied: 'You need the create role in this organization to change its glossary.' },
 } as const;
 
 export type PolicyName = keyof typeof policies;
@@ -105,3 +115,4 @@ export type { OrganizationActor } from './organization.ts';
 export type { CollectionActor, SpaceActor } from './space.ts';
 export type { CommentActor, CommentChange } from './comment.ts';
 export type { SiteAudience, SiteVisibility } from './site.ts';
+export type { TranslationActor } from './translation.ts';

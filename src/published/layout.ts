@@ -29,6 +29,10 @@ export interface Shell {
   social?: { title: string; siteName: string; image?: string | null; url?: string | null };
   /** JSON-LD of the page (breadcrumbs). */
   jsonLd?: unknown;
+  /** The page's language (`<html lang>`); English when unknown. */
+  lang?: string;
+  /** The same page in other languages (`<link rel="alternate" hreflang>`). */
+  alternates?: Array<{ hreflang: string; href: string }>;
 }
 
 /** JSON for a <script type="application/ld+json"> block: nothing in it can close the element. */
@@ -67,6 +71,7 @@ export function documentHtml(shell: Shell): string {
     shell.jsonLd ? `<script type="application/ld+json">${jsonForScript(shell.jsonLd)}</script>` : '',
     // Before the stylesheets and not deferred: it sets the reader's theme before the first paint (no flash).
     `<script src="${assetUrl('theme.js')}"></script>`,
+    ...(shell.alternates ?? []).map((a) => `<link rel="alternate" hreflang="${escapeAttribute(a.hreflang)}" href="${escapeAttribute(a.href)}">`),
     `<link rel="stylesheet" href="${assetUrl('site.css')}">`,
     `<link rel="stylesheet" href="${assetUrl('content.css')}">`,
     shell.math ? `<link rel="stylesheet" href="${assetUrl('katex.min.css')}">` : '',
@@ -75,7 +80,7 @@ export function documentHtml(shell: Shell): string {
     shell.diagrams ? `<script src="${assetUrl('diagrams.js')}" defer></script>` : '',
   ].filter(Boolean);
   const root = shell.settings ? rootAttributes(shell.settings) : '';
-  return `<!doctype html>\n<html lang="en"${root}>\n<head>\n${head.join('\n')}\n</head>\n<body${shell.bodyClass ? ` class="${escapeAttribute(shell.bodyClass)}"` : ''}${shell.bodyData ?? ''}>\n${shell.body}\n</body>\n</html>\n`;
+  return `<!doctype html>\n<html lang="${escapeAttribute(shell.lang ?? 'en')}"${root}>\n<head>\n${head.join('\n')}\n</head>\n<body${shell.bodyClass ? ` class="${escapeAttribute(shell.bodyClass)}"` : ''}${shell.bodyData ?? ''}>\n${shell.body}\n</body>\n</html>\n`;
 }
 
 export function siteHeader(view: SiteView, query = '', settings: SiteCustomizationSettings = view.settings): string {

@@ -27,6 +27,8 @@ export interface VariantView {
   segments: string[];
   isDefault: boolean;
   section: SectionView | null;
+  /** The language its space declares (a translation's result declares its own), null when none. */
+  language: string | null;
 }
 
 export interface SectionView {
@@ -116,6 +118,7 @@ function variantsOf(list: StructureSiteSpace[], section: SectionView | null): Va
     segments: [section && !section.isDefault ? section.segment : '', s.isDefault ? '' : s.row.path].filter(Boolean),
     isDefault: s.isDefault,
     section,
+    language: s.space.language,
   }));
 }
 

@@ -4,6 +4,7 @@ import { FrontmatterError, normalizeSource } from '../content/markdown/index.ts'
 import { fullLayout } from '../content/nodes.ts';
 import { loadTree, type RevisionTree, type TreePage } from '../content/tree.ts';
 import type { CurrentContent } from './resolve.ts';
+import { languageAlternates, languageSwitcher, languageVariants } from './languages.ts';
 import { breadcrumbs, documentHtml, outline, pagination, siteFrame, variantSwitcher, type Crumb } from './layout.ts';
 import { settingsOf, siteHref, variantHref, type SiteView, type VariantView } from './model.ts';
 import { ancestors, firstDocumentUnder, firstPage, isHidden, navigation, readingOrder, type NavItem } from './navigation.ts';
@@ -146,7 +147,8 @@ export async function renderPage(ctx: Pick<Context, 'db' | 'dialect'>, target: P
   const rendered = renderDocument(document, links(view, variant, tree, includes));
 
   const open = new Set([...ancestors(tree, page).map((p) => p.node.id), page.node.id]);
-  const switcher = variantSwitcher(view, variant, await switchTargets(ctx, target));
+  const languages = languageVariants(view, variant);
+  const switcher = languages ? languageSwitcher(view, variant, languages, tree, page) : variantSwitcher(view, variant, await switchTargets(ctx, target));
   const sidebar = layout.tableOfContents
     ? `<aside class="site-sidebar">${switcher}<nav class="toc" aria-label="Pages">${navHtml(target, navigation(tree), open)}</nav></aside>`
     : switcher
@@ -205,6 +207,8 @@ export async function renderPage(ctx: Pick<Context, 'db' | 'dialect'>, target: P
     social: { title: page.node.title, siteName: view.title, image: settings.socialPreview?.url ?? null, url: `${view.origin}${href}` },
     jsonLd,
     canonical: `${view.origin}${href}`,
+    ...(variant.language ? { lang: variant.language } : {}),
+    ...(languages ? { alternates: languageAlternates(view, languages, tree, page) } : {}),
     noindex: pageNoIndex(view, tree, page),
     math: rendered.html.includes('class="katex'),
     diagrams: rendered.html.includes(DIAGRAM_MARK),

@@ -28,7 +28,7 @@ export async function spaceByAddress(ctx: Pick<Context, 'db' | 'config'>, url: s
     .where('spaces.deleted_at', 'is', null)
     .executeTakeFirst();
   if (!row || (row.visibility !== 'public' && row.visibility !== 'unlisted') || !row.revision_id) return null;
-  const variant: VariantView = { id: row.id, spaceId: row.id, title: row.title, segments: [], isDefault: true, section: null };
+  const variant: VariantView = { id: row.id, spaceId: row.id, title: row.title, segments: [], isDefault: true, section: null, language: null };
   const title = row.title || 'Documentation';
   const view: SiteView = {
     siteId: `space:${row.id}`,

@@ -9,6 +9,7 @@ import * as sites from './2026-11-21-0007-sites.ts';
 import * as webhooksAuditLog from './2026-11-24-0085-webhooks-audit-log.ts';
 import * as rateLimits from './2026-11-24-0060-rate-limits.ts';
 import * as reader from './2026-11-24-0070-reader.ts';
+import * as translations from './2026-11-24-0040-translations.ts';
 
 /** Every migration, by its timestamped name; Kysely applies them in name order. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-0085-webhooks-audit-log': webhooksAuditLog,
   '2026-11-24-0060-rate-limits': rateLimits,
   '2026-11-24-0070-reader': reader,
+  '2026-11-24-0040-translations': translations,
 };
 
 export const migrationProvider: MigrationProvider = {
