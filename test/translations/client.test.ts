@@ -77,7 +77,9 @@ for (const dialect of dialects) {
       assert.equal(batch.status, 204);
       const list = (await api.orgs.listGlossaryEntries(orgId)).data;
       assert.equal(list.count, 2);
-      const [space, site] = list.items;
+      // Entries made in one batch share their creation time: the list orders them by id.
+      const space = list.items.find((entry) => entry.translations.en === 'space')!;
+      const site = list.items.find((entry) => entry.translations.en === 'site')!;
       assert.deepEqual(space.translations, { en: 'space', es: 'espacio' });
       const one = (await api.orgs.getGlossaryEntry(orgId, site.id)).data;
       assert.equal(one.object, 'glossary-entry');
