@@ -34,6 +34,7 @@ import { linkRoutes } from './modules/links/routes.ts';
 import { importRoutes } from './modules/imports/routes.ts';
 import { siteRoutes } from './modules/sites/routes/index.ts';
 import { publishedRoutes } from './published/routes.ts';
+import { sharingRoutes } from './modules/sharing/routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -113,6 +114,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(importRoutes);
       await v1.register(pdfRoutes);
       await v1.register(siteRoutes);
+      await v1.register(sharingRoutes);
     },
     { prefix: '/v1' },
   );

@@ -361,6 +361,19 @@ export interface SiteShareLinksTable {
   created_at: string;
 }
 
+/** A role on a space or collection given to a user or a team (sharing). */
+export interface ContentPermissionsTable {
+  id: string;
+  organization_id: string;
+  resource_kind: 'space' | 'collection';
+  resource_id: string;
+  subject_kind: 'user' | 'team';
+  subject_id: string;
+  role: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -379,6 +392,7 @@ export interface DB {
   jobs: JobsTable;
   change_requests: ChangeRequestsTable;
   change_request_contributors: ChangeRequestContributorsTable;
+  content_permissions: ContentPermissionsTable;
   comments: CommentsTable;
   comment_replies: CommentRepliesTable;
   comment_reactions: CommentReactionsTable;

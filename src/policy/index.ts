@@ -46,6 +46,11 @@ export const policies = {
   /** Deleting nothing (a space that is missing, already deleted, or that the caller cannot see) is answered 204 for anyone. */
   'space.delete': { allow: (a: SpaceActor | null) => a === null || spaceRules.admin(a), denied: 'Only administrators of this space can delete it.' },
   'collection.delete': { allow: (a: CollectionActor | null) => a === null || collectionRules.admin(a), denied: 'Only administrators of this collection can delete it.' },
+  // Sharing (src/modules/sharing): who a space or collection is shared with, and the roles given there.
+  'space.viewPermissions': { allow: spaceRules.access, denied: 'You need access to this space to see who it is shared with.' },
+  'space.share': { allow: spaceRules.admin, denied: 'Only administrators of this space can change who it is shared with.' },
+  'collection.viewPermissions': { allow: collectionRules.view, denied: 'You need access to this collection to see who it is shared with.' },
+  'collection.share': { allow: collectionRules.admin, denied: 'Only administrators of this collection can change who it is shared with.' },
   'content.transferIn': { allow: organizationRules.admin, denied: 'Only administrators of the target organization can transfer content into it.' },
   'members.spaces': { allow: organizationRules.listMemberTeams, denied: 'Guests can only list their own spaces.' },
   // Comments and replies of spaces and change requests (src/policy/comment.ts).
