@@ -35,6 +35,7 @@ import { importRoutes } from './modules/imports/routes.ts';
 import { siteRoutes } from './modules/sites/routes/index.ts';
 import { publishedRoutes } from './published/routes.ts';
 import { sharingRoutes } from './modules/sharing/routes.ts';
+import { reviewRoutes } from './modules/reviews/routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -115,6 +116,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(pdfRoutes);
       await v1.register(siteRoutes);
       await v1.register(sharingRoutes);
+      await v1.register(reviewRoutes);
     },
     { prefix: '/v1' },
   );

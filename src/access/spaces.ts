@@ -4,7 +4,7 @@ import { requireActor } from '../context.ts';
 import type { SpaceRow } from '../db/rows.ts';
 import { NotFound } from '../errors.ts';
 import type { OrganizationActor } from '../policy/index.ts';
-import type { MemberRoleOrGuest } from '../policy/roles.ts';
+import type { MemberRole, MemberRoleOrGuest } from '../policy/roles.ts';
 import { grantedRole, memberGrants, raisedLevel } from './grants.ts';
 import { effectiveLevel, spaceRules, type SpaceActor, type SpaceVisibility, type StoredLevel } from '../policy/space.ts';
 
@@ -91,4 +91,23 @@ export function organizationActorOf(actor: SpaceActor): OrganizationActor {
 
 export function spaceNotFound(spaceId: string): NotFound {
   return new NotFound(`No space "${spaceId}" exists that you can read.`);
+}
+
+/**
+ * The level another user holds on a space (for naming reviewers): their organization role under the
+ * space's default levels, raised by their grants; null for outsiders and disabled members.
+ */
+export async function userLevelOnSpace(ctx: Context, space: Pick<SpaceRow, 'id' | 'organization_id' | 'collection_id' | 'default_level'>, userId: string): Promise<MemberRole | null> {
+  const member = await ctx.db
+    .selectFrom('members')
+    .select('role')
+    .where('organization_id', '=', space.organization_id)
+    .where('user_id', '=', userId)
+    .where('disabled', '=', 0)
+    .executeTakeFirst();
+  if (!member) return null;
+  const orgRole = member.role as MemberRoleOrGuest;
+  const [collections, grants] = await Promise.all([collectionChain(ctx, space.collection_id), memberGrants(ctx, space.organization_id, userId, orgRole)]);
+  const level = effectiveLevel(orgRole, [space.default_level as StoredLevel, ...collections.map((link) => link.level)]);
+  return raisedLevel(level, grantedRole(grants, collections.map((link) => link.id), space.id));
 }

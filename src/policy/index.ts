@@ -3,6 +3,7 @@ import { organizationRules, type OrganizationActor } from './organization.ts';
 import { teamRules } from './team.ts';
 import { collectionRules, spaceRules, type CollectionActor, type SpaceActor } from './space.ts';
 import { commentRules, type CommentActor } from './comment.ts';
+import { mayMergePast, type MergeRules, type RuleViolation } from './merge-rules.ts';
 import { readsPublished, siteRules } from './site.ts';
 
 /**
@@ -51,6 +52,16 @@ export const policies = {
   'space.share': { allow: spaceRules.admin, denied: 'Only administrators of this space can change who it is shared with.' },
   'collection.viewPermissions': { allow: collectionRules.view, denied: 'You need access to this collection to see who it is shared with.' },
   'collection.share': { allow: collectionRules.admin, denied: 'Only administrators of this collection can change who it is shared with.' },
+  // Reviews and merge rules (src/policy/merge-rules.ts).
+  'changeRequest.review': {
+    allow: (a: SpaceActor, isAuthor: boolean) => spaceRules.review(a) && !isAuthor,
+    denied: 'You need the review level on this space to review, and cannot review a change request you created.',
+  },
+  /** The merge rules: the refusal names them (the service throws mergeRefusal's sentence). */
+  'changeRequest.mergeRules': {
+    allow: (a: SpaceActor, rules: MergeRules, violations: RuleViolation[]) => mayMergePast(a, rules, violations),
+    denied: 'This change request does not meet the merge rules of its space.',
+  },
   'content.transferIn': { allow: organizationRules.admin, denied: 'Only administrators of the target organization can transfer content into it.' },
   'members.spaces': { allow: organizationRules.listMemberTeams, denied: 'Guests can only list their own spaces.' },
   // Comments and replies of spaces and change requests (src/policy/comment.ts).

@@ -7,6 +7,8 @@ import * as pdf from './2026-11-21-0005-pdf.ts';
 import * as changeRequestContributors from './2026-11-21-0006-change-request-contributors.ts';
 import * as sites from './2026-11-21-0007-sites.ts';
 import * as contentPermissions from './2026-11-24-0080-content-permissions.ts';
+import * as reviews from './2026-11-24-0081-reviews.ts';
+import * as mergeRules from './2026-11-24-0082-merge-rules.ts';
 
 /** Every migration, by its timestamped name; Kysely applies them in name order. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +20,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-21-0006-change-request-contributors': changeRequestContributors,
   '2026-11-21-0007-sites': sites,
   '2026-11-24-0080-content-permissions': contentPermissions,
+  '2026-11-24-0081-reviews': reviews,
+  '2026-11-24-0082-merge-rules': mergeRules,
 };
 
 export const migrationProvider: MigrationProvider = {
