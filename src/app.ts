@@ -36,6 +36,7 @@ import { siteRoutes } from './modules/sites/routes/index.ts';
 import { publishedRoutes } from './published/routes.ts';
 import { sharingRoutes } from './modules/sharing/routes.ts';
 import { reviewRoutes } from './modules/reviews/routes.ts';
+import { changeRoutes } from './modules/changes/routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -117,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(siteRoutes);
       await v1.register(sharingRoutes);
       await v1.register(reviewRoutes);
+      await v1.register(changeRoutes);
     },
     { prefix: '/v1' },
   );
