@@ -37,6 +37,7 @@ import { publishedRoutes } from './published/routes.ts';
 import { sharingRoutes } from './modules/sharing/routes.ts';
 import { reviewRoutes } from './modules/reviews/routes.ts';
 import { changeRoutes } from './modules/changes/routes.ts';
+import { contentReadRoutes } from './modules/content-reads/routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -119,6 +120,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(sharingRoutes);
       await v1.register(reviewRoutes);
       await v1.register(changeRoutes);
+      await v1.register(contentReadRoutes);
     },
     { prefix: '/v1' },
   );
