@@ -47,6 +47,7 @@ export const policies = {
   /** Deleting nothing (a space that is missing, already deleted, or that the caller cannot see) is answered 204 for anyone. */
   'space.delete': { allow: (a: SpaceActor | null) => a === null || spaceRules.admin(a), denied: 'Only administrators of this space can delete it.' },
   'collection.delete': { allow: (a: CollectionActor | null) => a === null || collectionRules.admin(a), denied: 'Only administrators of this collection can delete it.' },
+  'user.update': { allow: (actorId: string, userId: string) => actorId === userId, denied: 'You can only change your own profile.' },
   // Sharing (src/modules/sharing): who a space or collection is shared with, and the roles given there.
   'space.viewPermissions': { allow: spaceRules.access, denied: 'You need access to this space to see who it is shared with.' },
   'space.share': { allow: spaceRules.admin, denied: 'Only administrators of this space can change who it is shared with.' },
