@@ -16,9 +16,9 @@ import {
   RevisionPageParams,
   RevisionReusableContentParams,
 } from './schemas.ts';
-import { apiInformation, getDocument, getPageDocumentInRevision, getReusableContent, listContributors, spacePdfUrl } from './service.ts';
+import { apiInformation, getDocument, getPageDocumentInRevision, getReusableContent, listContributors, spacePdfUrl, embedInSpace } from './service.ts';
 import { PdfQuery, PdfUrlSchema } from '../pdf/schemas.ts';
-import { SpaceParams } from './schemas.ts';
+import { EmbedQuery, EmbedSchema, SpaceParams } from './schemas.ts';
 
 /** Reads of content the client lists: contributors, reusable contents, documents by id, and the API's own information. */
 export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -102,5 +102,22 @@ export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => spacePdfUrl(request.ctx, request.params.spaceId, request.query),
+  );
+
+  app.get(
+    '/spaces/:spaceId/embed',
+    {
+      config: { policy: 'space.view' },
+      schema: {
+        tags: ['spaces'],
+        operationId: 'getEmbedByUrlInSpace',
+        summary: 'What an address looks like embedded in a page of the space: title, site, icon, and oEmbed HTML when offered',
+        description: 'The address is fetched through the outbound address guard: private addresses are refused (400) unless the operator allowed them with QUIRE_IMPORT_ALLOW_PRIVATE.',
+        params: SpaceParams,
+        querystring: EmbedQuery,
+        response: { 200: EmbedSchema, ...errorResponses },
+      },
+    },
+    async (request) => embedInSpace(request.ctx, request.params.spaceId, request.query.url),
   );
 };

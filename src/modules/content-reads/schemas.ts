@@ -47,3 +47,12 @@ export const JsonDocumentSchema = Type.Object(
   { object: Type.Literal('document'), data: Type.Record(Type.String(), Type.Unknown()), nodes: Type.Array(Type.Unknown()) },
   { additionalProperties: true },
 );
+
+export const EmbedQuery = Type.Object({ url: Type.String({ minLength: 1, maxLength: 2048, description: 'The address to resolve.' }) }, closed);
+export const EmbedSchema = Type.Object({
+  type: Type.Union([Type.Literal('link'), Type.Literal('rich')]),
+  title: Type.String(),
+  site: Type.String(),
+  icon: Type.Optional(Type.String()),
+  html: Type.Optional(Type.String({ description: 'For "rich": the HTML the site offers through oEmbed.' })),
+});

@@ -15,6 +15,7 @@ import type { UserRow } from '../users/presenter.ts';
 import { getPage } from '../content/service.ts';
 import { selectPages, type PdfSelection } from '../../pdf/source.ts';
 import { pdfUrl } from '../../pdf/urls.ts';
+import { resolveEmbed, type Embed } from '../../embeds/resolve.ts';
 
 const packageFile = new URL('../../../package.json', import.meta.url);
 const information = {
@@ -140,4 +141,11 @@ export async function spacePdfUrl(ctx: Context, spaceId: string, query: { only?:
   // Checked now, so that a caller learns of an unknown page from the API rather than from a broken link.
   selectPages(await loadTree(ctx, revision.root), selection);
   return { url: pdfUrl(ctx, { spaceId: space.id, revisionId: revision.id, ...selection }) };
+}
+
+/** What an address looks like embedded in a page of a space (view level; fetched through the address guard). */
+export async function embedInSpace(ctx: Context, spaceId: string, url: string): Promise<Embed> {
+  const { actor } = await spaceAccess(ctx, spaceId);
+  authorize(ctx, 'space.view', actor);
+  return resolveEmbed(url, { allowPrivate: ctx.config.importAllowPrivate });
 }
