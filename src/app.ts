@@ -39,6 +39,10 @@ import { metricsRoutes, requestMetrics } from './operations/routes.ts';
 import { readerRoutes } from './modules/reader/routes/index.ts';
 import { mcpRoutes } from './mcp/routes.ts';
 import { translationRoutes } from './modules/translations/routes.ts';
+import { sharingRoutes } from './modules/sharing/routes.ts';
+import { reviewRoutes } from './modules/reviews/routes.ts';
+import { changeRoutes } from './modules/changes/routes.ts';
+import { contentReadRoutes } from './modules/content-reads/routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -125,6 +129,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(auditLogRoutes);
       await v1.register(readerRoutes);
       await v1.register(translationRoutes);
+      await v1.register(sharingRoutes);
+      await v1.register(reviewRoutes);
+      await v1.register(changeRoutes);
+      await v1.register(contentReadRoutes);
     },
     { prefix: '/v1' },
   );

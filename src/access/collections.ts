@@ -5,7 +5,8 @@ import type { CollectionRow } from '../db/rows.ts';
 import { BadRequest, NotFound } from '../errors.ts';
 import type { MemberRoleOrGuest } from '../policy/roles.ts';
 import { collectionRules, effectiveLevel, type CollectionActor } from '../policy/space.ts';
-import { collectionLevelChain } from './spaces.ts';
+import { grantedRole, memberGrants, raisedLevel } from './grants.ts';
+import { collectionChain } from './spaces.ts';
 
 export type { CollectionRow };
 
@@ -28,9 +29,13 @@ export async function organizationRole(ctx: Context, organizationId: string): Pr
 }
 
 /** The caller on a collection of an organization in which their role is `orgRole`. */
-export async function collectionActor(ctx: Context, collectionId: string, orgRole: MemberRoleOrGuest | undefined): Promise<CollectionActor> {
+export async function collectionActor(ctx: Context, collectionId: string, orgRole: MemberRoleOrGuest | undefined, organizationId?: string): Promise<CollectionActor> {
   const user = requireActor(ctx);
-  return { userId: user.userId, orgRole, level: effectiveLevel(orgRole, await collectionLevelChain(ctx, collectionId)) };
+  const chain = await collectionChain(ctx, collectionId);
+  const orgId = organizationId ?? (await ctx.db.selectFrom('collections').select('organization_id').where('id', '=', collectionId).executeTakeFirst())?.organization_id;
+  const grants = orgId ? await memberGrants(ctx, orgId, user.userId, orgRole) : null;
+  const level = effectiveLevel(orgRole, chain.map((link) => link.level));
+  return { userId: user.userId, orgRole, level: raisedLevel(level, grantedRole(grants, chain.map((link) => link.id))) };
 }
 
 /**
@@ -40,7 +45,7 @@ export async function collectionActor(ctx: Context, collectionId: string, orgRol
 export async function findCollectionAccess(ctx: Context, collectionId: string): Promise<CollectionAccess | null> {
   const collection = await ctx.db.selectFrom('collections').selectAll().where('id', '=', collectionId).where('deleted_at', 'is', null).executeTakeFirst();
   if (!collection) return null;
-  const actor = await collectionActor(ctx, collection.id, await organizationRole(ctx, collection.organization_id));
+  const actor = await collectionActor(ctx, collection.id, await organizationRole(ctx, collection.organization_id), collection.organization_id);
   if (!collectionRules.view(actor)) return null;
   return { collection, actor };
 }

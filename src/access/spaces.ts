@@ -4,7 +4,8 @@ import { requireActor } from '../context.ts';
 import type { SpaceRow } from '../db/rows.ts';
 import { NotFound } from '../errors.ts';
 import type { OrganizationActor } from '../policy/index.ts';
-import type { MemberRoleOrGuest } from '../policy/roles.ts';
+import type { MemberRole, MemberRoleOrGuest } from '../policy/roles.ts';
+import { grantedRole, memberGrants, raisedLevel } from './grants.ts';
 import { effectiveLevel, spaceRules, type SpaceActor, type SpaceVisibility, type StoredLevel } from '../policy/space.ts';
 
 export type { SpaceRow };
@@ -14,15 +15,20 @@ export type { SpaceRow };
  * PostgreSQL both run as written).
  */
 export async function collectionLevelChain(ctx: Context, collectionId: string | null): Promise<StoredLevel[]> {
+  return (await collectionChain(ctx, collectionId)).map((link) => link.level);
+}
+
+/** A collection and its ancestors, nearest first, with their default levels. */
+export async function collectionChain(ctx: Context, collectionId: string | null): Promise<Array<{ id: string; level: StoredLevel }>> {
   if (!collectionId) return [];
-  const result = await sql<{ default_level: string; depth: number }>`
+  const result = await sql<{ id: string; default_level: string; depth: number }>`
     with recursive chain(id, parent_id, default_level, depth) as (
       select id, parent_id, default_level, 0 from collections where id = ${collectionId}
       union all
       select c.id, c.parent_id, c.default_level, chain.depth + 1 from collections c join chain on c.id = chain.parent_id where chain.depth < 64
     )
-    select default_level, depth from chain order by depth`.execute(ctx.db);
-  return result.rows.map((row) => row.default_level as StoredLevel);
+    select id, default_level, depth from chain order by depth`.execute(ctx.db);
+  return result.rows.map((row) => ({ id: row.id, level: row.default_level as StoredLevel }));
 }
 
 export interface SpaceAccess {
@@ -54,11 +60,13 @@ export async function findSpaceAccess(ctx: Context, spaceId: string, options: Sp
   if (!row) return null;
   const { member_role, member_user, ...space } = row;
   const orgRole = member_user ? (member_role as MemberRoleOrGuest) : undefined;
-  const chain = [space.default_level as StoredLevel, ...(await collectionLevelChain(ctx, space.collection_id))];
+  const [collections, grants] = await Promise.all([collectionChain(ctx, space.collection_id), memberGrants(ctx, space.organization_id, user.userId, orgRole)]);
+  const chain = [space.default_level as StoredLevel, ...collections.map((link) => link.level)];
+  const granted = grantedRole(grants, collections.map((link) => link.id), space.id);
   const actor: SpaceActor = {
     userId: user.userId,
     orgRole,
-    level: effectiveLevel(orgRole, chain),
+    level: raisedLevel(effectiveLevel(orgRole, chain), granted),
     visibility: space.visibility as SpaceVisibility,
     sharedWith: false,
   };
@@ -83,4 +91,23 @@ export function organizationActorOf(actor: SpaceActor): OrganizationActor {
 
 export function spaceNotFound(spaceId: string): NotFound {
   return new NotFound(`No space "${spaceId}" exists that you can read.`);
+}
+
+/**
+ * The level another user holds on a space (for naming reviewers): their organization role under the
+ * space's default levels, raised by their grants; null for outsiders and disabled members.
+ */
+export async function userLevelOnSpace(ctx: Context, space: Pick<SpaceRow, 'id' | 'organization_id' | 'collection_id' | 'default_level'>, userId: string): Promise<MemberRole | null> {
+  const member = await ctx.db
+    .selectFrom('members')
+    .select('role')
+    .where('organization_id', '=', space.organization_id)
+    .where('user_id', '=', userId)
+    .where('disabled', '=', 0)
+    .executeTakeFirst();
+  if (!member) return null;
+  const orgRole = member.role as MemberRoleOrGuest;
+  const [collections, grants] = await Promise.all([collectionChain(ctx, space.collection_id), memberGrants(ctx, space.organization_id, userId, orgRole)]);
+  const level = effectiveLevel(orgRole, [space.default_level as StoredLevel, ...collections.map((link) => link.level)]);
+  return raisedLevel(level, grantedRole(grants, collections.map((link) => link.id), space.id));
 }

@@ -7,11 +7,12 @@ import type { TeamRole } from '../policy/roles.ts';
 import { organizationAccess } from './organizations.ts';
 
 /**
- * How many spaces a team was given access to, as an SQL expression over the outer `teams` row. Spaces do
- * not exist yet, so it is always 0; the spaces area replaces it with a count of the team's permissions.
+ * How many spaces a team was given a role on (sharing, src/access/grants.ts), as an SQL expression over the
+ * outer `teams` row: the live spaces granted to it directly (what its collections hold is not counted).
  */
 export function teamSpaceCount(): RawBuilder<number> {
-  return sql<number>`0`;
+  return sql<number>`(select count(*) from content_permissions cp join spaces s on s.id = cp.resource_id
+    where cp.subject_kind = 'team' and cp.subject_id = teams.id and cp.resource_kind = 'space' and s.deleted_at is null)`;
 }
 
 /**

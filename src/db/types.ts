@@ -523,6 +523,64 @@ export interface GlossaryEntriesTable {
   updated_at: string;
 }
 
+/** A role on a space or collection given to a user or a team (sharing). */
+export interface ContentPermissionsTable {
+  id: string;
+  organization_id: string;
+  resource_kind: 'space' | 'collection';
+  resource_id: string;
+  subject_kind: 'user' | 'team';
+  subject_id: string;
+  role: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A reviewer asked for on a change request. */
+export interface ChangeRequestReviewersTable {
+  change_request_id: string;
+  user_id: string;
+  requested_by: string;
+  revision: string;
+  created_at: string;
+}
+
+/** A review of a change request, against the revision it saw. */
+export interface ChangeRequestReviewsTable {
+  id: string;
+  change_request_id: string;
+  reviewer_id: string;
+  requested_by: string | null;
+  status: string;
+  revision: string;
+  comment_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What a change request of a space needs before it merges. */
+export interface SpaceMergeRulesTable {
+  space_id: string;
+  min_approvals: number;
+  required_reviewers: string;
+  required_teams: string;
+  block_changes_requested: Flag;
+  require_current_approvals: Flag;
+  admins_can_bypass: Flag;
+  updated_by: string;
+  updated_at: string;
+}
+
+/** A merge an administrator made past the space's merge rules. */
+export interface MergeRuleBypassesTable {
+  id: string;
+  space_id: string;
+  change_request_id: string;
+  user_id: string;
+  rules: string;
+  created_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -565,4 +623,9 @@ export interface DB {
   translations: TranslationsTable;
   translation_pages: TranslationPagesTable;
   glossary_entries: GlossaryEntriesTable;
+  content_permissions: ContentPermissionsTable;
+  change_request_reviewers: ChangeRequestReviewersTable;
+  change_request_reviews: ChangeRequestReviewsTable;
+  space_merge_rules: SpaceMergeRulesTable;
+  merge_rule_bypasses: MergeRuleBypassesTable;
 }

@@ -3,6 +3,7 @@ import { organizationRules, type OrganizationActor } from './organization.ts';
 import { teamRules } from './team.ts';
 import { collectionRules, spaceRules, type CollectionActor, type SpaceActor } from './space.ts';
 import { commentRules, type CommentActor } from './comment.ts';
+import { mayMergePast, type MergeRules, type RuleViolation } from './merge-rules.ts';
 import { readsPublished, siteRules } from './site.ts';
 import { glossaryRules, translationRules, type TranslationActor } from './translation.ts';
 
@@ -47,6 +48,22 @@ export const policies = {
   /** Deleting nothing (a space that is missing, already deleted, or that the caller cannot see) is answered 204 for anyone. */
   'space.delete': { allow: (a: SpaceActor | null) => a === null || spaceRules.admin(a), denied: 'Only administrators of this space can delete it.' },
   'collection.delete': { allow: (a: CollectionActor | null) => a === null || collectionRules.admin(a), denied: 'Only administrators of this collection can delete it.' },
+  'user.update': { allow: (actorId: string, userId: string) => actorId === userId, denied: 'You can only change your own profile.' },
+  // Sharing (src/modules/sharing): who a space or collection is shared with, and the roles given there.
+  'space.viewPermissions': { allow: spaceRules.access, denied: 'You need access to this space to see who it is shared with.' },
+  'space.share': { allow: spaceRules.admin, denied: 'Only administrators of this space can change who it is shared with.' },
+  'collection.viewPermissions': { allow: collectionRules.view, denied: 'You need access to this collection to see who it is shared with.' },
+  'collection.share': { allow: collectionRules.admin, denied: 'Only administrators of this collection can change who it is shared with.' },
+  // Reviews and merge rules (src/policy/merge-rules.ts).
+  'changeRequest.review': {
+    allow: (a: SpaceActor, isAuthor: boolean) => spaceRules.review(a) && !isAuthor,
+    denied: 'You need the review level on this space to review, and cannot review a change request you created.',
+  },
+  /** The merge rules: the refusal names them (the service throws mergeRefusal's sentence). */
+  'changeRequest.mergeRules': {
+    allow: (a: SpaceActor, rules: MergeRules, violations: RuleViolation[]) => mayMergePast(a, rules, violations),
+    denied: 'This change request does not meet the merge rules of its space.',
+  },
   'content.transferIn': { allow: organizationRules.admin, denied: 'Only administrators of the target organization can transfer content into it.' },
   'members.spaces': { allow: organizationRules.listMemberTeams, denied: 'Guests can only list their own spaces.' },
   // Comments and replies of spaces and change requests (src/policy/comment.ts).

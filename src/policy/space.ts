@@ -13,7 +13,8 @@ export type StoredLevel = 'inherit' | MemberRole | 'none';
  * - other members get the first default level set on the content or one of its parent collections
  *   ('none' gives no access; when every level is 'inherit', members keep their organization role);
  *   a level never raises a member above the role they hold;
- * - guests and outsiders get no level (until per-content invitations exist).
+ * - guests and outsiders get no level.
+ * Grants on the content (src/access/grants.ts) then raise this level, never lower it (`raisedLevel`).
  * `chain` is the content's own stored level, then its parents', nearest first.
  */
 export function effectiveLevel(orgRole: MemberRoleOrGuest | undefined, chain: StoredLevel[]): MemberRole | null {

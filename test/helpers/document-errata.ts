@@ -96,6 +96,14 @@ export function applyDocumentErrata(schemas: Record<string, Schema>): void {
   // `PlainObject` (an integration block's props) has no `type: object`, so every string or number also
   // matches it, and the `oneOf` of its values (PlainObject, string, boolean, number) fails for any primitive.
   (schemas.PlainObject as Schema).type = 'object';
+  // A page edit's `attributes` is a `oneOf` of three objects (document, group, link) that all allow any
+  // member and need only one: every attributes object matches all three, so no page_edited change could
+  // validate. The choice is "any of them" (erratum 11 in docs/decisions/0003).
+  const edited = schemas.RevisionSemanticChangePageEdited as { properties: { attributes: Schema & { oneOf?: unknown[]; anyOf?: unknown[] } } } | undefined;
+  if (edited?.properties.attributes.oneOf) {
+    edited.properties.attributes.anyOf = edited.properties.attributes.oneOf;
+    delete edited.properties.attributes.oneOf;
+  }
   // Hints, tabs and drawings GitBook writes with more than 0.130.0 lists: an icon, an alt text.
   for (const name of ['DocumentBlockHint', 'DocumentBlockDrawing']) {
     const data = (schemas[name] as { properties: { data: Schema } }).properties.data;

@@ -10,6 +10,9 @@ import * as webhooksAuditLog from './2026-11-24-0085-webhooks-audit-log.ts';
 import * as rateLimits from './2026-11-24-0060-rate-limits.ts';
 import * as reader from './2026-11-24-0070-reader.ts';
 import * as translations from './2026-11-24-0040-translations.ts';
+import * as contentPermissions from './2026-11-24-0080-content-permissions.ts';
+import * as reviews from './2026-11-24-0081-reviews.ts';
+import * as mergeRules from './2026-11-24-0082-merge-rules.ts';
 
 /** Every migration, by its timestamped name; Kysely applies them in name order. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +27,9 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-0060-rate-limits': rateLimits,
   '2026-11-24-0070-reader': reader,
   '2026-11-24-0040-translations': translations,
+  '2026-11-24-0080-content-permissions': contentPermissions,
+  '2026-11-24-0081-reviews': reviews,
+  '2026-11-24-0082-merge-rules': mergeRules,
 };
 
 export const migrationProvider: MigrationProvider = {

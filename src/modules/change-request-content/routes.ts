@@ -12,6 +12,7 @@ import {
   getChangeRequestPage,
   getChangeRequestPageByPath,
   listChangeRequestFileBacklinks,
+  listChangeRequestPageBacklinks,
   listChangeRequestFiles,
   listChangeRequestLinks,
   listChangeRequestPageLinks,
@@ -76,6 +77,19 @@ export const changeRequestContentRoutes: FastifyPluginAsyncTypebox = async (app)
       const { spaceId, changeRequestId, fileId } = request.params;
       const view = await getChangeRequestFile(request.ctx, spaceId, changeRequestId, fileId);
       return presentFile(request.ctx, view, view.file, request.query);
+    },
+  );
+
+  app.get(
+    `${base}/content/page/:pageId/backlinks`,
+    {
+      config: { policy: 'space.view' },
+      schema: { tags, operationId: 'listChangeRequestPageBacklinks', summary: 'The pages of the change request that link to a page', params: ChangeRequestPageParams, querystring: BacklinksQuery, response: { 200: ListOf(PageLocationSchema), ...errorResponses } },
+    },
+    async (request) => {
+      const { spaceId, changeRequestId, pageId } = request.params;
+      const { items, count, next, ...scope } = await listChangeRequestPageBacklinks(request.ctx, spaceId, changeRequestId, pageId, request.query);
+      return { items: presentBacklinks(request.ctx, scope, items), count, ...(next ? { next } : {}) };
     },
   );
 

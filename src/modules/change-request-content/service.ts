@@ -6,7 +6,7 @@ import type { Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import { fileIn, filesIn, pageByPathIn, pageIn, treeIn, type ContentScope, type FileView, type PageView, type TreeView } from '../content/service.ts';
 import type { FilesQuery, PageQuery } from '../content/schemas.ts';
-import { brokenLinkKeys, fileBacklinksIn, linksIn, linksScopeOf, pageLinksIn, type LinksPage, type LinksScope } from '../links/service.ts';
+import { brokenLinkKeys, fileBacklinksIn, linksIn, linksScopeOf, pageBacklinksIn, pageLinksIn, type LinksPage, type LinksScope } from '../links/service.ts';
 import type { BacklinksQuery, ChangeRequestLinksQuery, LinksQuery } from '../links/schemas.ts';
 import { changeRequestAccess, type ChangeRequestAccess } from '../../access/change-requests.ts';
 
@@ -74,6 +74,10 @@ export async function listChangeRequestLinks(ctx: Context, spaceId: string, chan
 
 export async function listChangeRequestPageLinks(ctx: Context, spaceId: string, changeRequestId: string, pageId: string, query: LinksQuery): Promise<LinksPage> {
   return pageLinksIn(ctx, await changeRequestLinks(ctx, spaceId, changeRequestId), pageId, query);
+}
+
+export async function listChangeRequestPageBacklinks(ctx: Context, spaceId: string, changeRequestId: string, pageId: string, query: BacklinksQuery): Promise<Page<TreePage> & LinksScope> {
+  return pageBacklinksIn(ctx, await changeRequestLinks(ctx, spaceId, changeRequestId, false), pageId, query);
 }
 
 export async function listChangeRequestFileBacklinks(ctx: Context, spaceId: string, changeRequestId: string, fileId: string, query: BacklinksQuery): Promise<Page<TreePage> & LinksScope> {

@@ -2,6 +2,7 @@ import type { Context } from '../../context.ts';
 import { inTransaction, nowIso, requireActor } from '../../context.ts';
 import { lockSpaceHead, setSpaceHead } from '../../content/head.ts';
 import { mergeRevisions } from '../../content/merge/index.ts';
+import { enforceMergeRules } from '../../access/reviews.ts';
 import type { MergeConflict } from '../../content/merge/types.ts';
 import { createRevision } from '../../content/revisions.ts';
 import { authorize } from '../../policy/index.ts';
@@ -61,6 +62,7 @@ function activeChangeRequest(spaceId: string, changeRequestId: string, policy: '
   return async (c, options) => {
     const access = await changeRequestAccess(c, spaceId, changeRequestId, options);
     authorize(c, policy, access.actor);
+    if (policy === 'space.merge') await enforceMergeRules(c, access);
     assertEditable(access.space);
     assertActive(access.changeRequest);
     return access;

@@ -10,6 +10,8 @@ export interface ChangeRequestView {
   changeRequest: ChangeRequestRow;
   space: Pick<SpaceRow, 'id' | 'revision_id'>;
   createdBy: UserRow;
+  /** What the caller may do with it, when the request has a caller who can see the space. */
+  permissions?: { edit: boolean; review: boolean; merge: boolean };
 }
 
 export function changeRequestLocation(ctx: Pick<Context, 'config'>, spaceId: string, changeRequestId: string): string {
@@ -28,7 +30,7 @@ export function isOutdated(changeRequest: Pick<ChangeRequestRow, 'status' | 'rev
  * The API object of a change request. Quire has no separate editing app, so `urls.app` is the API address.
  * A change request created without a subject has the subject "".
  */
-export function presentChangeRequest(ctx: Pick<Context, 'config'>, { changeRequest: cr, space, createdBy }: ChangeRequestView): ChangeRequest {
+export function presentChangeRequest(ctx: Pick<Context, 'config'>, { changeRequest: cr, space, createdBy, permissions }: ChangeRequestView): ChangeRequest {
   const location = changeRequestLocation(ctx, space.id, cr.id);
   const presented: ChangeRequest = {
     object: 'change-request',
@@ -47,5 +49,6 @@ export function presentChangeRequest(ctx: Pick<Context, 'config'>, { changeReque
     urls: { location, app: location },
   };
   if (cr.revision_merged) presented.revisionMerged = cr.revision_merged;
+  if (permissions) presented.permissions = permissions;
   return presented;
 }

@@ -71,6 +71,16 @@ export const ChangeRequestSchema = Type.Object(
     comments: Type.Number({ description: 'Open comments on the change request.' }),
     outdated: Type.Boolean({ description: 'True when the space\'s content moved past what the change request includes (never for a merged one).' }),
     urls: Type.Object({ location: Type.String({ format: 'uri' }), app: Type.String({ format: 'uri' }) }),
+    permissions: Type.Optional(
+      Type.Object(
+        {
+          edit: Type.Boolean({ description: 'Can change its content and settings (edit level).' }),
+          review: Type.Boolean({ description: 'Can review it (review level, not its author).' }),
+          merge: Type.Boolean({ description: 'Can merge it now: the merge level, and the space\'s merge rules met (or passed by an administrator).' }),
+        },
+        { description: 'What the caller may do with the change request (a Quire addition).' },
+      ),
+    ),
   },
   { $id: 'ChangeRequest' },
 );

@@ -4,13 +4,16 @@ import { inTransaction, nowIso, requireActor } from '../../context.ts';
 import { forkRevision } from '../../content/revisions.ts';
 import type { ChangeRequestsTable } from '../../db/types.ts';
 import { after, paginate, type Page } from '../../db/keyset.ts';
-import { authorize } from '../../policy/index.ts';
+import { authorize, policies } from '../../policy/index.ts';
 import { spaceAccess, type SpaceRow } from '../../access/spaces.ts';
 import { assertEditable } from '../../access/editable.ts';
 import type { UserRow } from '../users/presenter.ts';
 import { changeRequestAccess, type ChangeRequestRow, type ChangeRequestStatus } from '../../access/change-requests.ts';
 import { assertNotMerged, assertStatusMove, moveCounters, recordContributor, setStatus } from './lifecycle.ts';
 import type { ChangeRequestView } from './presenter.ts';
+import { findSpaceAccess } from '../../access/spaces.ts';
+import { mergePermissions } from '../../access/reviews.ts';
+import { spaceRules } from '../../policy/space.ts';
 import type { CreateChangeRequestBody, ListChangeRequestsQuery, UpdateChangeRequestBody } from './schemas.ts';
 
 /** The status a new change request starts in: a draft, until it is submitted for review (PATCH status open). */
@@ -29,8 +32,22 @@ async function creators(ctx: Context, rows: ChangeRequestRow[]): Promise<Map<str
 
 /** Change request rows of one space, ready for the presenter. */
 export async function changeRequestViews(ctx: Context, space: Pick<SpaceRow, 'id' | 'revision_id'>, rows: ChangeRequestRow[]): Promise<ChangeRequestView[]> {
-  const users = await creators(ctx, rows);
-  return rows.map((changeRequest) => ({ changeRequest, space, createdBy: (changeRequest.created_by && users.get(changeRequest.created_by)) || UNKNOWN_USER }));
+  const [users, access] = await Promise.all([creators(ctx, rows), ctx.actor ? findSpaceAccess(ctx, space.id, { includeDeleted: true }) : Promise.resolve(null)]);
+  const merge = access ? await mergePermissions(ctx, space.id, access.actor, rows) : null;
+  return rows.map((changeRequest) => ({
+    changeRequest,
+    space,
+    createdBy: (changeRequest.created_by && users.get(changeRequest.created_by)) || UNKNOWN_USER,
+    ...(access && merge
+      ? {
+          permissions: {
+            edit: spaceRules.edit(access.actor),
+            review: policies['changeRequest.review'].allow(access.actor, changeRequest.created_by === access.actor.userId),
+            merge: merge.get(changeRequest.id) === true && changeRequest.status !== 'merged' && changeRequest.status !== 'archived',
+          },
+        }
+      : {}),
+  }));
 }
 
 export async function changeRequestView(ctx: Context, space: Pick<SpaceRow, 'id' | 'revision_id'>, row: ChangeRequestRow): Promise<ChangeRequestView> {

@@ -6,8 +6,10 @@ import { after, paginate, type Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import { effectiveLevel, type StoredLevel } from '../../policy/space.ts';
 import { organizationAccess } from '../../access/organizations.ts';
-import { collectionLevelChain } from '../../access/spaces.ts';
-import { accessibleBy, spaceActorFor, spaceViewableBy, withCollectionLevels } from '../../access/levels.ts';
+import { collectionChain, collectionLevelChain } from '../../access/spaces.ts';
+import { greaterRank, grantedRole, loadGrants, memberGrants, raisedLevel, rankOfIds, roleOfRank } from '../../access/grants.ts';
+import { roleRank } from '../../policy/roles.ts';
+import { accessibleBy, collectionGrantRank, orGranted, spaceActorFor, spaceViewableBy, withContentLevels } from '../../access/levels.ts';
 import { endPosition } from '../spaces/positions.ts';
 import type { SpaceView } from '../spaces/presenter.ts';
 import { storedLevel } from '../spaces/service.ts';
@@ -63,12 +65,14 @@ export async function listCollections(ctx: Context, organizationId: string, quer
   authorize(ctx, 'collections.list', actor);
   const nested = query.nested ?? true;
   const resolved = sql<string>`collection_levels.level`;
-  const base = withCollectionLevels(ctx.db, organization.id)
+  const grants = await loadGrants(ctx, organization.id, actor.userId);
+  const granted = collectionGrantRank(grants);
+  const base = withContentLevels(ctx.db, organization.id, grants)
     .selectFrom('collections')
     .innerJoin('collection_levels', 'collection_levels.id', 'collections.id')
     .where('collections.organization_id', '=', organization.id)
     .where('collections.deleted_at', 'is', null)
-    .where(accessibleBy(actor.role, resolved))
+    .where(orGranted(accessibleBy(actor.role, resolved), granted))
     .$if(!nested, (q) => q.where('collections.parent_id', 'is', null));
   const page = await paginate({
     signer: ctx.cursors,
@@ -79,6 +83,7 @@ export async function listCollections(ctx: Context, organizationId: string, quer
       base
         .selectAll('collections')
         .select(resolved.as('resolved_level'))
+        .select(granted.as('granted_rank'))
         .$if(cursor !== undefined, (q) => q.where(after('collections.created_at', 'collections.id', 'asc', cursor!)))
         .orderBy('collections.created_at', 'asc')
         .orderBy('collections.id', 'asc')
@@ -88,9 +93,9 @@ export async function listCollections(ctx: Context, organizationId: string, quer
   });
   return {
     ...page,
-    items: page.items.map(({ resolved_level, ...collection }) => ({
+    items: page.items.map(({ resolved_level, granted_rank, ...collection }) => ({
       collection,
-      actor: { userId: actor.userId, orgRole: actor.role, level: effectiveLevel(actor.role, [resolved_level as StoredLevel]) },
+      actor: { userId: actor.userId, orgRole: actor.role, level: raisedLevel(effectiveLevel(actor.role, [resolved_level as StoredLevel]), roleOfRank(granted_rank)) },
     })),
   };
 }
@@ -122,13 +127,18 @@ export async function updateCollection(ctx: Context, collectionId: string, patch
 export async function listCollectionSpaces(ctx: Context, collectionId: string, query: ListCollectionSpacesQuery): Promise<Page<SpaceView>> {
   const { collection, actor } = await collectionAccess(ctx, collectionId);
   authorize(ctx, 'collection.view', actor);
-  const inherited = resolve(await collectionLevelChain(ctx, collection.id));
+  const chain = await collectionChain(ctx, collection.id);
+  const inherited = resolve(chain.map((link) => link.level));
   const resolved = sql<string>`case when spaces.default_level <> 'inherit' then spaces.default_level else ${inherited} end`;
+  // What the caller's grants give here: on this collection or above it (the same for every space), or on the space itself.
+  const grants = await memberGrants(ctx, collection.organization_id, actor.userId, actor.orgRole);
+  const fromCollections = sql.lit(roleRank(grantedRole(grants, chain.map((link) => link.id))));
+  const granted = greaterRank(rankOfIds(grants?.spaces, sql.ref('spaces.id')), fromCollections);
   const base = ctx.db
     .selectFrom('spaces')
     .where('spaces.collection_id', '=', collection.id)
     .where('spaces.deleted_at', 'is', null)
-    .where(spaceViewableBy(actor.orgRole, resolved));
+    .where(orGranted(spaceViewableBy(actor.orgRole, resolved), granted));
   const page = await paginate({
     signer: ctx.cursors,
     scope: `collection-spaces:${collection.id}:${actor.userId}`,
@@ -138,6 +148,7 @@ export async function listCollectionSpaces(ctx: Context, collectionId: string, q
       base
         .selectAll('spaces')
         .select(resolved.as('resolved_level'))
+        .select(granted.as('granted_rank'))
         .$if(cursor !== undefined, (q) => q.where(after('spaces.position', 'spaces.id', 'asc', cursor!)))
         .orderBy('spaces.position', 'asc')
         .orderBy('spaces.id', 'asc')
@@ -147,6 +158,6 @@ export async function listCollectionSpaces(ctx: Context, collectionId: string, q
   });
   return {
     ...page,
-    items: page.items.map(({ resolved_level, ...space }) => ({ space, actor: spaceActorFor(actor.userId, actor.orgRole, resolved_level, space.visibility) })),
+    items: page.items.map(({ resolved_level, granted_rank, ...space }) => ({ space, actor: spaceActorFor(actor.userId, actor.orgRole, resolved_level, space.visibility, granted_rank) })),
   };
 }

@@ -5,7 +5,8 @@ import { pageInCreationOrder, type Page, type PageRequest } from '../../db/keyse
 import { authorize } from '../../policy/index.ts';
 import { organizationAccess } from '../../access/organizations.ts';
 import type { LinkInviteRow, LinkInviteView } from './presenter.ts';
-import type { CreateLinkInviteBody } from './schemas.ts';
+import type { CreateLinkInviteBody, UpdateLinkInviteBody } from './schemas.ts';
+import { roleRank, type MemberRoleOrGuest } from '../../policy/roles.ts';
 
 function inviteNotFound(inviteId: string): NotFound {
   return new NotFound(`No invite link "${inviteId}" exists in this organization.`);
@@ -58,5 +59,47 @@ export async function deleteLinkInvite(ctx: Context, organizationId: string, inv
     authorize(tx, 'invites.manage', actor);
     const result = await tx.db.deleteFrom('link_invites').where('id', '=', inviteId).where('organization_id', '=', organization.id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
+  });
+}
+
+/** Changes the role an invite link gives (administrators). Only organization invites exist, so `level` (content invites) is refused. */
+export async function updateLinkInvite(ctx: Context, organizationId: string, inviteId: string, body: UpdateLinkInviteBody): Promise<LinkInviteView> {
+  return inTransaction(ctx, async (tx) => {
+    const { organization, actor } = await organizationAccess(tx, organizationId);
+    authorize(tx, 'invites.manage', actor);
+    if (!('role' in body)) throw new BadRequest('The body member "level" is for invites to a space or a collection; this invite is to the organization: send "role".');
+    const result = await tx.db.updateTable('link_invites').set({ role: body.role }).where('id', '=', inviteId).where('organization_id', '=', organization.id).executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw inviteNotFound(inviteId);
+    return getLinkInvite(tx, organization.id, inviteId);
+  });
+}
+
+/**
+ * Joins an organization through an invite link (any signed-in user: the link's id is its secret). A newcomer
+ * becomes a member with the link's role; a member whose role is below it is raised to it, never lowered. A
+ * disabled member is refused, and so is everyone while the organization has invite links turned off.
+ */
+export async function joinWithInvite(ctx: Context, organizationId: string, inviteId: string): Promise<void> {
+  const user = requireActor(ctx);
+  await inTransaction(ctx, async (tx) => {
+    const invite = await tx.db
+      .selectFrom('link_invites')
+      .innerJoin('organizations', 'organizations.id', 'link_invites.organization_id')
+      .select(['link_invites.role', 'organizations.invite_links', 'organizations.id as organization_id'])
+      .where('link_invites.id', '=', inviteId)
+      .where('link_invites.organization_id', '=', organizationId)
+      .executeTakeFirst();
+    if (!invite) throw new NotFound(`No invite link "${inviteId}" exists for organization "${organizationId}": ask its administrators for a new link.`);
+    if (invite.invite_links !== 1) throw new Forbidden('Invite links are turned off in this organization: ask its administrators to invite you by e-mail address.');
+    const member = await tx.db.selectFrom('members').select(['role', 'disabled']).where('organization_id', '=', invite.organization_id).where('user_id', '=', user.userId).executeTakeFirst();
+    const role = invite.role as MemberRoleOrGuest;
+    if (!member) {
+      await tx.db.insertInto('members').values({ organization_id: invite.organization_id, user_id: user.userId, role, disabled: 0, sso: 0, joined_at: nowIso(tx), last_seen_at: null }).execute();
+      return;
+    }
+    if (member.disabled) throw new Forbidden('Your membership of this organization is disabled: an invite link cannot enable it. Ask its administrators.');
+    if (roleRank(role) > roleRank(member.role as MemberRoleOrGuest)) {
+      await tx.db.updateTable('members').set({ role }).where('organization_id', '=', invite.organization_id).where('user_id', '=', user.userId).execute();
+    }
   });
 }

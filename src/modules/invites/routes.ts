@@ -2,9 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { mapPage } from '../../http/pagination.ts';
 import { errorResponses, ListOf, removalResponses } from '../../http/schemas.ts';
 import { replyRemoval } from '../../http/replies.ts';
-import { createLinkInvite, deleteLinkInvite, getLinkInvite, listLinkInvites } from './links.ts';
+import { createLinkInvite, deleteLinkInvite, getLinkInvite, joinWithInvite, listLinkInvites, updateLinkInvite } from './links.ts';
 import { presentInviteLink } from './presenter.ts';
 import {
+  JoinedSchema,
+  UpdateLinkInviteBody,
   CreateLinkInviteBody,
   InviteLinkSchema,
   InviteParams,
@@ -79,6 +81,41 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => presentInviteLink(await getLinkInvite(request.ctx, request.params.organizationId, request.params.inviteId)),
+  );
+
+  app.patch(
+    '/orgs/:organizationId/link-invites/:inviteId',
+    {
+      config: { policy: 'invites.manage' },
+      schema: {
+        tags,
+        operationId: 'updateOrganizationInviteById',
+        summary: 'Change the role an invite link gives (administrators)',
+        params: InviteParams,
+        body: UpdateLinkInviteBody,
+        response: { 200: InviteLinkSchema, ...errorResponses },
+      },
+    },
+    async (request) => presentInviteLink(await updateLinkInvite(request.ctx, request.params.organizationId, request.params.inviteId, request.body)),
+  );
+
+  app.post(
+    '/orgs/:organizationId/invites/:inviteId',
+    {
+      // The invite link's id is its secret: anyone signed in who holds it may join.
+      config: { policy: 'authenticated' },
+      schema: {
+        tags,
+        operationId: 'joinOrganizationWithInvite',
+        summary: 'Join the organization through an invite link, with the role it gives (a member is raised to it, never lowered)',
+        params: InviteParams,
+        response: { 200: JoinedSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      await joinWithInvite(request.ctx, request.params.organizationId, request.params.inviteId);
+      return {};
+    },
   );
 
   app.delete(

@@ -51,6 +51,14 @@ export const CreateLinkInviteBody = Type.Union([
 ]);
 export type CreateLinkInviteBody = Static<typeof CreateLinkInviteBody>;
 
+export const UpdateLinkInviteBody = Type.Union([
+  Type.Object({ role: MemberRoleOrGuest }, { additionalProperties: false, description: 'The role the invite gives (null for a guest).' }),
+  Type.Object({ level: MemberRoleOrGuest }, { additionalProperties: false, description: 'The level a content invite gives (refused: only organization invites exist).' }),
+]);
+export type UpdateLinkInviteBody = Static<typeof UpdateLinkInviteBody>;
+
+export const JoinedSchema = Type.Object({}, { description: 'Joined: the caller is now a member of the organization.' });
+
 export const InviteLinkSchema = Type.Object(
   {
     object: Type.Literal('invite'),

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, ListOf } from '../../http/schemas.ts';
 import { presentBacklinks, presentLinks } from './presenter.ts';
 import { BacklinksQuery, FileParams, LinksListSchema, LinksQuery, PageLocationSchema, PageParams, SpaceParams } from './schemas.ts';
-import { listFileBacklinks, listPageLinks, listSpaceLinks } from './service.ts';
+import { listFileBacklinks, listPageBacklinks, listPageLinks, listSpaceLinks } from './service.ts';
 
 const tags = ['links'];
 
@@ -41,6 +41,18 @@ export const linkRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => presentLinks(request.ctx, await listPageLinks(request.ctx, request.params.spaceId, request.params.pageId, request.query)),
+  );
+
+  app.get(
+    '/spaces/:spaceId/content/page/:pageId/backlinks',
+    {
+      config: { policy: 'space.view' },
+      schema: { tags, operationId: 'listSpacePageBacklinks', summary: 'The pages of the space that link to a page', params: PageParams, querystring: BacklinksQuery, response: { 200: ListOf(PageLocationSchema), ...errorResponses } },
+    },
+    async (request) => {
+      const { items, count, next, ...scope } = await listPageBacklinks(request.ctx, request.params.spaceId, request.params.pageId, request.query);
+      return { items: presentBacklinks(request.ctx, scope, items), count, ...(next ? { next } : {}) };
+    },
   );
 
   app.get(

@@ -151,14 +151,33 @@ export async function listFileBacklinks(ctx: Context, spaceId: string, fileId: s
 }
 
 export async function fileBacklinksIn(ctx: Context, scope: LinksScope, fileId: string, query: BacklinksQuery): Promise<Page<TreePage> & LinksScope> {
+  if (!scope.analysis.tree.files.has(fileId)) throw new NotFound(`No file "${fileId}" exists in ${describeScope(scope)}.`);
+  return backlinksPage(ctx, scope, `backlinks:${listingOf(scope)}:${fileId}`, scope.analysis.fileBacklinks.get(fileId) ?? [], query);
+}
+
+/** The pages of the space's current content that link to a page of it (or to an anchor in it), by path. */
+export async function listPageBacklinks(ctx: Context, spaceId: string, pageId: string, query: BacklinksQuery): Promise<Page<TreePage> & LinksScope> {
+  return pageBacklinksIn(ctx, await linksScope(ctx, spaceId), pageId, query);
+}
+
+export async function pageBacklinksIn(ctx: Context, scope: LinksScope, pageId: string, query: BacklinksQuery): Promise<Page<TreePage> & LinksScope> {
+  if (!scope.analysis.tree.byId.has(pageId)) throw new NotFound(`No page "${pageId}" exists in ${describeScope(scope)}.`);
+  const users: string[] = [];
+  for (const [from, links] of scope.analysis.byPage) {
+    if (from !== pageId && links.some((link) => link.target.kind === 'page' && link.target.page === pageId)) users.push(from);
+  }
+  return backlinksPage(ctx, scope, `page-backlinks:${listingOf(scope)}:${pageId}`, users, query);
+}
+
+/** A page of the pages `pageIds`, ordered by path (then id). */
+async function backlinksPage(ctx: Context, scope: LinksScope, listing: string, pageIds: string[], query: BacklinksQuery): Promise<Page<TreePage> & LinksScope> {
   const { tree } = scope.analysis;
-  if (!tree.files.has(fileId)) throw new NotFound(`No file "${fileId}" exists in ${describeScope(scope)}.`);
-  const pages = (scope.analysis.fileBacklinks.get(fileId) ?? [])
+  const pages = pageIds
     .map((id) => tree.byId.get(id)!)
     .sort((a, b) => compareText(sortPath(a), sortPath(b)) || compareText(a.node.id, b.node.id));
   const page = await paginate({
     signer: ctx.cursors,
-    scope: `backlinks:${listingOf(scope)}:${fileId}`,
+    scope: listing,
     request: query,
     count: async () => pages.length,
     fetch: async (cursor, take) => {

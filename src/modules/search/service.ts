@@ -7,7 +7,8 @@ import { isEmptyQuery, parseSearchQuery } from '../../search/query.ts';
 import { matchedSections, type SectionMatch } from '../../search/snippets.ts';
 import { organizationAccess } from '../../access/organizations.ts';
 import { spaceAccess } from '../../access/spaces.ts';
-import { spaceResolvedLevel, spaceViewableBy, withCollectionLevels } from '../../access/levels.ts';
+import { orGranted, spaceGrantRank, spaceResolvedLevel, spaceViewableBy, withContentLevels } from '../../access/levels.ts';
+import { loadGrants } from '../../access/grants.ts';
 import type { SearchRequest } from './schemas.ts';
 
 /**
@@ -79,13 +80,14 @@ export async function searchOrganization(ctx: Context, organizationId: string, r
   const { offset, limit } = window(ctx, scope, request);
   const query = parseSearchQuery(request.query);
   if (isEmptyQuery(query)) return { items: [], count: 0 };
-  const readable = withCollectionLevels(ctx.db, organization.id)
+  const grants = await loadGrants(ctx, organization.id, actor.userId);
+  const readable = withContentLevels(ctx.db, organization.id, grants)
     .selectFrom('spaces')
     .leftJoin('collection_levels', 'collection_levels.id', 'spaces.collection_id')
     .select('spaces.id')
     .where('spaces.organization_id', '=', organization.id)
     .where('spaces.deleted_at', 'is', null)
-    .where(spaceViewableBy(actor.role, spaceResolvedLevel));
+    .where(orGranted(spaceViewableBy(actor.role, spaceResolvedLevel), spaceGrantRank(grants)));
   const spaces: SpaceScope = { spaceIds: readable };
   const count = await countSpaces(ctx, query, spaces);
   const rows = limit === 0 || offset >= count ? [] : await matchingSpaces(ctx, query, spaces, { offset, limit: limit + 1 }, PAGES_PER_SPACE);

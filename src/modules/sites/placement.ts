@@ -2,6 +2,7 @@ import { inTransaction, requireActor, type Context } from '../../context.ts';
 import { slugify } from '../../content/markdown/slug.ts';
 import { BadRequest, NotFound } from '../../errors.ts';
 import type { MemberRoleOrGuest } from '../../policy/roles.ts';
+import { grantedRole, loadGrants, raisedLevel } from '../../access/grants.ts';
 import { effectiveLevel, spaceRules, type SpaceActor, type SpaceVisibility, type StoredLevel } from '../../policy/space.ts';
 import type { SiteSectionRow, SiteSpaceRow } from '../../sites/structure.ts';
 import { authorize } from '../../policy/index.ts';
@@ -37,22 +38,27 @@ export async function spaceActorsFor(ctx: Context, spaces: SpaceRow[]): Promise<
   ]);
   const roleByOrg = new Map(members.map((m) => [m.organization_id, m.role as MemberRoleOrGuest]));
   const collectionById = new Map(collections.map((c) => [c.id, c]));
-  const chainOf = (collectionId: string | null): StoredLevel[] => {
-    const chain: StoredLevel[] = [];
+  const chainOf = (collectionId: string | null): Array<{ id: string; level: StoredLevel }> => {
+    const chain: Array<{ id: string; level: StoredLevel }> = [];
     for (let id = collectionId, depth = 0; id && depth < 64; depth++) {
       const collection = collectionById.get(id);
       if (!collection) break;
-      chain.push(collection.default_level as StoredLevel);
+      chain.push({ id: collection.id, level: collection.default_level as StoredLevel });
       id = collection.parent_id;
     }
     return chain;
   };
+  const grantsByOrg = new Map(
+    await Promise.all(members.map(async (m) => [m.organization_id, await loadGrants(ctx, m.organization_id, user.userId)] as const)),
+  );
   for (const space of spaces) {
     const orgRole = roleByOrg.has(space.organization_id) ? roleByOrg.get(space.organization_id) : undefined;
+    const chain = chainOf(space.collection_id);
+    const granted = grantedRole(grantsByOrg.get(space.organization_id) ?? null, chain.map((link) => link.id), space.id);
     result.set(space.id, {
       userId: user.userId,
       orgRole,
-      level: effectiveLevel(orgRole, [space.default_level as StoredLevel, ...chainOf(space.collection_id)]),
+      level: raisedLevel(effectiveLevel(orgRole, [space.default_level as StoredLevel, ...chain.map((link) => link.level)]), granted),
       visibility: space.visibility as SpaceVisibility,
       sharedWith: false,
     });

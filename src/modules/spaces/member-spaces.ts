@@ -5,7 +5,8 @@ import type { MemberRole } from '../../policy/roles.ts';
 import { effectiveLevel, type StoredLevel } from '../../policy/space.ts';
 import { requireMember } from '../members/queries.ts';
 import { organizationAccess } from '../../access/organizations.ts';
-import { accessibleBy, spaceActorFor, spaceResolvedLevel, spaceViewableBy, withCollectionLevels } from '../../access/levels.ts';
+import { accessibleBy, orGranted, spaceActorFor, spaceGrantRank, spaceResolvedLevel, spaceViewableBy, withContentLevels } from '../../access/levels.ts';
+import { loadGrants, raisedLevel, roleOfRank } from '../../access/grants.ts';
 import type { MemberSpaceView } from './presenter.ts';
 import type { ListMemberSpacesQuery } from './schemas.ts';
 
@@ -21,13 +22,19 @@ export async function listMemberSpaces(ctx: Context, organizationId: string, use
   const member = await requireMember(ctx, organization.id, userId);
   const memberRole = member.disabled ? null : member.role;
   const order = query.order ?? 'desc';
-  const base = withCollectionLevels(ctx.db, organization.id)
+  const [grants, ofMember] = await Promise.all([
+    loadGrants(ctx, organization.id, actor.userId),
+    member.disabled ? Promise.resolve(null) : loadGrants(ctx, organization.id, userId),
+  ]);
+  const granted = spaceGrantRank(grants);
+  const memberGranted = spaceGrantRank(ofMember, 'member_collections');
+  const base = withContentLevels(ctx.db, organization.id, grants, ofMember)
     .selectFrom('spaces')
     .leftJoin('collection_levels', 'collection_levels.id', 'spaces.collection_id')
     .where('spaces.organization_id', '=', organization.id)
     .where('spaces.deleted_at', 'is', null)
-    .where(accessibleBy(memberRole, spaceResolvedLevel))
-    .where(spaceViewableBy(actor.role, spaceResolvedLevel));
+    .where(orGranted(accessibleBy(memberRole, spaceResolvedLevel), memberGranted))
+    .where(orGranted(spaceViewableBy(actor.role, spaceResolvedLevel), granted));
   const page = await paginate({
     signer: ctx.cursors,
     scope: `member-spaces:${organization.id}:${userId}:${actor.userId}:${order}`,
@@ -37,6 +44,8 @@ export async function listMemberSpaces(ctx: Context, organizationId: string, use
       base
         .selectAll('spaces')
         .select(spaceResolvedLevel.as('resolved_level'))
+        .select(granted.as('granted_rank'))
+        .select(memberGranted.as('member_rank'))
         .$if(cursor !== undefined, (q) => q.where(after('spaces.created_at', 'spaces.id', order, cursor!)))
         .orderBy('spaces.created_at', order)
         .orderBy('spaces.id', order)
@@ -46,10 +55,10 @@ export async function listMemberSpaces(ctx: Context, organizationId: string, use
   });
   return {
     ...page,
-    items: page.items.map(({ resolved_level, ...space }) => ({
-      permission: effectiveLevel(memberRole, [resolved_level as StoredLevel]) as MemberRole,
+    items: page.items.map(({ resolved_level, granted_rank, member_rank, ...space }) => ({
+      permission: raisedLevel(effectiveLevel(memberRole, [resolved_level as StoredLevel]), roleOfRank(member_rank)) as MemberRole,
       space,
-      actor: spaceActorFor(actor.userId, actor.role, resolved_level, space.visibility),
+      actor: spaceActorFor(actor.userId, actor.role, resolved_level, space.visibility, granted_rank),
     })),
   };
 }

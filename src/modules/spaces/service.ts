@@ -11,7 +11,8 @@ import { effectiveLevel, type SpaceVisibility, type StoredLevel } from '../../po
 import { parentCollection } from '../../access/collections.ts';
 import { organizationAccess } from '../../access/organizations.ts';
 import { collectionLevelChain, spaceAccess } from '../../access/spaces.ts';
-import { spaceResolvedLevel, spaceActorFor, spaceViewableBy, withCollectionLevels } from '../../access/levels.ts';
+import { orGranted, spaceGrantRank, spaceResolvedLevel, spaceActorFor, spaceViewableBy, withContentLevels } from '../../access/levels.ts';
+import { loadGrants } from '../../access/grants.ts';
 import { endPosition } from './positions.ts';
 import type { SpaceView } from './presenter.ts';
 import type { CreateSpaceBody, DefaultLevel, ListSpacesQuery, UpdateSpaceBody } from './schemas.ts';
@@ -90,12 +91,14 @@ export async function createSpace(ctx: Context, organizationId: string, input: C
 export async function listSpaces(ctx: Context, organizationId: string, query: ListSpacesQuery): Promise<Page<SpaceView>> {
   const { organization, actor } = await organizationAccess(ctx, organizationId);
   authorize(ctx, 'spaces.list', actor);
-  const base = withCollectionLevels(ctx.db, organization.id)
+  const grants = await loadGrants(ctx, organization.id, actor.userId);
+  const granted = spaceGrantRank(grants);
+  const base = withContentLevels(ctx.db, organization.id, grants)
     .selectFrom('spaces')
     .leftJoin('collection_levels', 'collection_levels.id', 'spaces.collection_id')
     .where('spaces.organization_id', '=', organization.id)
     .where('spaces.deleted_at', 'is', null)
-    .where(spaceViewableBy(actor.role, spaceResolvedLevel));
+    .where(orGranted(spaceViewableBy(actor.role, spaceResolvedLevel), granted));
   const page = await paginate({
     signer: ctx.cursors,
     scope: `spaces:${organization.id}:${actor.userId}`,
@@ -105,6 +108,7 @@ export async function listSpaces(ctx: Context, organizationId: string, query: Li
       base
         .selectAll('spaces')
         .select(spaceResolvedLevel.as('resolved_level'))
+        .select(granted.as('granted_rank'))
         .$if(cursor !== undefined, (q) => q.where(after('spaces.created_at', 'spaces.id', 'asc', cursor!)))
         .orderBy('spaces.created_at', 'asc')
         .orderBy('spaces.id', 'asc')
@@ -114,7 +118,7 @@ export async function listSpaces(ctx: Context, organizationId: string, query: Li
   });
   return {
     ...page,
-    items: page.items.map(({ resolved_level, ...space }) => ({ space, actor: spaceActorFor(actor.userId, actor.role, resolved_level, space.visibility) })),
+    items: page.items.map(({ resolved_level, granted_rank, ...space }) => ({ space, actor: spaceActorFor(actor.userId, actor.role, resolved_level, space.visibility, granted_rank) })),
   };
 }
 

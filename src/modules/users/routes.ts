@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../http/schemas.ts';
 import { presentUser } from './presenter.ts';
-import { UserParams, UserSchema } from './schemas.ts';
-import { getAuthenticatedUser, getVisibleUser } from './service.ts';
+import { UpdateUserBody, UserParams, UserSchema } from './schemas.ts';
+import { getAuthenticatedUser, getVisibleUser, updateUser } from './service.ts';
 
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -27,5 +27,21 @@ export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => presentUser(request.ctx, await getVisibleUser(request.ctx, request.params.userId)),
+  );
+
+  app.patch(
+    '/users/:userId',
+    {
+      config: { policy: 'user.update' },
+      schema: {
+        tags: ['users'],
+        summary: 'Change your own profile: display name, photo address',
+        operationId: 'updateUserById',
+        params: UserParams,
+        body: UpdateUserBody,
+        response: { 200: UserSchema, ...errorResponses },
+      },
+    },
+    async (request) => presentUser(request.ctx, await updateUser(request.ctx, request.params.userId, request.body)),
   );
 };

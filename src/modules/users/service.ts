@@ -1,6 +1,8 @@
 import type { Context } from '../../context.ts';
-import { nowIso, requireActor } from '../../context.ts';
-import { NotFound } from '../../errors.ts';
+import { inTransaction, nowIso, requireActor } from '../../context.ts';
+import { BadRequest, NotFound } from '../../errors.ts';
+import { authorize } from '../../policy/index.ts';
+import type { UpdateUserBody } from './schemas.ts';
 import { hashToken, newApiToken } from '../../secrets.ts';
 import type { UserRow } from './presenter.ts';
 
@@ -73,4 +75,25 @@ export async function issueApiToken(ctx: Context, userId: string, name: string |
     .values({ id: ctx.ids.next(), user_id: userId, token_hash: hashToken(token), name, created_at: nowIso(ctx) })
     .execute();
   return token;
+}
+
+/**
+ * Changes a user's profile (display name, photo address): only their own. Another user the caller can see
+ * is refused with 403; one they cannot see answers 404, as for reads.
+ */
+export async function updateUser(ctx: Context, userId: string, patch: UpdateUserBody): Promise<UserRow> {
+  return inTransaction(ctx, async (tx) => {
+    const user = await getVisibleUser(tx, userId);
+    authorize(tx, 'user.update', requireActor(tx).userId, user.id);
+    const changes: { display_name?: string; photo_url?: string } = {};
+    if (patch.displayName !== undefined) {
+      const name = patch.displayName.trim();
+      if (name === '') throw new BadRequest('The body member "displayName" must not be blank.');
+      changes.display_name = name;
+    }
+    if (patch.photoURL !== undefined) changes.photo_url = patch.photoURL;
+    if (Object.keys(changes).length === 0) throw new BadRequest('The body needs "displayName" or "photoURL": the profile fields to change.');
+    await tx.db.updateTable('users').set(changes).where('id', '=', user.id).execute();
+    return getVisibleUser(tx, user.id);
+  });
 }
