@@ -144,6 +144,15 @@ export async function submitReview(ctx: Context, spaceId: string, changeRequestI
       updated_at: now,
     };
     await tx.db.insertInto('change_request_reviews').values(row).execute();
+    await tx.events.emit(tx, 'change_request.reviewed', {
+      organizationId: access.space.organization_id,
+      actorId: access.actor.userId,
+      spaceId: access.space.id,
+      changeRequestId: access.changeRequest.id,
+      number: access.changeRequest.number,
+      reviewId: row.id,
+      status: row.status,
+    });
     return (await reviewViews(tx, access, [row]))[0];
   });
 }
