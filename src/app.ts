@@ -33,6 +33,7 @@ import { searchRoutes } from './modules/search/routes.ts';
 import { linkRoutes } from './modules/links/routes.ts';
 import { importRoutes } from './modules/imports/routes.ts';
 import { siteRoutes } from './modules/sites/routes/index.ts';
+import { gitRoutes } from './modules/git/routes.ts';
 import { publishedRoutes } from './published/routes.ts';
 
 declare module 'fastify' {
@@ -113,6 +114,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(importRoutes);
       await v1.register(pdfRoutes);
       await v1.register(siteRoutes);
+      await v1.register(gitRoutes);
     },
     { prefix: '/v1' },
   );

@@ -77,6 +77,7 @@ export async function createSpace(ctx: Context, organizationId: string, input: C
       created_at: now,
       updated_at: now,
       deleted_at: null,
+      git_sync: null,
     };
     await tx.db.insertInto('spaces').values(space).execute();
     const chain = ['inherit' as const, ...(await collectionLevelChain(tx, collectionId))];

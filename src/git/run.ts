@@ -1,0 +1,155 @@
+import type { Context } from '../context.ts';
+import { inTransaction, nowIso } from '../context.ts';
+import { lockSpaceHead, setSpaceHead } from '../content/head.ts';
+import { createRevision, findRevision } from '../content/revisions.ts';
+import { loadTree } from '../content/tree.ts';
+import { BadRequest } from '../errors.ts';
+import { gitText } from './cli.ts';
+import { exportChanges } from './export-files.ts';
+import { layContent } from './lay.ts';
+import { readCommit } from './read.ts';
+import { remoteConfig, type Remote } from './remote.ts';
+import { fetchRef, listTree, openCache, pushCommit, writeCommit } from './repository.ts';
+import { findOperation, findSync, layoutOf, recordSync, setRevisionCommit, updateOperation, type GitOperationRow, type GitRequest, type GitStage } from './state.ts';
+
+/**
+ * Runs one Git operation (an import or an export) of the job queue, stage by stage, recording each stage
+ * and the outcome on its `git_operations` row. Whatever fails leaves the space as it was: an import writes
+ * its revision and moves the space in one transaction at the end; an export pushes one commit, never
+ * forcing, and records the new pair only once the push succeeded.
+ */
+
+/** Quire's identity as a committer. */
+export const QUIRE_COMMITTER = { name: 'Quire', email: 'quire@localhost' };
+
+/** What an operation did. */
+export interface OperationOutcome {
+  commit: string | null;
+  revisionId: string | null;
+}
+
+function remoteOf(ctx: Context, request: GitRequest): Remote {
+  return { url: request.url, credentials: request.sealedCredentials ? ctx.secrets.decrypt(request.sealedCredentials).toString('utf8') : null };
+}
+
+function commitUrl(request: GitRequest, commit: string): string | undefined {
+  return request.repoCommitURL ? `${request.repoCommitURL.replace(/\/+$/, '')}/${commit}` : undefined;
+}
+
+async function connect(ctx: Context, space: string, request: GitRequest, stage: (stage: GitStage) => Promise<void>, signal?: AbortSignal) {
+  await stage('repo_fetch');
+  const remote = remoteOf(ctx, request);
+  const config = await remoteConfig(remote, { allowPrivate: ctx.config.importAllowPrivate });
+  const gitDir = await openCache(ctx.config.dataDir, request.repoCacheID ? `cache:${request.repoCacheID}` : `space:${space}`);
+  const { commit } = await fetchRef(gitDir, remote.url, request.ref, config, signal);
+  return { gitDir, config, remote, tip: commit };
+}
+
+/** Imports the tip of the branch as the space's content (or as a standalone revision). */
+export async function runImport(ctx: Context, operation: GitOperationRow, request: GitRequest, stage: (stage: GitStage) => Promise<void>, signal?: AbortSignal): Promise<OperationOutcome> {
+  const spaceId = operation.space_id;
+  const { gitDir, tip } = await connect(ctx, spaceId, request, stage, signal);
+  if (!tip) throw new BadRequest(`The branch "${request.ref}" does not exist in the repository; nothing was imported.`);
+  const sync = await findSync(ctx, spaceId);
+  if (!request.standalone && !request.force && sync?.last_commit === tip && sync.ref === request.ref && sync.project_directory === request.projectDirectory) {
+    // Already in step (Quire's own push coming back, or the same push twice): nothing to import.
+    return { commit: tip, revisionId: null };
+  }
+  await stage('config_check');
+  const { content, layout } = await readCommit(ctx, gitDir, tip, { projectDirectory: request.projectDirectory, signal });
+  await stage('content_process');
+  const message = await gitText(['log', '-1', '--format=%B', tip], { gitDir });
+  const committer = await gitText(['log', '-1', '--format=%cn', tip], { gitDir });
+  const info = { oid: tip, message: message.trim() || '(no message)', createdByGitBook: committer === QUIRE_COMMITTER.name, ref: request.ref, ...(commitUrl(request, tip) ? { url: commitUrl(request, tip) } : {}) };
+  const layOver = async (head: string) => {
+    const revision = await findRevision(ctx, head);
+    const tree = revision ? await loadTree(ctx, revision.root) : null;
+    const writer = layContent(ctx, content, tree);
+    return { root: await writer.write(ctx), headRoot: revision?.root };
+  };
+  const space = await ctx.db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirstOrThrow();
+  let laid = { head: space.revision_id, ...(await layOver(space.revision_id)) };
+  await stage('finalize');
+  return inTransaction(ctx, async (tx) => {
+    const current = await lockSpaceHead(tx, spaceId);
+    if (current !== laid.head) laid = { head: current, ...(await layOver(current)) };
+    let revisionId: string;
+    if (request.standalone) {
+      revisionId = await createRevision(tx, { spaceId, type: 'edits', parents: [current], root: laid.root });
+      await setRevisionCommit(tx, revisionId, info);
+      return { commit: tip, revisionId };
+    }
+    if (laid.root === laid.headRoot) revisionId = current;
+    else {
+      revisionId = await createRevision(tx, { spaceId, type: 'edits', parents: [current], root: laid.root });
+      await setRevisionCommit(tx, revisionId, info);
+      await setSpaceHead(tx, spaceId, revisionId, { expected: current });
+    }
+    await recordSync(tx, spaceId, request, { commit: tip, revisionId, layout });
+    return { commit: tip, revisionId };
+  });
+}
+
+/** Exports the space's current content to the branch as one commit (none when nothing changed). */
+export async function runExport(ctx: Context, operation: GitOperationRow, request: GitRequest, stage: (stage: GitStage) => Promise<void>, signal?: AbortSignal): Promise<OperationOutcome> {
+  const spaceId = operation.space_id;
+  const { gitDir, config, remote, tip } = await connect(ctx, spaceId, request, stage, signal);
+  const sync = await findSync(ctx, spaceId);
+  const sameRemote = sync && sync.url === request.url && sync.ref === request.ref && sync.project_directory === request.projectDirectory;
+  if (sameRemote && sync.last_commit && tip && tip !== sync.last_commit && !request.force) {
+    throw new BadRequest(
+      `The branch "${request.ref}" moved since the last sync (it was at ${sync.last_commit.slice(0, 12)}, it is at ${tip.slice(0, 12)}): import it first, or export with "force" to write this content over it as a new commit.`,
+    );
+  }
+  await stage('config_check');
+  const layout = layoutOf(sameRemote ? sync : undefined, request.projectDirectory);
+  await stage('content_process');
+  const space = await ctx.db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirstOrThrow();
+  const head = (await findRevision(ctx, space.revision_id))!;
+  const tree = await loadTree(ctx, head.root);
+  const lastRevision = sameRemote && sync.last_revision_id && sync.last_commit === tip ? await findRevision(ctx, sync.last_revision_id) : undefined;
+  const last = lastRevision ? await loadTree(ctx, lastRevision.root) : null;
+  const entries = tip ? await listTree(gitDir, tip) : [];
+  const changes = await exportChanges(ctx, { tree, last, layout, tip: entries, gitDir });
+  await stage('finalize');
+  const author = operation.created_by ? await ctx.db.selectFrom('users').select(['display_name', 'email']).where('id', '=', operation.created_by).executeTakeFirst() : undefined;
+  const message = request.commitMessage?.trim() || 'Quire: No commit message';
+  const commit = changes.length === 0 ? null : await writeCommit(gitDir, {
+    parent: tip,
+    message: message.endsWith('\n') ? message : `${message}\n`,
+    author: author ? { name: author.display_name, email: author.email } : QUIRE_COMMITTER,
+    committer: QUIRE_COMMITTER,
+    changes,
+    time: Math.floor(ctx.clock.now().getTime() / 1000),
+  });
+  if (commit) await pushCommit(gitDir, remote.url, commit, request.ref, config, signal);
+  const synced = commit ?? tip;
+  await inTransaction(ctx, async (tx) => {
+    if (commit) await setRevisionCommit(tx, head.id, { oid: commit, message: message.trim(), createdByGitBook: true, ref: request.ref, ...(commitUrl(request, commit) ? { url: commitUrl(request, commit) } : {}) });
+    await recordSync(tx, spaceId, request, { commit: synced, revisionId: head.id, layout });
+  });
+  return { commit: synced, revisionId: head.id };
+}
+
+/** Runs an operation by id, recording its stages and outcome; an error is recorded, then thrown again. */
+export async function runOperation(ctx: Context, operationId: string, signal?: AbortSignal): Promise<OperationOutcome | null> {
+  const operation = await findOperation(ctx, operationId);
+  if (!operation || operation.state === 'success' || operation.state === 'failure') return null;
+  const request = JSON.parse(operation.request) as GitRequest;
+  const now = nowIso(ctx);
+  await updateOperation(ctx, operationId, { state: 'running', started_at: now, stage: 'repo_fetch', error: null });
+  const stage = (next: GitStage) => updateOperation(ctx, operationId, { stage: next });
+  try {
+    const sync = await findSync(ctx, operation.space_id);
+    if (request.timestamp && sync?.last_timestamp && request.timestamp < sync.last_timestamp && !request.force) {
+      throw new BadRequest(`A later Git operation (of ${sync.last_timestamp}) already ran; this one (of ${request.timestamp}) was skipped. Use "force" to run it anyway.`);
+    }
+    const outcome = operation.direction === 'import' ? await runImport(ctx, operation, request, stage, signal) : await runExport(ctx, operation, request, stage, signal);
+    await updateOperation(ctx, operationId, { state: 'success', commit: outcome.commit, revision_id: outcome.revisionId, completed_at: nowIso(ctx) });
+    return outcome;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await updateOperation(ctx, operationId, { state: 'failure', error: message.slice(0, 2000) });
+    throw error;
+  }
+}
