@@ -61,7 +61,8 @@ export async function exportChanges(ctx: Pick<Context, 'db' | 'blobs'>, input: E
       const path = repoPath(layout, pageFile(page));
       const before = last?.byId.get(page.node.id);
       const beforePath = before && before.node.type === 'document' ? repoPath(layout, pageFile(before)) : undefined;
-      if (before && beforePath === path && tipByPath.has(path) && fieldsOf(before.node) === fieldsOf(page.node)) {
+      if (before && beforePath === path && fieldsOf(before.node) === fieldsOf(page.node)) {
+        // Unchanged since the last sync: its file stays as it is (and a page that had no file gets none).
         written.add(path);
         continue;
       }

@@ -27,6 +27,8 @@ export interface GitServer {
   createRepo(name: string, files: Record<string, string | Buffer>): void;
   /** A bare repository made from a folder (every file of it, in one commit). */
   createRepoFromFolder(name: string, folder: string): void;
+  /** Serves a copy of an existing repository (every branch, full history). */
+  adoptRepo(name: string, source: string): void;
   /** A working clone of a repository (to read it or push to it like a user). */
   clone(name: string): string;
   /** Commits what a working clone holds and pushes it. */
@@ -36,6 +38,8 @@ export interface GitServer {
   head(name: string, ref?: string): string;
   /** Lines of `git log` of a branch: `<oid> <author> | <committer> | <subject>`. */
   log(name: string, ref?: string): string[];
+  /** `git diff` between two commits of a repository (`--stat` by default). */
+  diff(name: string, from: string, to: string, ...options: string[]): string;
   /** Every request line seen (method, path, Authorization present or not). */
   requests: string[];
   root: string;
@@ -130,6 +134,10 @@ export async function startGitServer(): Promise<GitServer> {
       for (const path of walk(folder)) files[path] = readFileSync(join(folder, path));
       api.createRepo(name, files);
     },
+    adoptRepo(name, source) {
+      gitSync(['clone', '-q', '--bare', '--no-local', source, bare(name)]);
+      gitSync(['config', 'http.receivepack', 'true'], bare(name));
+    },
     clone(name) {
       const work = mkdtempSync(join(root, 'clone-'));
       gitSync(['clone', '-q', bare(name), work]);
@@ -148,6 +156,7 @@ export async function startGitServer(): Promise<GitServer> {
       return out;
     },
     head: (name, ref = 'main') => gitSync(['rev-parse', ref], bare(name)).trim(),
+    diff: (name, from, to, ...options) => gitSync(['diff', ...(options.length ? options : ['--stat']), from, to], bare(name)),
     log: (name, ref = 'main') => gitSync(['log', '--format=%H %an <%ae> | %cn | %s', ref], bare(name)).trim().split('\n'),
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
