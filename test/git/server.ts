@@ -156,7 +156,12 @@ export async function startGitServer(): Promise<GitServer> {
       return out;
     },
     head: (name, ref = 'main') => gitSync(['rev-parse', ref], bare(name)).trim(),
-    diff: (name, from, to, ...options) => gitSync(['diff', ...(options.length ? options : ['--stat']), from, to], bare(name)),
+    diff: (name, from, to, ...options) => {
+      const split = options.indexOf('--');
+      const flags = split < 0 ? options : options.slice(0, split);
+      const paths = split < 0 ? [] : options.slice(split);
+      return gitSync(['diff', ...(flags.length ? flags : ['--stat']), from, to, ...paths], bare(name));
+    },
     log: (name, ref = 'main') => gitSync(['log', '--format=%H %an <%ae> | %cn | %s', ref], bare(name)).trim().split('\n'),
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
