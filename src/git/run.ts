@@ -6,11 +6,12 @@ import { loadTree } from '../content/tree.ts';
 import { BadRequest } from '../errors.ts';
 import { gitText } from './cli.ts';
 import { exportChanges } from './export-files.ts';
+import { incrementalImport } from './incremental.ts';
 import { layContent } from './lay.ts';
 import { readCommit } from './read.ts';
 import { remoteConfig, type Remote } from './remote.ts';
 import { fetchRef, listTree, openCache, pushCommit, writeCommit } from './repository.ts';
-import { findOperation, findSync, layoutOf, recordSync, setRevisionCommit, updateOperation, type GitOperationRow, type GitRequest, type GitStage } from './state.ts';
+import { findOperation, findSync, layoutOf, recordSync, setRevisionCommit, updateOperation, type GitOperationRow, type GitRequest, type GitStage, type GitSyncRow } from './state.ts';
 
 /**
  * Runs one Git operation (an import or an export) of the job queue, stage by stage, recording each stage
@@ -56,18 +57,21 @@ export async function runImport(ctx: Context, operation: GitOperationRow, reques
     return { commit: tip, revisionId: null };
   }
   await stage('config_check');
-  const { content, layout } = await readCommit(ctx, gitDir, tip, { projectDirectory: request.projectDirectory, signal });
+  const space = await ctx.db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirstOrThrow();
+  const fast = await fastImport(ctx, { gitDir, tip, request, sync, head: space.revision_id });
+  const { content, layout } = fast ? { content: null, layout: fast.layout } : await readCommit(ctx, gitDir, tip, { projectDirectory: request.projectDirectory, signal });
   await stage('content_process');
   const message = await gitText(['log', '-1', '--format=%B', tip], { gitDir });
   const committer = await gitText(['log', '-1', '--format=%cn', tip], { gitDir });
   const info = { oid: tip, message: message.trim() || '(no message)', createdByGitBook: committer === QUIRE_COMMITTER.name, ref: request.ref, ...(commitUrl(request, tip) ? { url: commitUrl(request, tip) } : {}) };
   const layOver = async (head: string) => {
     const revision = await findRevision(ctx, head);
+    if (fast && head === space.revision_id) return { root: await fast.writer.write(ctx), headRoot: revision?.root };
     const tree = revision ? await loadTree(ctx, revision.root) : null;
-    const writer = layContent(ctx, content, tree);
+    const full = content ?? (await readCommit(ctx, gitDir, tip, { projectDirectory: request.projectDirectory, signal })).content;
+    const writer = layContent(ctx, full, tree);
     return { root: await writer.write(ctx), headRoot: revision?.root };
   };
-  const space = await ctx.db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirstOrThrow();
   let laid = { head: space.revision_id, ...(await layOver(space.revision_id)) };
   await stage('finalize');
   return inTransaction(ctx, async (tx) => {
@@ -88,6 +92,21 @@ export async function runImport(ctx: Context, operation: GitOperationRow, reques
     await recordSync(tx, spaceId, request, { commit: tip, revisionId, layout });
     return { commit: tip, revisionId };
   });
+}
+
+/**
+ * The fast path of a re-import (src/git/incremental.ts): same remote, the space still at the revision of
+ * the last sync, and the commits since then only modified known files.
+ */
+async function fastImport(ctx: Context, input: { gitDir: string; tip: string; request: GitRequest; sync: GitSyncRow | undefined; head: string }) {
+  const { sync, request } = input;
+  if (!sync?.last_commit || !sync.layout || request.force || request.standalone) return null;
+  if (sync.url !== request.url || sync.ref !== request.ref || sync.project_directory !== request.projectDirectory || sync.last_revision_id !== input.head) return null;
+  const layout = layoutOf(sync, request.projectDirectory);
+  const revision = await findRevision(ctx, input.head);
+  if (!revision) return null;
+  const writer = await incrementalImport(ctx, { gitDir: input.gitDir, from: sync.last_commit, to: input.tip, layout, tree: await loadTree(ctx, revision.root), headRevisionId: input.head });
+  return writer ? { writer, layout } : null;
 }
 
 /** Exports the space's current content to the branch as one commit (none when nothing changed). */
