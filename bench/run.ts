@@ -13,7 +13,8 @@
  *   GET published page, warm cache       a 100-page public site, against the same HTML bytes   target >= 0.5  bench/published.ts
  *                                        served by a bare Fastify
  *
- * `npm run bench -- published` runs only the published reader's benchmark.
+ * `npm run bench -- published` runs only the published reader's benchmark; `npm run bench -- git` only Git
+ * Sync's (bench/git.ts: import, re-import and export against git clone and a 50-page repository).
  *
  * Throughput: baseline and Quire alternate over BENCH_ROUNDS rounds (default 3) and the medians are
  * compared, so a moment of noise weighs on both sides. BENCH_SECONDS (default 5 per round) and
@@ -74,6 +75,7 @@ async function duplicateTimes(client: Api, small: string, large: string, count: 
 }
 
 async function main(): Promise<void> {
+  if (only === 'git') return (await import('./git.ts')).gitBench();
   const helloPort = 31000 + Math.floor(Math.random() * 1000);
   const quirePort = helloPort + 1000;
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-'));
