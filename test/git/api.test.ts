@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { GitBookAPI } from '@gitbook/api';
-import { assertError, dialects, type TestApp } from '../helpers/app.ts';
+import { assertError, createTestApp, dialects, type TestApp } from '../helpers/app.ts';
 import { createSpace } from '../helpers/content-factory.ts';
 import { cast, createWorld, type World } from '../helpers/factories.ts';
 import { createGitTestApp, lastOperation, runJobs } from './helpers.ts';
@@ -120,6 +123,20 @@ for (const dialect of dialects) {
       assert.equal((await world.members.edit.api.delete(`/v1/spaces/${spaceId}/git/legacy-installation`)).status, 204);
     });
 
+    it('runs again an operation whose worker stopped mid-way (left running): no partial revision, then success', async () => {
+      const spaceId = await createSpace(t.ctx, world.organizationId);
+      const start = (await t.ctx.db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirstOrThrow()).revision_id;
+      assert.equal((await world.members.edit.api.post(`/v1/spaces/${spaceId}/git/import`, { url: remote.url('docs'), ref: 'refs/heads/main' })).status, 204);
+      // The state a killed worker leaves: the operation marked running at its content stage, nothing written.
+      await t.ctx.db.updateTable('git_operations').set({ state: 'running', stage: 'content_process' }).where('space_id', '=', spaceId).execute();
+      assert.equal((await t.ctx.db.selectFrom('revisions').select('id').where('space_id', '=', spaceId).execute()).length, 1);
+      assert.equal((await t.ctx.db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirstOrThrow()).revision_id, start);
+      await runJobs(t.ctx);
+      const operation = await lastOperation(t.ctx, spaceId);
+      assert.equal(operation.state, 'success', operation.error ?? '');
+      assert.equal((await t.ctx.db.selectFrom('revisions').select('id').where('space_id', '=', spaceId).execute()).length, 2, 'one revision, written once');
+    });
+
     it('fails an operation with a clear message on a wrong password or a missing branch, leaving the space as it was', async () => {
       const spaceId = await createSpace(t.ctx, world.organizationId);
       const head = async () => (await t.ctx.db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirstOrThrow()).revision_id;
@@ -139,6 +156,31 @@ for (const dialect of dialects) {
       assert.equal(operation.state, 'failure');
       assert.match(operation.error ?? '', /does not exist/);
       assert.equal(await head(), start);
+    });
+  });
+}
+
+for (const dialect of dialects) {
+  describe(`Git Sync and the address guard [${dialect}]`, () => {
+    it('refuses a remote on a private address unless QUIRE_IMPORT_ALLOW_PRIVATE is set: the operation fails and says why', async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'quire-git-guard-'));
+      const t = await createTestApp(dialect, { QUIRE_DATA_DIR: dataDir });
+      const remote = await startGitServer();
+      try {
+        remote.createRepo('docs', REPO);
+        const world = await createWorld(t.ctx, t.app, t.clock);
+        const spaceId = await createSpace(t.ctx, world.organizationId);
+        assert.equal((await world.admin.api.post(`/v1/spaces/${spaceId}/git/import`, { url: remote.url('docs'), ref: 'refs/heads/main' })).status, 204);
+        await runJobs(t.ctx);
+        const operation = await lastOperation(t.ctx, spaceId);
+        assert.equal(operation.state, 'failure');
+        assert.match(operation.error ?? '', /Git remote/);
+        assert.ok(!remote.requests.length, 'git never connected');
+      } finally {
+        await t.close();
+        await remote.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     });
   });
 }
