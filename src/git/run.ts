@@ -4,6 +4,7 @@ import { lockSpaceHead, setSpaceHead } from '../content/head.ts';
 import { createRevision, findRevision } from '../content/revisions.ts';
 import { loadTree } from '../content/tree.ts';
 import { BadRequest } from '../errors.ts';
+import { mergeRevisions } from '../content/merge/index.ts';
 import { gitText } from './cli.ts';
 import { exportChanges } from './export-files.ts';
 import { incrementalImport } from './incremental.ts';
@@ -109,24 +110,51 @@ async function fastImport(ctx: Context, input: { gitDir: string; tip: string; re
   return writer ? { writer, layout } : null;
 }
 
+/**
+ * Merges the branch's tip into the space: the tip read as a revision over the last synced one (ids kept),
+ * then the existing three-way merge of revisions; a conflict stops the export, naming the pages, with
+ * nothing changed on either side. Answers the revision that holds exactly the tip's content.
+ */
+async function mergeBranch(ctx: Context, input: { spaceId: string; gitDir: string; tip: string; request: GitRequest; lastRevisionId: string; signal?: AbortSignal }): Promise<string> {
+  const last = await findRevision(ctx, input.lastRevisionId);
+  if (!last) throw new BadRequest('The revision of the last sync is gone; import the branch, then export again.');
+  const { content } = await readCommit(ctx, input.gitDir, input.tip, { projectDirectory: input.request.projectDirectory, signal: input.signal });
+  const root = await layContent(ctx, content, await loadTree(ctx, last.root)).write(ctx);
+  const message = await gitText(['log', '-1', '--format=%B', input.tip], { gitDir: input.gitDir });
+  return inTransaction(ctx, async (tx) => {
+    const head = await lockSpaceHead(tx, input.spaceId);
+    const theirs = await createRevision(tx, { spaceId: input.spaceId, type: 'edits', parents: [last.id], root });
+    await setRevisionCommit(tx, theirs, { oid: input.tip, message: message.trim() || '(no message)', createdByGitBook: false, ref: input.request.ref });
+    const merged = await mergeRevisions(tx, { base: last.id, ours: head, theirs });
+    if (merged.result === 'conflicts') {
+      const named = merged.conflicts.slice(0, 10).map((conflict) => `"${conflict.title}" (${conflict.kind})`).join(', ');
+      throw new BadRequest(`The branch "${input.request.ref}" and the space both changed ${named} since the last sync; nothing was exported and nothing was lost. Resolve it in one place (edit the space, or push to the branch), or export with "force" to write the space's version over the branch as a new commit.`);
+    }
+    const revisionId = await createRevision(tx, { spaceId: input.spaceId, type: 'merge', parents: [head, theirs], root: merged.root });
+    await setSpaceHead(tx, input.spaceId, revisionId, { expected: head });
+    return theirs;
+  });
+}
+
 /** Exports the space's current content to the branch as one commit (none when nothing changed). */
 export async function runExport(ctx: Context, operation: GitOperationRow, request: GitRequest, stage: (stage: GitStage) => Promise<void>, signal?: AbortSignal): Promise<OperationOutcome> {
   const spaceId = operation.space_id;
   const { gitDir, config, remote, tip } = await connect(ctx, spaceId, request, stage, signal);
   const sync = await findSync(ctx, spaceId);
   const sameRemote = sync && sync.url === request.url && sync.ref === request.ref && sync.project_directory === request.projectDirectory;
-  if (sameRemote && sync.last_commit && tip && tip !== sync.last_commit && !request.force) {
-    throw new BadRequest(
-      `The branch "${request.ref}" moved since the last sync (it was at ${sync.last_commit.slice(0, 12)}, it is at ${tip.slice(0, 12)}): import it first, or export with "force" to write this content over it as a new commit.`,
-    );
-  }
   await stage('config_check');
   const layout = layoutOf(sameRemote ? sync : undefined, request.projectDirectory);
   await stage('content_process');
+  let base: { commit: string | null; revisionId: string | undefined } = { commit: sameRemote ? sync.last_commit : null, revisionId: sameRemote ? (sync.last_revision_id ?? undefined) : undefined };
+  if (sameRemote && sync.last_commit && sync.last_revision_id && tip && tip !== sync.last_commit && !request.force) {
+    // The branch moved since the last sync: its content is merged into the space first (three-way, the
+    // last synced revision as base), so neither side's edits are lost; the export then builds on the tip.
+    base = { commit: tip, revisionId: await mergeBranch(ctx, { spaceId, gitDir, tip, request, lastRevisionId: sync.last_revision_id, signal }) };
+  }
   const space = await ctx.db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirstOrThrow();
   const head = (await findRevision(ctx, space.revision_id))!;
   const tree = await loadTree(ctx, head.root);
-  const lastRevision = sameRemote && sync.last_revision_id && sync.last_commit === tip ? await findRevision(ctx, sync.last_revision_id) : undefined;
+  const lastRevision = base.revisionId && base.commit === tip ? await findRevision(ctx, base.revisionId) : undefined;
   const last = lastRevision ? await loadTree(ctx, lastRevision.root) : null;
   const entries = tip ? await listTree(gitDir, tip) : [];
   const changes = await exportChanges(ctx, { tree, last, layout, tip: entries, gitDir });

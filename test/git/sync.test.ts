@@ -135,7 +135,7 @@ for (const dialect of dialects) {
       assert.equal(remote.files('sync').get('CONTRIBUTING.md')!.toString('utf8'), REPO['CONTRIBUTING.md'], 'a file Quire did not write is never touched');
     });
 
-    it('refuses to export over a branch that moved (nothing lost), and with force writes a commit on top of it', async () => {
+    it('merges a branch that moved into the space before exporting (nothing lost on either side), as one commit on top of it', async () => {
       const work = remote.clone('sync');
       writeFileSync(join(work, 'README.md'), '# Welcome\n\nStart here. Pushed meanwhile.\n');
       const pushed = remote.push(work, 'Meanwhile');
@@ -143,15 +143,36 @@ for (const dialect of dialects) {
       const install = await pageByPath('install.md');
       const markdown = await getObject(t.ctx, install.node.body!);
       await editContent(t.ctx, spaceId, (writer) => writer.updatePage(install.node.id, { markdown: markdown.replace('Run the installer.', 'Run the new installer.') }));
-      let operation = await operate('export');
-      assert.equal(operation.state, 'failure');
-      assert.match(operation.error ?? '', /moved since the last sync/);
-      assert.equal(remote.head('sync'), pushed, 'nothing pushed');
-      operation = await operate('export', { force: true });
+      const operation = await operate('export');
       assert.equal(operation.state, 'success', operation.error ?? '');
       const after = remote.head('sync');
       assert.equal(remote.log('sync')[1].split(' ')[0], pushed, 'a normal commit on top of the branch');
-      assert.ok(remote.diff('sync', pushed, after, '--name-only').includes('install.md'));
+      assert.equal(remote.diff('sync', pushed, after, '--name-only').trim(), 'install.md');
+      assert.equal(remote.files('sync').get('README.md')!.toString('utf8'), '# Welcome\n\nStart here. Pushed meanwhile.\n');
+      const readme = await getObject(t.ctx, (await pageByPath('README.md')).node.body!);
+      assert.match(readme, /Pushed meanwhile/, 'the push reached the space too');
+      const head = (await findRevision(t.ctx, await currentRevision(t.ctx, spaceId)))!;
+      assert.equal(head.type, 'merge');
+    });
+
+    it('stops at a conflict, naming the page, with nothing changed on either side; force writes the space over the branch as a new commit', async () => {
+      const work = remote.clone('sync');
+      writeFileSync(join(work, 'install.md'), readFileSync(join(work, 'install.md'), 'utf8').replace('Run the new installer.', 'Run the installer from the branch.'));
+      const pushed = remote.push(work, 'Conflicting edit');
+      rmSync(work, { recursive: true, force: true });
+      const install = await pageByPath('install.md');
+      const markdown = await getObject(t.ctx, install.node.body!);
+      await editContent(t.ctx, spaceId, (writer) => writer.updatePage(install.node.id, { markdown: markdown.replace('Run the new installer.', 'Run the installer from Quire.') }));
+      const head = await currentRevision(t.ctx, spaceId);
+      let operation = await operate('export');
+      assert.equal(operation.state, 'failure');
+      assert.match(operation.error ?? '', /"Install" \(body\)/);
+      assert.equal(remote.head('sync'), pushed, 'nothing pushed');
+      assert.equal(await currentRevision(t.ctx, spaceId), head, 'the space did not move');
+      operation = await operate('export', { force: true });
+      assert.equal(operation.state, 'success', operation.error ?? '');
+      assert.equal(remote.log('sync')[1].split(' ')[0], pushed);
+      assert.match(remote.files('sync').get('install.md')!.toString('utf8'), /Run the installer from Quire\./);
     });
 
     it('imports standalone without moving the space, and skips an operation older than the last one unless forced', async () => {
