@@ -113,8 +113,10 @@ export async function exportChanges(ctx: Pick<Context, 'db' | 'blobs'>, input: E
     const next = summaryText(tree.pages, layout.summary);
     const base = last ? summaryText(last.pages, layout.summary) : undefined;
     const previousSummary = await textAt(summaryPath);
-    if (previousSummary !== undefined && base === next) written.add(summaryPath);
-    else put(summaryPath, previousSummary !== undefined && base !== undefined ? mergeLines(previousSummary, base, next) : next);
+    if (base === next) {
+      // The tree did not change since the last sync: the summary stays as it is (or absent, as it was).
+      if (previousSummary !== undefined) written.add(summaryPath);
+    } else put(summaryPath, previousSummary !== undefined && base !== undefined ? mergeLines(previousSummary, base, next) : next);
 
     // What the last synced content held and the current one no longer does.
     const lastPaths = new Set<string>([

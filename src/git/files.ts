@@ -57,7 +57,8 @@ export function pageFileText(page: Pick<PageFields, 'title' | 'description' | 'i
   if (page.layout && Object.keys(page.layout).length > 0) front.layout = frontmatterLayout(page.layout);
   const yaml = writeFrontmatter({ ...front, ...rest });
   const content = body.replace(/^\s*\n/, '');
-  return `${yaml ? `---\n${yaml}\n---\n\n` : ''}# ${page.title}\n${content ? `\n${content}` : ''}${content.endsWith('\n') || !content ? '' : '\n'}`;
+  // The body keeps its own ending (with or without a final newline), as the file had it.
+  return `${yaml ? `---\n${yaml}\n---\n\n` : ''}# ${page.title}\n${content ? `\n${content}` : ''}`;
 }
 
 /** The file of a reusable content: its title in front matter, then its body. */
@@ -65,7 +66,7 @@ export function includeFileText(title: string, markdown: string): string {
   const { rest, body } = splitFrontmatter(markdown, 'The reusable content');
   const yaml = writeFrontmatter({ title, ...rest });
   const content = body.replace(/^\s*\n/, '');
-  return `---\n${yaml}\n---\n${content ? `\n${content}` : ''}${content.endsWith('\n') || !content ? '' : '\n'}`;
+  return `---\n${yaml}\n---\n${content ? `\n${content}` : ''}`;
 }
 
 function linkText(title: string): string {

@@ -135,8 +135,27 @@ export async function startGitServer(): Promise<GitServer> {
       api.createRepo(name, files);
     },
     adoptRepo(name, source) {
-      gitSync(['clone', '-q', '--bare', '--no-local', source, bare(name)]);
-      gitSync(['config', 'http.receivepack', 'true'], bare(name));
+      try {
+        gitSync(['clone', '-q', '--bare', '--no-local', source, bare(name)]);
+        gitSync(['config', 'http.receivepack', 'true'], bare(name));
+      } catch {
+        // A partial copy (its largest blobs absent): serve the files of its HEAD that it holds, byte for
+        // byte, as one commit.
+        rmSync(bare(name), { recursive: true, force: true });
+        const files: Record<string, Buffer> = {};
+        const listing = execFileSync('git', ['ls-tree', '-r', '-z', 'HEAD'], { cwd: source, maxBuffer: 1 << 30 }).toString('utf8').split('\0').filter(Boolean);
+        for (const record of listing) {
+          const [meta, path] = record.split('\t');
+          const [mode, type, oid] = meta.split(' ');
+          if (type !== 'blob' || mode === '120000') continue;
+          try {
+            files[path] = execFileSync('git', ['cat-file', 'blob', oid], { cwd: source, maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'] });
+          } catch {
+            // absent from the copy
+          }
+        }
+        api.createRepo(name, files);
+      }
     },
     clone(name) {
       const work = mkdtempSync(join(root, 'clone-'));
