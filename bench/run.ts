@@ -13,9 +13,10 @@
  *   GET published page, warm cache       a 100-page public site, against the same HTML bytes   target >= 0.5  bench/published.ts
  *                                        served by a bare Fastify
  *
- * `npm run bench -- published` runs only the published reader's benchmark; `npm run bench -- organization`
- * only the 100,000-page organization (search p95 and memory, bench/organization.ts), which is not in the
- * default run (seeding it takes minutes).
+ * `npm run bench -- published` runs only the published reader's benchmark; `npm run bench -- git` only Git
+ * Sync's (bench/git.ts: import, re-import and export against git clone and a 50-page repository);
+ * `npm run bench -- organization` only the 100,000-page organization (search p95 and memory,
+ * bench/organization.ts), which is not in the default run (seeding it takes minutes).
  *
  * Throughput: baseline and Quire alternate over BENCH_ROUNDS rounds (default 3) and the medians are
  * compared, so a moment of noise weighs on both sides. BENCH_SECONDS (default 5 per round) and
@@ -77,6 +78,7 @@ async function duplicateTimes(client: Api, small: string, large: string, count: 
 }
 
 async function main(): Promise<void> {
+  if (only === 'git') return (await import('./git.ts')).gitBench();
   const helloPort = 31000 + Math.floor(Math.random() * 1000);
   const quirePort = helloPort + 1000;
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-'));

@@ -28,6 +28,7 @@ import { searchRoutes } from './modules/search/routes.ts';
 import { linkRoutes } from './modules/links/routes.ts';
 import { importRoutes } from './modules/imports/routes.ts';
 import { siteRoutes } from './modules/sites/routes/index.ts';
+import { gitRoutes } from './modules/git/routes.ts';
 import { publishedRoutes } from './published/routes.ts';
 import { registerAuditTrail } from './audit/http.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
@@ -133,6 +134,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(reviewRoutes);
       await v1.register(changeRoutes);
       await v1.register(contentReadRoutes);
+      await v1.register(gitRoutes);
     },
     { prefix: '/v1' },
   );

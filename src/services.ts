@@ -10,6 +10,7 @@ import { indexOnContentChange } from './search/changes.ts';
 import { indexSpaceJob } from './search/index-job.ts';
 import { deliverWebhookJob, deliverWebhooks } from './modules/webhooks/deliveries.ts';
 import { pruneAuditLogJob } from './audit/retention.ts';
+import { gitOperationJob } from './git/jobs.ts';
 import { SecretBox, Signer } from './secrets.ts';
 import type { BlobStore } from './storage/blobs.ts';
 import { openBlobStore } from './storage/blob-url.ts';
@@ -22,7 +23,7 @@ import { runTranslationJob } from './modules/translations/run.ts';
  * that enqueues or emits never imports its listeners.
  */
 export function appJobs(): JobRegistry {
-  return new JobRegistry([purgeSpaceJob, purgeCollectionJob, indexSpaceJob, deliverWebhookJob, pruneAuditLogJob, runTranslationJob]);
+  return new JobRegistry([purgeSpaceJob, purgeCollectionJob, indexSpaceJob, deliverWebhookJob, pruneAuditLogJob, runTranslationJob, gitOperationJob]);
 }
 
 export function appEvents(): DomainEvents {

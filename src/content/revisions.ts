@@ -97,10 +97,12 @@ export interface RevisionRecord {
   root: string;
   createdBy: string | null;
   createdAt: string;
+  /** The Git commit the revision came from or was exported as (mutable metadata, src/git/). */
+  git?: { oid: string; message: string; createdByGitBook: boolean; url?: string; ref?: string };
 }
 
 const revisionById = preparedQuery((db: Kysely<DB>, id: string) =>
-  db.selectFrom('revisions').select(['id', 'space_id', 'type', 'parents', 'root', 'created_by', 'created_at']).where('id', '=', id),
+  db.selectFrom('revisions').select(['id', 'space_id', 'type', 'parents', 'root', 'created_by', 'created_at', 'git']).where('id', '=', id),
 );
 
 /** A revision by id (one prepared query), or undefined. */
@@ -115,5 +117,6 @@ export async function findRevision(ctx: Pick<Context, 'db' | 'dialect'>, revisio
     root: row.root,
     createdBy: row.created_by,
     createdAt: row.created_at,
+    ...(row.git ? { git: JSON.parse(row.git) as RevisionRecord['git'] } : {}),
   };
 }

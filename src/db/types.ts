@@ -137,6 +137,8 @@ export interface SpacesTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** What `Space.gitSync` shows (GitSyncState, JSON text); null before any Git sync. */
+  git_sync: Generated<string | null>;
 }
 
 /** Immutable content, addressed by the SHA-256 of `kind` and `data`. */
@@ -165,6 +167,8 @@ export interface RevisionsTable {
   root: string;
   created_by: string | null;
   created_at: string;
+  /** The Git commit the revision came from or was exported as (GitSyncCommit, JSON text); mutable metadata. */
+  git: Generated<string | null>;
 }
 
 export interface JobsTable {
@@ -581,6 +585,43 @@ export interface MergeRuleBypassesTable {
   created_at: string;
 }
 
+/** A space's Git Sync configuration and the last synced pair (src/git/state.ts). */
+export interface GitSyncsTable {
+  space_id: string;
+  url: string;
+  credentials: string | null;
+  ref: string;
+  project_directory: string;
+  layout: string | null;
+  repo_cache_id: string | null;
+  tree_url: string | null;
+  commit_url: string | null;
+  provider: string | null;
+  last_commit: string | null;
+  last_revision_id: string | null;
+  last_timestamp: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One Git import or export (src/git/operations.ts). */
+export interface GitOperationsTable {
+  id: string;
+  space_id: string;
+  direction: string;
+  state: string;
+  stage: string;
+  request: string;
+  commit: string | null;
+  revision_id: string | null;
+  error: string | null;
+  created_by: string | null;
+  created_at: string;
+  started_at: string | null;
+  updated_at: string;
+  completed_at: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -628,4 +669,6 @@ export interface DB {
   change_request_reviews: ChangeRequestReviewsTable;
   space_merge_rules: SpaceMergeRulesTable;
   merge_rule_bypasses: MergeRuleBypassesTable;
+  git_syncs: GitSyncsTable;
+  git_operations: GitOperationsTable;
 }

@@ -36,6 +36,7 @@ export const policies = {
   'space.edit': { allow: spaceRules.edit, denied: 'You need the edit level on this space to change its content.' },
   'space.comment': { allow: spaceRules.comment, denied: 'You need the comment level on this space to comment.' },
   'space.review': { allow: spaceRules.review, denied: 'You need the review level on this space to review.' },
+  'space.triggerGitSync': { allow: spaceRules.triggerGitSync, denied: 'You need the edit level on this space to sync it with Git.' },
   'space.merge': { allow: spaceRules.merge, denied: 'You need the review level on this space to merge change requests.' },
   'spaces.create': { allow: organizationRules.createContent, denied: 'You need the create role in this organization to create spaces.' },
   'collection.view': { allow: collectionRules.view, denied: 'You cannot see this collection.' },

@@ -50,6 +50,8 @@ export const spaceRules = {
   edit: (a: SpaceActor) => roleAtLeast(a.level, 'edit'),
   review: (a: SpaceActor) => roleAtLeast(a.level, 'review'),
   merge: (a: SpaceActor) => roleAtLeast(a.level, 'review'),
+  /** Import from and export to the space's Git repository, and change or remove its sync: the edit level. */
+  triggerGitSync: (a: SpaceActor) => roleAtLeast(a.level, 'edit'),
   /** Create content in the organization: spaces and collections. */
   create: (a: SpaceActor) => roleAtLeast(a.level, 'create'),
 };
@@ -73,7 +75,7 @@ export function spacePermissions(a: SpaceActor): SpacePermissions {
     admin: spaceRules.admin(a),
     viewInviteLinks: spaceRules.admin(a),
     edit: spaceRules.edit(a),
-    triggerGitSync: spaceRules.edit(a),
+    triggerGitSync: spaceRules.triggerGitSync(a),
     comment: spaceRules.comment(a),
     merge: spaceRules.merge(a),
     review: spaceRules.review(a),

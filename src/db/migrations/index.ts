@@ -13,6 +13,7 @@ import * as translations from './2026-11-24-0040-translations.ts';
 import * as contentPermissions from './2026-11-24-0080-content-permissions.ts';
 import * as reviews from './2026-11-24-0081-reviews.ts';
 import * as mergeRules from './2026-11-24-0082-merge-rules.ts';
+import * as gitSync from './2026-11-24-0020-git-sync.ts';
 
 /** Every migration, by its timestamped name; Kysely applies them in name order. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-0080-content-permissions': contentPermissions,
   '2026-11-24-0081-reviews': reviews,
   '2026-11-24-0082-merge-rules': mergeRules,
+  '2026-11-24-0020-git-sync': gitSync,
 };
 
 export const migrationProvider: MigrationProvider = {

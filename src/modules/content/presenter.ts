@@ -102,6 +102,13 @@ export function presentFiles(ctx: Ctx, scope: ContentScope, files: StoredFile[],
   return files.map((file) => presentFile(ctx, scope, file, options, expires));
 }
 
+/** A reusable content without its Git metadata (`metadata=false`). */
+function withoutGit(content: unknown): unknown {
+  if (!content || typeof content !== 'object') return content;
+  const { git: _git, ...rest } = content as Record<string, unknown>;
+  return rest;
+}
+
 export function presentRevision(ctx: Ctx, scope: ContentScope & { tree: RevisionTree; mergedFrom?: ChangeRequestView }, options: PresentOptions): Revision {
   const { revision, tree } = scope;
   const presented: Revision = {
@@ -111,12 +118,13 @@ export function presentRevision(ctx: Ctx, scope: ContentScope & { tree: Revision
     parents: revision.parents,
     pages: presentPages(ctx, scope, tree.pages, options),
     files: presentFiles(ctx, scope, tree.root.files, options),
-    reusableContents: tree.root.reusableContents,
+    reusableContents: options.metadata === false ? tree.root.reusableContents.map(withoutGit) : tree.root.reusableContents,
     variables: (tree.root.variables ?? {}) as Revision['variables'],
     createdAt: revision.createdAt,
     urls: { app: `${spaceLocation(ctx, scope.space.id)}/revisions/${revision.id}` },
   };
   if (scope.mergedFrom) presented.mergedFrom = presentChangeRequest(ctx, scope.mergedFrom);
+  if (revision.git && options.metadata !== false) presented.git = revision.git;
   return presented;
 }
 

@@ -142,6 +142,15 @@ export const RevisionSchema = Type.Object(
     createdAt: Timestamp,
     urls: Type.Object({ app: Type.String({ format: 'uri' }) }),
     mergedFrom: Type.Optional(ChangeRequestSchema),
+    git: Type.Optional(
+      Type.Object({
+        oid: Type.String(),
+        message: Type.String(),
+        createdByGitBook: Type.Boolean({ description: 'True for the commits Quire wrote (exports).' }),
+        url: Type.Optional(Type.String()),
+        ref: Type.Optional(Type.String()),
+      }),
+    ),
   },
   { $id: 'Revision' },
 );

@@ -57,6 +57,7 @@ export function presentSpace(ctx: Pick<Context, 'config'>, { space, actor }: Spa
   if (space.collection_id) presented.parent = space.collection_id;
   if (space.language) presented.language = space.language as Space['language'];
   if (space.deleted_at) presented.deletedAt = space.deleted_at;
+  if (space.git_sync) presented.gitSync = JSON.parse(space.git_sync) as Space['gitSync'];
   return presented;
 }
 

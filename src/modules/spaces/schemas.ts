@@ -65,6 +65,15 @@ export const SpaceSchema = Type.Object(
     changeRequestsOpen: Type.Number(),
     changeRequestsDraft: Type.Number(),
     permissions: SpacePermissionsSchema,
+    gitSync: Type.Optional(
+      Type.Object({
+        repoName: Type.Optional(Type.String()),
+        installationProvider: Type.Optional(StringEnum(['github', 'gitlab', 'github-legacy'] as const)),
+        integration: Type.Optional(Type.String()),
+        url: Type.Optional(Type.String()),
+        updatedAt: Type.Optional(Timestamp),
+      }),
+    ),
   },
   { $id: 'Space' },
 );

@@ -78,6 +78,7 @@ export async function createSpace(ctx: Context, organizationId: string, input: C
       created_at: now,
       updated_at: now,
       deleted_at: null,
+      git_sync: null,
     };
     await tx.db.insertInto('spaces').values(space).execute();
     await tx.events.emit(tx, 'space.created', { organizationId: organization.id, actorId: actor.userId, spaceId: id, title: space.title });

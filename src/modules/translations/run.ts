@@ -225,6 +225,7 @@ async function createResultSpace(tx: Context, row: TranslationRow, source: Space
     created_at: now,
     updated_at: now,
     deleted_at: null,
+    git_sync: null,
   };
   await tx.db.insertInto('spaces').values(space).execute();
   return space;

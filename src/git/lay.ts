@@ -1,0 +1,91 @@
+import type { Context } from '../context.ts';
+import type { ContentRef, PageFields } from '../content/nodes.ts';
+import type { Variables } from '../content/nodes.ts';
+import { reusableContentsOf } from '../content/reusable-contents.ts';
+import { walkPages, type RevisionTree } from '../content/tree.ts';
+import { RevisionWriter } from '../content/writer.ts';
+import type { ImportedContent, ImportedPage } from '../imports/types.ts';
+
+/**
+ * The content of a commit laid out as the space's new content, keeping identities: a page read from a
+ * file takes the id of the page that came from the same file (so comments, links and change requests
+ * keep pointing at it), a group the id of the group of the same title, a link the id of the same link;
+ * a file the id of the file from the same path. Unchanged pages give the same nodes (objects are stored by
+ * content), so a push that edits one file changes one page and its ancestors, nothing else. What Git does
+ * not carry (emoji, cover, variables of the space) is kept from the previous content.
+ */
+export function layContent(ctx: Pick<Context, 'ids'>, content: ImportedContent, previous: RevisionTree | null): RevisionWriter {
+  const writer = RevisionWriter.empty(ctx);
+  const candidates = new Map<string, string[]>();
+  const keyOf = (type: string, title: string, extra: string) => `${type}\0${title.toLowerCase()}\0${extra.toLowerCase()}`;
+  const remember = (key: string, id: string) => {
+    const list = candidates.get(key);
+    if (list) list.push(id);
+    else candidates.set(key, [id]);
+  };
+  if (previous) {
+    for (const page of walkPages(previous.pages)) {
+      const { node } = page;
+      if (node.git?.path) remember(`file\0${node.git.path.toLowerCase()}`, node.id);
+      else if (node.type === 'link') remember(keyOf('link', node.title, node.href ?? (node.target?.kind === 'url' ? node.target.url : '')), node.id);
+      else remember(keyOf(node.type, node.title, ''), node.id);
+    }
+  }
+  const used = new Set<string>();
+  const claim = (key: string): string | undefined => {
+    const list = candidates.get(key);
+    while (list && list.length > 0) {
+      const id = list.shift()!;
+      if (!used.has(id)) {
+        used.add(id);
+        return id;
+      }
+    }
+    return undefined;
+  };
+
+  const add = (page: ImportedPage, parent: string | null) => {
+    const type = page.type === 'group' && parent !== null ? 'document' : page.type;
+    const target: ContentRef | undefined = type === 'link' ? { kind: 'url', url: page.href ?? 'about:blank' } : undefined;
+    const id = page.file ? claim(`file\0${page.file.path.toLowerCase()}`) : claim(keyOf(type, page.title, type === 'link' ? (page.href ?? '') : ''));
+    const before = id ? previous?.byId.get(id)?.node : undefined;
+    const kept: Partial<PageFields> = {};
+    if (before?.emoji && !page.settings?.emoji) kept.emoji = before.emoji;
+    if (before?.cover) kept.cover = before.cover;
+    if (before?.variables) kept.variables = before.variables;
+    const fields: PageFields & { markdown?: string } = {
+      id: id ?? ctx.ids.next(),
+      type,
+      title: page.title || 'Untitled',
+      ...kept,
+      ...page.settings,
+      ...(page.file ? { git: page.file } : {}),
+      ...(target ? { target } : {}),
+      ...(type === 'document' && page.markdown ? { markdown: page.markdown } : {}),
+    };
+    const added = writer.addPage(fields, { parent });
+    for (const child of page.pages) add(child, type === 'link' ? parent : added);
+  };
+  for (const page of content.pages) add(page, null);
+
+  const previousFiles = new Map((previous?.root.files ?? []).filter((file) => file.git?.path).map((file) => [file.git!.path.toLowerCase(), file]));
+  for (const asset of content.assets) {
+    const before = asset.file ? previousFiles.get(asset.file.path.toLowerCase()) : undefined;
+    if (before) previousFiles.delete(asset.file!.path.toLowerCase());
+    writer.addFile({
+      ...(before ? { id: before.id } : {}),
+      name: asset.name,
+      contentType: asset.contentType,
+      blob: asset.blob,
+      size: asset.size,
+      ...(before?.dimensions && before.blob === asset.blob ? { dimensions: before.dimensions } : {}),
+      ...(asset.file ? { git: asset.file } : {}),
+    });
+  }
+  const previousContents = new Map(previous ? reusableContentsOf(previous).map((item) => [item.id, item]) : []);
+  for (const reusable of content.reusableContents ?? []) {
+    writer.putReusableContent({ id: reusable.id, title: reusable.title || previousContents.get(reusable.id)?.title || reusable.id, markdown: reusable.markdown, git: reusable.file });
+  }
+  if (previous) writer.setVariables((previous.root.variables ?? {}) as Variables);
+  return writer;
+}

@@ -1,0 +1,202 @@
+import type { Context } from '../context.ts';
+import { inTransaction, nowIso } from '../context.ts';
+import { lockSpaceHead, setSpaceHead } from '../content/head.ts';
+import { createRevision, findRevision } from '../content/revisions.ts';
+import { loadTree } from '../content/tree.ts';
+import { BadRequest } from '../errors.ts';
+import { mergeRevisions } from '../content/merge/index.ts';
+import { gitText } from './cli.ts';
+import { exportChanges } from './export-files.ts';
+import { incrementalImport } from './incremental.ts';
+import { layContent } from './lay.ts';
+import { readCommit } from './read.ts';
+import { remoteConfig, type Remote } from './remote.ts';
+import { fetchRef, listTree, openCache, pushCommit, writeCommit } from './repository.ts';
+import { findOperation, findSync, layoutOf, recordSync, setRevisionCommit, updateOperation, type GitOperationRow, type GitRequest, type GitStage, type GitSyncRow } from './state.ts';
+
+/**
+ * Runs one Git operation (an import or an export) of the job queue, stage by stage, recording each stage
+ * and the outcome on its `git_operations` row. Whatever fails leaves the space as it was: an import writes
+ * its revision and moves the space in one transaction at the end; an export pushes one commit, never
+ * forcing, and records the new pair only once the push succeeded.
+ */
+
+/** Quire's identity as a committer. */
+export const QUIRE_COMMITTER = { name: 'Quire', email: 'quire@localhost' };
+
+/** What an operation did. */
+export interface OperationOutcome {
+  commit: string | null;
+  revisionId: string | null;
+}
+
+function remoteOf(ctx: Context, request: GitRequest): Remote {
+  return { url: request.url, credentials: request.sealedCredentials ? ctx.secrets.decrypt(request.sealedCredentials).toString('utf8') : null };
+}
+
+function commitUrl(request: GitRequest, commit: string): string | undefined {
+  return request.repoCommitURL ? `${request.repoCommitURL.replace(/\/+$/, '')}/${commit}` : undefined;
+}
+
+async function connect(ctx: Context, space: string, request: GitRequest, stage: (stage: GitStage) => Promise<void>, signal?: AbortSignal) {
+  await stage('repo_fetch');
+  const remote = remoteOf(ctx, request);
+  const config = await remoteConfig(remote, { allowPrivate: ctx.config.importAllowPrivate });
+  const gitDir = await openCache(ctx.config.dataDir, request.repoCacheID ? `cache:${request.repoCacheID}` : `space:${space}`);
+  const { commit } = await fetchRef(gitDir, remote.url, request.ref, config, signal);
+  return { gitDir, config, remote, tip: commit };
+}
+
+/** Imports the tip of the branch as the space's content (or as a standalone revision). */
+export async function runImport(ctx: Context, operation: GitOperationRow, request: GitRequest, stage: (stage: GitStage) => Promise<void>, signal?: AbortSignal): Promise<OperationOutcome> {
+  const spaceId = operation.space_id;
+  const { gitDir, tip } = await connect(ctx, spaceId, request, stage, signal);
+  if (!tip) throw new BadRequest(`The branch "${request.ref}" does not exist in the repository; nothing was imported.`);
+  const sync = await findSync(ctx, spaceId);
+  if (!request.standalone && !request.force && sync?.last_commit === tip && sync.ref === request.ref && sync.project_directory === request.projectDirectory) {
+    // Already in step (Quire's own push coming back, or the same push twice): nothing to import.
+    return { commit: tip, revisionId: null };
+  }
+  await stage('config_check');
+  const space = await ctx.db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirstOrThrow();
+  const fast = await fastImport(ctx, { gitDir, tip, request, sync, head: space.revision_id });
+  const { content, layout } = fast ? { content: null, layout: fast.layout } : await readCommit(ctx, gitDir, tip, { projectDirectory: request.projectDirectory, signal });
+  await stage('content_process');
+  const message = await gitText(['log', '-1', '--format=%B', tip], { gitDir });
+  const committer = await gitText(['log', '-1', '--format=%cn', tip], { gitDir });
+  const info = { oid: tip, message: message.trim() || '(no message)', createdByGitBook: committer === QUIRE_COMMITTER.name, ref: request.ref, ...(commitUrl(request, tip) ? { url: commitUrl(request, tip) } : {}) };
+  const layOver = async (head: string) => {
+    const revision = await findRevision(ctx, head);
+    if (fast && head === space.revision_id) return { root: await fast.writer.write(ctx), headRoot: revision?.root };
+    const tree = revision ? await loadTree(ctx, revision.root) : null;
+    const full = content ?? (await readCommit(ctx, gitDir, tip, { projectDirectory: request.projectDirectory, signal })).content;
+    const writer = layContent(ctx, full, tree);
+    return { root: await writer.write(ctx), headRoot: revision?.root };
+  };
+  let laid = { head: space.revision_id, ...(await layOver(space.revision_id)) };
+  await stage('finalize');
+  return inTransaction(ctx, async (tx) => {
+    const current = await lockSpaceHead(tx, spaceId);
+    if (current !== laid.head) laid = { head: current, ...(await layOver(current)) };
+    let revisionId: string;
+    if (request.standalone) {
+      revisionId = await createRevision(tx, { spaceId, type: 'edits', parents: [current], root: laid.root });
+      await setRevisionCommit(tx, revisionId, info);
+      return { commit: tip, revisionId };
+    }
+    if (laid.root === laid.headRoot) revisionId = current;
+    else {
+      revisionId = await createRevision(tx, { spaceId, type: 'edits', parents: [current], root: laid.root });
+      await setRevisionCommit(tx, revisionId, info);
+      await setSpaceHead(tx, spaceId, revisionId, { expected: current });
+    }
+    await recordSync(tx, spaceId, request, { commit: tip, revisionId, layout });
+    return { commit: tip, revisionId };
+  });
+}
+
+/**
+ * The fast path of a re-import (src/git/incremental.ts): same remote, the space still at the revision of
+ * the last sync, and the commits since then only modified known files.
+ */
+async function fastImport(ctx: Context, input: { gitDir: string; tip: string; request: GitRequest; sync: GitSyncRow | undefined; head: string }) {
+  const { sync, request } = input;
+  if (!sync?.last_commit || !sync.layout || request.force || request.standalone) return null;
+  if (sync.url !== request.url || sync.ref !== request.ref || sync.project_directory !== request.projectDirectory || sync.last_revision_id !== input.head) return null;
+  const layout = layoutOf(sync, request.projectDirectory);
+  const revision = await findRevision(ctx, input.head);
+  if (!revision) return null;
+  const writer = await incrementalImport(ctx, { gitDir: input.gitDir, from: sync.last_commit, to: input.tip, layout, tree: await loadTree(ctx, revision.root), headRevisionId: input.head });
+  return writer ? { writer, layout } : null;
+}
+
+/**
+ * Merges the branch's tip into the space: the tip read as a revision over the last synced one (ids kept),
+ * then the existing three-way merge of revisions; a conflict stops the export, naming the pages, with
+ * nothing changed on either side. Answers the revision that holds exactly the tip's content.
+ */
+async function mergeBranch(ctx: Context, input: { spaceId: string; gitDir: string; tip: string; request: GitRequest; lastRevisionId: string; signal?: AbortSignal }): Promise<string> {
+  const last = await findRevision(ctx, input.lastRevisionId);
+  if (!last) throw new BadRequest('The revision of the last sync is gone; import the branch, then export again.');
+  const { content } = await readCommit(ctx, input.gitDir, input.tip, { projectDirectory: input.request.projectDirectory, signal: input.signal });
+  const root = await layContent(ctx, content, await loadTree(ctx, last.root)).write(ctx);
+  const message = await gitText(['log', '-1', '--format=%B', input.tip], { gitDir: input.gitDir });
+  return inTransaction(ctx, async (tx) => {
+    const head = await lockSpaceHead(tx, input.spaceId);
+    const theirs = await createRevision(tx, { spaceId: input.spaceId, type: 'edits', parents: [last.id], root });
+    await setRevisionCommit(tx, theirs, { oid: input.tip, message: message.trim() || '(no message)', createdByGitBook: false, ref: input.request.ref });
+    const merged = await mergeRevisions(tx, { base: last.id, ours: head, theirs });
+    if (merged.result === 'conflicts') {
+      const named = merged.conflicts.slice(0, 10).map((conflict) => `"${conflict.title}" (${conflict.kind})`).join(', ');
+      throw new BadRequest(`The branch "${input.request.ref}" and the space both changed ${named} since the last sync; nothing was exported and nothing was lost. Resolve it in one place (edit the space, or push to the branch), or export with "force" to write the space's version over the branch as a new commit.`);
+    }
+    const revisionId = await createRevision(tx, { spaceId: input.spaceId, type: 'merge', parents: [head, theirs], root: merged.root });
+    await setSpaceHead(tx, input.spaceId, revisionId, { expected: head });
+    return theirs;
+  });
+}
+
+/** Exports the space's current content to the branch as one commit (none when nothing changed). */
+export async function runExport(ctx: Context, operation: GitOperationRow, request: GitRequest, stage: (stage: GitStage) => Promise<void>, signal?: AbortSignal): Promise<OperationOutcome> {
+  const spaceId = operation.space_id;
+  const { gitDir, config, remote, tip } = await connect(ctx, spaceId, request, stage, signal);
+  const sync = await findSync(ctx, spaceId);
+  const sameRemote = sync && sync.url === request.url && sync.ref === request.ref && sync.project_directory === request.projectDirectory;
+  await stage('config_check');
+  const layout = layoutOf(sameRemote ? sync : undefined, request.projectDirectory);
+  await stage('content_process');
+  let base: { commit: string | null; revisionId: string | undefined } = { commit: sameRemote ? sync.last_commit : null, revisionId: sameRemote ? (sync.last_revision_id ?? undefined) : undefined };
+  if (sameRemote && sync.last_commit && sync.last_revision_id && tip && tip !== sync.last_commit && !request.force) {
+    // The branch moved since the last sync: its content is merged into the space first (three-way, the
+    // last synced revision as base), so neither side's edits are lost; the export then builds on the tip.
+    base = { commit: tip, revisionId: await mergeBranch(ctx, { spaceId, gitDir, tip, request, lastRevisionId: sync.last_revision_id, signal }) };
+  }
+  const space = await ctx.db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirstOrThrow();
+  const head = (await findRevision(ctx, space.revision_id))!;
+  const tree = await loadTree(ctx, head.root);
+  const lastRevision = base.revisionId && base.commit === tip ? await findRevision(ctx, base.revisionId) : undefined;
+  const last = lastRevision ? await loadTree(ctx, lastRevision.root) : null;
+  const entries = tip ? await listTree(gitDir, tip) : [];
+  const changes = await exportChanges(ctx, { tree, last, layout, tip: entries, gitDir });
+  await stage('finalize');
+  const author = operation.created_by ? await ctx.db.selectFrom('users').select(['display_name', 'email']).where('id', '=', operation.created_by).executeTakeFirst() : undefined;
+  const message = request.commitMessage?.trim() || 'Quire: No commit message';
+  const commit = changes.length === 0 ? null : await writeCommit(gitDir, {
+    parent: tip,
+    message: message.endsWith('\n') ? message : `${message}\n`,
+    author: author ? { name: author.display_name, email: author.email } : QUIRE_COMMITTER,
+    committer: QUIRE_COMMITTER,
+    changes,
+    time: Math.floor(ctx.clock.now().getTime() / 1000),
+  });
+  if (commit) await pushCommit(gitDir, remote.url, commit, request.ref, config, signal);
+  const synced = commit ?? tip;
+  await inTransaction(ctx, async (tx) => {
+    if (commit) await setRevisionCommit(tx, head.id, { oid: commit, message: message.trim(), createdByGitBook: true, ref: request.ref, ...(commitUrl(request, commit) ? { url: commitUrl(request, commit) } : {}) });
+    await recordSync(tx, spaceId, request, { commit: synced, revisionId: head.id, layout });
+  });
+  return { commit: synced, revisionId: head.id };
+}
+
+/** Runs an operation by id, recording its stages and outcome; an error is recorded, then thrown again. */
+export async function runOperation(ctx: Context, operationId: string, signal?: AbortSignal): Promise<OperationOutcome | null> {
+  const operation = await findOperation(ctx, operationId);
+  if (!operation || operation.state === 'success' || operation.state === 'failure') return null;
+  const request = JSON.parse(operation.request) as GitRequest;
+  const now = nowIso(ctx);
+  await updateOperation(ctx, operationId, { state: 'running', started_at: now, stage: 'repo_fetch', error: null });
+  const stage = (next: GitStage) => updateOperation(ctx, operationId, { stage: next });
+  try {
+    const sync = await findSync(ctx, operation.space_id);
+    if (request.timestamp && sync?.last_timestamp && request.timestamp < sync.last_timestamp && !request.force) {
+      throw new BadRequest(`A later Git operation (of ${sync.last_timestamp}) already ran; this one (of ${request.timestamp}) was skipped. Use "force" to run it anyway.`);
+    }
+    const outcome = operation.direction === 'import' ? await runImport(ctx, operation, request, stage, signal) : await runExport(ctx, operation, request, stage, signal);
+    await updateOperation(ctx, operationId, { state: 'success', commit: outcome.commit, revision_id: outcome.revisionId, completed_at: nowIso(ctx) });
+    return outcome;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await updateOperation(ctx, operationId, { state: 'failure', error: message.slice(0, 2000) });
+    throw error;
+  }
+}

@@ -1,0 +1,67 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { replyNoContent, replyRemoval } from '../../http/replies.ts';
+import { errorResponses, removalResponses } from '../../http/schemas.ts';
+import { presentOperation } from './presenter.ts';
+import { ExportGitBody, GitOperationsSchema, GitSyncStateSchema, ImportGitBody, ListOperationsQuery, SpaceParams } from './schemas.ts';
+import { getGitInfo, listGitOperations, removeGitInstallation, requestGitExport, requestGitImport } from './service.ts';
+import { NoContent } from '../../http/schemas.ts';
+
+const tags = ['space-git'];
+const errors = { ...errorResponses, 423: errorResponses[409] };
+
+/** Git Sync of a space (docs/api.md#git-sync): imports and exports run as jobs; their operations can be read. */
+export const gitRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/spaces/:spaceId/git/import',
+    {
+      config: { policy: 'space.triggerGitSync' },
+      schema: { tags, operationId: 'importGitRepository', summary: 'Import a branch of a Git repository (a job)', params: SpaceParams, body: ImportGitBody, response: { 204: NoContent, ...errors } },
+    },
+    async (request, reply) => {
+      await requestGitImport(request.ctx, request.params.spaceId, request.body);
+      return replyNoContent(reply);
+    },
+  );
+
+  app.post(
+    '/spaces/:spaceId/git/export',
+    {
+      config: { policy: 'space.triggerGitSync' },
+      schema: { tags, operationId: 'exportToGitRepository', summary: 'Export the space to a branch of a Git repository as one commit (a job)', params: SpaceParams, body: ExportGitBody, response: { 204: NoContent, ...errors } },
+    },
+    async (request, reply) => {
+      await requestGitExport(request.ctx, request.params.spaceId, request.body);
+      return replyNoContent(reply);
+    },
+  );
+
+  app.get(
+    '/spaces/:spaceId/git/info',
+    {
+      config: { policy: 'space.view' },
+      schema: { tags, operationId: 'getSpaceGitInfo', summary: "The space's Git Sync: repository, provider, URL; 404 before any sync", params: SpaceParams, response: { 200: GitSyncStateSchema, ...errorResponses } },
+    },
+    async (request) => getGitInfo(request.ctx, request.params.spaceId),
+  );
+
+  app.delete(
+    '/spaces/:spaceId/git/legacy-installation',
+    {
+      config: { policy: 'space.triggerGitSync' },
+      schema: { tags, operationId: 'deleteLegacyGitInstallation', summary: "Remove the space's stored Git Sync configuration (205; 204 when there was none)", params: SpaceParams, response: { ...removalResponses, ...errorResponses } },
+    },
+    async (request, reply) => replyRemoval(reply, await removeGitInstallation(request.ctx, request.params.spaceId)),
+  );
+
+  app.get(
+    '/spaces/:spaceId/git/operations',
+    {
+      config: { policy: 'space.view' },
+      schema: { tags, operationId: 'listGitOperations', summary: "Quire's own: the space's recent Git operations, newest first", params: SpaceParams, querystring: ListOperationsQuery, response: { 200: GitOperationsSchema, ...errorResponses } },
+    },
+    async (request) => {
+      const rows = await listGitOperations(request.ctx, request.params.spaceId, request.query.limit ?? 20);
+      return { count: rows.length, items: rows.map(presentOperation) };
+    },
+  );
+};

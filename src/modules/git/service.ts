@@ -1,0 +1,90 @@
+import type { Context } from '../../context.ts';
+import { inTransaction } from '../../context.ts';
+import { spaceAccess, type SpaceRow } from '../../access/spaces.ts';
+import { assertEditable } from '../../access/editable.ts';
+import { NotFound } from '../../errors.ts';
+import { GIT_OPERATION } from '../../git/jobs.ts';
+import { normalizeProjectDirectory, normalizeRef, parseRemote } from '../../git/remote.ts';
+import { createOperation, listOperations, removeSync, spaceGitSync, type GitDirection, type GitOperationRow, type GitRequest, type GitSyncInfo } from '../../git/state.ts';
+import { enqueue } from '../../jobs/index.ts';
+import { authorize } from '../../policy/index.ts';
+import type { ExportGitBody, ImportGitBody } from './schemas.ts';
+
+/**
+ * Git Sync requests: each import or export is checked (the caller's `triggerGitSync` permission, the
+ * remote's scheme, the ref, the project folder) and recorded as an operation whose job is enqueued in the
+ * same transaction; the work runs in the job queue (src/git/). The credentials a URL carries are split off
+ * at once and kept sealed.
+ */
+
+function requestOf(ctx: Context, body: ImportGitBody | ExportGitBody): GitRequest {
+  const remote = parseRemote(body.url);
+  const request: GitRequest = {
+    url: remote.url,
+    ref: normalizeRef(body.ref),
+    projectDirectory: normalizeProjectDirectory(body.repoProjectDirectory),
+    force: body.force ?? false,
+    standalone: 'standalone' in body ? (body.standalone ?? false) : false,
+  };
+  if (remote.credentials !== null) request.sealedCredentials = ctx.secrets.encrypt(remote.credentials);
+  if (body.repoCacheID) request.repoCacheID = body.repoCacheID;
+  if (body.repoTreeURL) request.repoTreeURL = body.repoTreeURL;
+  if (body.repoCommitURL) request.repoCommitURL = body.repoCommitURL;
+  if (body.timestamp) request.timestamp = new Date(body.timestamp).toISOString();
+  if (body.gitInfo?.provider) request.provider = body.gitInfo.provider;
+  if (body.gitInfo?.url && !request.repoTreeURL) request.repoTreeURL = body.gitInfo.url;
+  if ('commitMessage' in body) request.commitMessage = body.commitMessage;
+  return request;
+}
+
+async function requestOperation(ctx: Context, spaceId: string, direction: GitDirection, body: ImportGitBody | ExportGitBody): Promise<string> {
+  const request = requestOf(ctx, body);
+  return inTransaction(ctx, async (tx) => {
+    const { space, actor } = await spaceAccess(tx, spaceId);
+    authorize(tx, 'space.triggerGitSync', actor);
+    // An import moves the space; a standalone import (a preview) and an export do not.
+    if (direction === 'import' && !request.standalone) assertEditable(space);
+    const operationId = await createOperation(tx, space.id, direction, request);
+    await enqueue(tx, GIT_OPERATION, { operationId });
+    return operationId;
+  });
+}
+
+/** POST /spaces/{spaceId}/git/import */
+export function requestGitImport(ctx: Context, spaceId: string, body: ImportGitBody): Promise<string> {
+  return requestOperation(ctx, spaceId, 'import', body);
+}
+
+/** POST /spaces/{spaceId}/git/export */
+export function requestGitExport(ctx: Context, spaceId: string, body: ExportGitBody): Promise<string> {
+  return requestOperation(ctx, spaceId, 'export', body);
+}
+
+async function readable(ctx: Context, spaceId: string): Promise<SpaceRow> {
+  const { space, actor } = await spaceAccess(ctx, spaceId);
+  authorize(ctx, 'space.view', actor);
+  return space;
+}
+
+/** GET /spaces/{spaceId}/git/info: 404 before any sync. */
+export async function getGitInfo(ctx: Context, spaceId: string): Promise<GitSyncInfo> {
+  const space = await readable(ctx, spaceId);
+  const info = spaceGitSync(space.git_sync);
+  if (!info) throw new NotFound(`The space "${spaceId}" is not synced with a Git repository yet; import from or export to one first.`);
+  return info;
+}
+
+/** DELETE /spaces/{spaceId}/git/legacy-installation: forgets the sync configuration; answers whether there was one. */
+export async function removeGitInstallation(ctx: Context, spaceId: string): Promise<boolean> {
+  return inTransaction(ctx, async (tx) => {
+    const { space, actor } = await spaceAccess(tx, spaceId);
+    authorize(tx, 'space.triggerGitSync', actor);
+    return removeSync(tx, space.id);
+  });
+}
+
+/** GET /spaces/{spaceId}/git/operations: the recent operations, newest first. */
+export async function listGitOperations(ctx: Context, spaceId: string, limit: number): Promise<GitOperationRow[]> {
+  const space = await readable(ctx, spaceId);
+  return listOperations(ctx, space.id, limit);
+}

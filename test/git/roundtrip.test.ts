@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { dialects, type TestApp } from '../helpers/app.ts';
+import { createSpace } from '../helpers/content-factory.ts';
+import { createWorld, type World } from '../helpers/factories.ts';
+import { gitbookFixtureRepo } from './fixture-repo.ts';
+import { createGitTestApp, lastOperation, runJobs } from './helpers.ts';
+import { startGitServer, type GitServer } from './server.ts';
+
+/**
+ * A repository GitBook wrote round-trips byte-identically: import, then export with nothing changed in
+ * between, makes no commit. On the fixtures laid out as GitBook does (test/fixtures/gitbook), and on the
+ * real repositories of a corpus when the machine has one (QUIRE_GIT_CORPUS, a folder of Git repositories;
+ * /work/corpus by default).
+ */
+const CORPUS = process.env.QUIRE_GIT_CORPUS ?? '/work/corpus';
+const corpus = existsSync(CORPUS) ? readdirSync(CORPUS).filter((name) => existsSync(join(CORPUS, name, '.git')) || existsSync(join(CORPUS, name, 'HEAD'))) : [];
+
+for (const dialect of dialects) {
+  describe(`Git round trip [${dialect}]`, () => {
+    let t: TestApp;
+    let world: World;
+    let remote: GitServer;
+    before(async () => {
+      t = await createGitTestApp(dialect);
+      world = await createWorld(t.ctx, t.app, t.clock);
+      remote = await startGitServer();
+    });
+    after(async () => {
+      await t.close();
+      await remote.close();
+    });
+
+    const roundTrip = async (name: string, ref: string) => {
+      const spaceId = await createSpace(t.ctx, world.organizationId);
+      const api = world.members.edit.api;
+      const body = { url: remote.url(name), ref };
+      const head = remote.head(name, ref);
+      assert.equal((await api.post(`/v1/spaces/${spaceId}/git/import`, body)).status, 204);
+      await runJobs(t.ctx);
+      const imported = await lastOperation(t.ctx, spaceId);
+      assert.equal(imported.state, 'success', imported.error ?? '');
+      t.clock.advance(1000);
+      assert.equal((await api.post(`/v1/spaces/${spaceId}/git/export`, { ...body, commitMessage: 'Round trip' })).status, 204);
+      await runJobs(t.ctx);
+      const exported = await lastOperation(t.ctx, spaceId);
+      assert.equal(exported.state, 'success', exported.error ?? '');
+      if (remote.head(name, ref) !== head) assert.fail(`the export made a commit:\n${remote.diff(name, head, remote.head(name, ref), '--stat').slice(0, 3000)}\n${remote.diff(name, head, remote.head(name, ref), '-U1').slice(0, 3000)}`);
+      const pages = (await api.get(`/v1/spaces/${spaceId}/content`)).body;
+      const count = (list: Array<{ pages?: unknown[] }>): number => list.reduce((n, page) => n + 1 + count((page.pages ?? []) as Array<{ pages?: unknown[] }>), 0);
+      return { pages: count(pages.pages), files: pages.files.length, reusableContents: pages.reusableContents.length };
+    };
+
+    it('imports the GitBook-layout fixtures and exports them back without a commit', async () => {
+      remote.createRepo('fixtures', gitbookFixtureRepo());
+      const figures = await roundTrip('fixtures', 'refs/heads/main');
+      assert.ok(figures.pages >= 30, `pages: ${figures.pages}`);
+      assert.ok(figures.files >= 10, `files: ${figures.files}`);
+      assert.equal(figures.reusableContents, 1);
+    });
+
+    for (const name of corpus) {
+      it(`round-trips the real repository ${name} byte-identically`, async () => {
+        remote.adoptRepo(name, join(CORPUS, name));
+        const figures = await roundTrip(name, defaultBranch(remote, name));
+        console.log(`# ${name}: ${figures.pages} pages, ${figures.files} files, ${figures.reusableContents} reusable contents; import then export: no commit`);
+      });
+    }
+  });
+}
+
+/** The branch a served repository's HEAD names (refs/heads/…). */
+function defaultBranch(remote: GitServer, name: string): string {
+  return readFileSync(join(remote.root, 'repos', `${name}.git`, 'HEAD'), 'utf8').replace(/^ref: /, '').trim();
+}
