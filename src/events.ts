@@ -29,7 +29,7 @@ export interface OrganizationEventMap {
   'site.published': OrganizationEvent & { siteId: string };
   'git_sync.started': OrganizationEvent & { spaceId: string; direction: string };
   'git_sync.completed': OrganizationEvent & { spaceId: string; direction: string; result: string };
-  'translation.completed': OrganizationEvent & { spaceId: string; translationId: string };
+  'translation.completed': OrganizationEvent & { spaceId: string; translationId: string; language: string };
   'openapi_spec.processed': OrganizationEvent & { specSlug: string; versionId: string };
 }
 

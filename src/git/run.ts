@@ -185,6 +185,7 @@ export async function runOperation(ctx: Context, operationId: string, signal?: A
   const request = JSON.parse(operation.request) as GitRequest;
   const now = nowIso(ctx);
   await updateOperation(ctx, operationId, { state: 'running', started_at: now, stage: 'repo_fetch', error: null });
+  await announce(ctx, operation);
   const stage = (next: GitStage) => updateOperation(ctx, operationId, { stage: next });
   try {
     const sync = await findSync(ctx, operation.space_id);
@@ -193,10 +194,23 @@ export async function runOperation(ctx: Context, operationId: string, signal?: A
     }
     const outcome = operation.direction === 'import' ? await runImport(ctx, operation, request, stage, signal) : await runExport(ctx, operation, request, stage, signal);
     await updateOperation(ctx, operationId, { state: 'success', commit: outcome.commit, revision_id: outcome.revisionId, completed_at: nowIso(ctx) });
+    await announce(ctx, operation, 'success');
     return outcome;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     await updateOperation(ctx, operationId, { state: 'failure', error: message.slice(0, 2000) });
+    await announce(ctx, operation, 'failure');
     throw error;
   }
+}
+
+/** Tells the organization's listeners (webhooks) that a sync started, or how it ended. */
+async function announce(ctx: Context, operation: { space_id: string; direction: string; created_by: string | null }, result?: 'success' | 'failure'): Promise<void> {
+  await inTransaction(ctx, async (tx) => {
+    const space = await tx.db.selectFrom('spaces').select('organization_id').where('id', '=', operation.space_id).executeTakeFirst();
+    if (!space) return;
+    const data = { organizationId: space.organization_id, actorId: operation.created_by, spaceId: operation.space_id, direction: operation.direction };
+    if (result === undefined) await tx.events.emit(tx, 'git_sync.started', data);
+    else await tx.events.emit(tx, 'git_sync.completed', { ...data, result });
+  });
 }

@@ -196,6 +196,7 @@ async function translate(ctx: Context, row: TranslationRow): Promise<void> {
       }))
       .where('id', '=', row.id)
       .execute();
+    await tx.events.emit(tx, 'translation.completed', { organizationId: row.organization_id, actorId: null, translationId: row.id, spaceId, language: row.language });
   });
 }
 
