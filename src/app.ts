@@ -34,6 +34,8 @@ import { linkRoutes } from './modules/links/routes.ts';
 import { importRoutes } from './modules/imports/routes.ts';
 import { siteRoutes } from './modules/sites/routes/index.ts';
 import { publishedRoutes } from './published/routes.ts';
+import { openAPIRoutes } from './modules/openapi/routes.ts';
+import { publishedOpenAPIRoutes } from './modules/openapi/published-routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -113,11 +115,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(importRoutes);
       await v1.register(pdfRoutes);
       await v1.register(siteRoutes);
+      await v1.register(openAPIRoutes);
     },
     { prefix: '/v1' },
   );
   await app.register(contentFileRoutes);
   await app.register(pdfFileRoutes);
   await app.register(publishedRoutes);
+  await app.register(publishedOpenAPIRoutes);
   return app;
 }

@@ -22,6 +22,10 @@ export interface Config {
   secretKey?: Buffer;
   /** Whether content imports may fetch from loopback, private, link-local and other non-public addresses. */
   importAllowPrivate: boolean;
+  /** Hours between refreshes of OpenAPI specs given by URL (0: never refreshed on a schedule). */
+  openapiRefreshHours: number;
+  /** How long fetching one OpenAPI description (or one document it refers to) may take, in seconds. */
+  openapiFetchTimeoutSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -103,6 +107,8 @@ export function loadConfig(env: Env = process.env): Config {
     tokenCacheSeconds: integer(env, 'QUIRE_TOKEN_CACHE_SECONDS', 10, 0, 3600),
     secretKey: secretKey(env.QUIRE_SECRET_KEY),
     importAllowPrivate: flag(env, 'QUIRE_IMPORT_ALLOW_PRIVATE'),
+    openapiRefreshHours: integer(env, 'QUIRE_OPENAPI_REFRESH_HOURS', 6, 0, 24 * 365),
+    openapiFetchTimeoutSeconds: integer(env, 'QUIRE_OPENAPI_FETCH_TIMEOUT_SECONDS', 30, 1, 600),
   };
 }
 

@@ -9,6 +9,7 @@ import { JobRegistry } from './jobs/registry.ts';
 import { purgeCollectionJob, purgeSpaceJob } from './modules/spaces/purge.ts';
 import { indexOnContentChange } from './search/changes.ts';
 import { indexSpaceJob } from './search/index-job.ts';
+import { processOpenAPISpecJob } from './openapi/job.ts';
 import { SecretBox, Signer } from './secrets.ts';
 import { FolderBlobStore, type BlobStore } from './storage/blobs.ts';
 
@@ -18,7 +19,7 @@ import { FolderBlobStore, type BlobStore } from './storage/blobs.ts';
  * that enqueues or emits never imports its listeners.
  */
 export function appJobs(): JobRegistry {
-  return new JobRegistry([purgeSpaceJob, purgeCollectionJob, indexSpaceJob]);
+  return new JobRegistry([purgeSpaceJob, purgeCollectionJob, indexSpaceJob, processOpenAPISpecJob]);
 }
 
 export function appEvents(): DomainEvents {

@@ -4,6 +4,7 @@ import { teamRules } from './team.ts';
 import { collectionRules, spaceRules, type CollectionActor, type SpaceActor } from './space.ts';
 import { commentRules, type CommentActor } from './comment.ts';
 import { readsPublished, siteRules } from './site.ts';
+import { openAPISpecRules, type OpenAPISpecActor } from './openapi.ts';
 
 /**
  * Every policy a route can declare, with the sentence a caller reads when it denies them. A route names
@@ -66,6 +67,15 @@ export const policies = {
   'site.delete': { allow: (a: OrganizationActor, exists: boolean) => !exists || siteRules.admin(a), denied: 'Only administrators of the organization can delete a site.' },
   /** The published site: its profile through the API, and its pages through the reader. Denials are answered 404. */
   'site.readPublished': { allow: readsPublished, denied: 'This site is not published for you.' },
+  // OpenAPI specifications (src/policy/openapi.ts). Lists filter spec by spec with the view rule.
+  'openapi.list': { allow: (_a: OrganizationActor) => true, denied: 'You cannot list the OpenAPI specifications of this organization.' },
+  'openapi.create': { allow: organizationRules.createContent, denied: 'You need the create role in this organization to add OpenAPI specifications.' },
+  /** PUT creates or updates: both take the create role. */
+  'openapi.put': { allow: organizationRules.createContent, denied: 'You need the create role in this organization to add or update OpenAPI specifications.' },
+  'openapi.view': { allow: openAPISpecRules.view, denied: 'You cannot see this OpenAPI specification.' },
+  'openapi.edit': { allow: openAPISpecRules.edit, denied: 'You need the create role in this organization to change OpenAPI specifications.' },
+  /** Deleting nothing (a spec that is not there) is answered 204 for any member. */
+  'openapi.delete': { allow: (a: OpenAPISpecActor | null) => a === null || openAPISpecRules.edit(a), denied: 'You need the create role in this organization to delete OpenAPI specifications.' },
 } as const;
 
 export type PolicyName = keyof typeof policies;
@@ -103,3 +113,4 @@ export type { OrganizationActor } from './organization.ts';
 export type { CollectionActor, SpaceActor } from './space.ts';
 export type { CommentActor, CommentChange } from './comment.ts';
 export type { SiteAudience, SiteVisibility } from './site.ts';
+export type { OpenAPISpecActor } from './openapi.ts';
