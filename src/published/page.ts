@@ -7,6 +7,7 @@ import { breadcrumbs, documentHtml, outline, pagination, siteFrame, variantSwitc
 import { siteHref, variantHref, type SiteView, type VariantView } from './model.ts';
 import { ancestors, firstDocumentUnder, firstPage, isHidden, navigation, readingOrder, type NavItem } from './navigation.ts';
 import { escapeAttribute, escapeHtml, renderDocument, type RenderLinks } from './render/index.ts';
+import { openApiHook } from './openapi.ts';
 
 /** What marks a page with Mermaid diagrams (render/code.ts). */
 export const DIAGRAM_MARK = '<pre class="mermaid">';
@@ -113,7 +114,8 @@ export async function renderPage(ctx: Pick<Context, 'db' | 'dialect'>, target: P
   const source = await bodyMarkdown(ctx, page);
   const document = pageDocument(source, tree, page, claims);
   const includes = await reusableContentDocuments(ctx, tree, page, document, claims);
-  const rendered = renderDocument(document, links(view, variant, tree, includes));
+  const openApi = await openApiHook(ctx, variant.spaceId, [document, ...includes.values()]);
+  const rendered = renderDocument(document, { ...links(view, variant, tree, includes), openApi });
 
   const open = new Set([...ancestors(tree, page).map((p) => p.node.id), page.node.id]);
   const sidebar = layout.tableOfContents
