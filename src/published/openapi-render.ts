@@ -16,6 +16,11 @@ export function operationAnchor(method: string, path: string): string {
   return slugify(`${method} ${path.replace(/[{}]/g, '')}`, method);
 }
 
+/** The anchor of a webhook: `webhook-newinvoice-post`. */
+export function webhookAnchor(name: string, method: string): string {
+  return slugify(`webhook ${name} ${method}`, 'webhook');
+}
+
 /** The operation at `path` and `method`, with its path item's shared parameters; null when there is none. */
 export function findOperation(spec: SpecDocument, path: string, method: string, where: 'paths' | 'webhooks' = 'paths'): { operation: Json; shared: unknown[] } | null {
   const paths = spec.doc[where];
@@ -201,7 +206,7 @@ function sampleUrl(spec: SpecDocument, operation: Json, path: string, parameters
 export function renderOperation(spec: SpecDocument, method: string, path: string, found: { operation: Json; shared: unknown[] }, options: { webhook?: boolean } = {}): string {
   const { operation, shared } = found;
   if (isHidden(operation)) return '<!-- This operation is hidden from readers (x-internal / x-gitbook-ignore). -->';
-  const anchor = options.webhook ? slugify(`webhook ${path} ${method}`, 'webhook') : operationAnchor(method, path);
+  const anchor = options.webhook ? webhookAnchor(path, method) : operationAnchor(method, path);
   const budget = new Budget(1500);
   const parameters = parametersOf(spec, shared, operation);
   const security = options.webhook ? { html: '', headers: [] } : securityOf(spec, operation);

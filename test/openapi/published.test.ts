@@ -113,6 +113,21 @@ for (const dialect of dialects) {
       assert.doesNotMatch(html, /Internal statistics/);
     });
 
+    it('finds operations in the site search, linking to their anchors', async () => {
+      const json = JSON.parse((await browse(t.app, `${site.root}/~search.json?q=${encodeURIComponent('newest first')}`)).body);
+      const hit = json.results.find((r: { title: string }) => r.title === 'Pets API');
+      assert.ok(hit, JSON.stringify(json));
+      assert.ok(hit.sections.some((s: { url: string; title: string }) => s.url.endsWith('#get-pets') && s.title === 'List pets'), JSON.stringify(hit));
+      const invoice = JSON.parse((await browse(t.app, `${site.root}/~search.json?q=invoice`)).body);
+      assert.ok(invoice.results.some((r: { sections: Array<{ url: string }> }) => r.sections.some((s) => s.url.endsWith('#webhook-newinvoice-post'))), JSON.stringify(invoice));
+      const order = JSON.parse((await browse(t.app, `${site.root}/~search.json?q=order`)).body);
+      assert.ok(order.results.some((r: { sections: Array<{ url: string }> }) => r.sections.some((s) => s.url.endsWith('#get-orders-orderid'))), JSON.stringify(order));
+      const internal = JSON.parse((await browse(t.app, `${site.root}/~search.json?q=statistics`)).body);
+      assert.deepEqual(internal.results, [], 'internal operations are not found');
+      const html = (await browse(t.app, `${site.root}/~search?q=pets`)).body;
+      assert.match(html, /#get-pets/);
+    });
+
     it('renders the page again when the spec gets a new version', async () => {
       assert.match((await browse(t.app, site.root)).body, /List pets/);
       await world.admin.api.put(`${base()}/petstore`, { source: { text: fixture('petstore-3.0.yaml').replace('summary: List pets', 'summary: List every pet') } });
