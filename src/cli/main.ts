@@ -8,6 +8,7 @@ import { createOrganization } from '../modules/orgs/service.ts';
 import { findOrCreateUser, isEmail, issueApiToken } from '../modules/users/service.ts';
 import { openDatabase } from '../db/database.ts';
 import { importCommand } from './import.ts';
+import { openAPIPublishCommand } from './openapi.ts';
 
 const USAGE = `Usage: quire <command> [options]
 
@@ -24,6 +25,9 @@ Commands:
   import <file-or-folder> --space <id> [--json]
                                           Import local docs into a space as one new revision: a folder of
                                           Markdown, or a .zip, .md, .html or .docx file.
+  openapi publish --org <id> --spec <slug> <file-or-url> [--json]
+                                          Create or update an OpenAPI specification from a file (JSON or
+                                          YAML) or a URL, process it, and print its state and any error.
 
 Configuration comes from the environment (QUIRE_DATA_DIR, QUIRE_DATABASE_URL, QUIRE_PUBLIC_URL, HOST, PORT,
 QUIRE_LOG_LEVEL, QUIRE_SECRET_KEY); see README.md.`;
@@ -138,6 +142,19 @@ async function importFiles(config: Config, args: string[]): Promise<number> {
   return withContext(config, (ctx) => importCommand(ctx, { path: parsed.positionals[0], spaceId, json: parsed.values.json === true }));
 }
 
+async function openapiPublish(config: Config, args: string[]): Promise<number> {
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  try {
+    parsed = parseArgs({ args, options: { org: { type: 'string' }, spec: { type: 'string' }, json: { type: 'boolean' } }, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (parsed.positionals.length !== 1) throw new UsageError('openapi publish takes one file or URL: quire openapi publish --org <id> --spec <slug> <file-or-url>.');
+  const organizationId = required(parsed.values, 'org');
+  const slug = required(parsed.values, 'spec');
+  return withContext(config, (ctx) => openAPIPublishCommand(ctx, { organizationId, slug, source: parsed.positionals[0], json: parsed.values.json === true }));
+}
+
 async function migrate(config: Config): Promise<number> {
   const database = openDatabase(config.databaseUrl);
   try {
@@ -175,6 +192,9 @@ export async function main(argv: string[]): Promise<number> {
         return await orgCreate(config, rest.slice(1));
       case 'import':
         return await importFiles(config, rest);
+      case 'openapi':
+        if (rest[0] !== 'publish') throw new UsageError('Did you mean "quire openapi publish --org <id> --spec <slug> <file-or-url>"?');
+        return await openapiPublish(config, rest.slice(1));
       default:
         throw new UsageError(`Unknown command "${command}".`);
     }
