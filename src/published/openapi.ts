@@ -14,8 +14,13 @@ import { LruCache } from '../lru.ts';
 import { findOperation, renderOperation, renderSchemas } from './openapi-render.ts';
 import { isObject, type Json, type SpecDocument } from './openapi-schema.ts';
 import { escapeHtml, renderDocument } from './render/index.ts';
+import type { StoredFile } from '../content/revisions.ts';
+import { SpecProcessingError } from '../openapi/errors.ts';
+import { declaredVersion, parseDescription } from '../openapi/parse.ts';
+import { MAX_DESCRIPTION_BYTES } from '../openapi/process.ts';
 
 type Ctx = Pick<Context, 'db'>;
+type FileCtx = Pick<Context, 'db' | 'blobs'>;
 type OpenApiBlock = Extract<DocumentBlock, { type: 'swagger' | 'openapi-operation' | 'openapi-schemas' | 'openapi-webhook' }>;
 
 /** Upgraded descriptions by version id (a version never changes), weighed by their JSON length: at most 256 MB. */
@@ -40,12 +45,40 @@ export function openApiBlocks(documents: Iterable<Document>): OpenApiBlock[] {
   return found;
 }
 
-/** How a block names its spec: `slug:petstore` or `url:https://…`; null for a file reference. */
+/** How a block names its spec: `slug:petstore`, `url:https://…`, or `file:{fileId}` (a file of the revision). */
 function specKey(block: OpenApiBlock): string | null {
-  const ref = block.data.ref as { kind: string; spec?: string; url?: string };
+  const ref = block.data.ref as { kind: string; spec?: string; url?: string; file?: string };
   if (ref.kind === 'openapi' && ref.spec) return `slug:${ref.spec}`;
   if (ref.kind === 'url' && ref.url) return `url:${ref.url}`;
+  if (ref.kind === 'file' && ref.file) return `file:${ref.file}`;
   return null;
+}
+
+/**
+ * A description uploaded as a file of the revision (`{% openapi src="../.gitbook/assets/api.yaml" %}`):
+ * read from blob storage, parsed, checked and upgraded like a version; cached by the file's content hash.
+ * Its external references are not fetched (a file has no address to resolve them from).
+ */
+async function loadFileSpec(ctx: FileCtx, file: StoredFile): Promise<LoadedSpec> {
+  const key = `blob:${file.blob}`;
+  const cached = documents.get(key);
+  if (cached) return { slug: file.name, doc: cached, error: null };
+  if (file.size > MAX_DESCRIPTION_BYTES) return { slug: file.name, doc: null, error: 'the file is larger than 20 MB' };
+  const stream = await ctx.blobs.open(file.blob);
+  if (!stream) return { slug: file.name, doc: null, error: 'the file is missing from storage' };
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    const parsed = parseDescription(text, `The file ${file.name}`);
+    declaredVersion(parsed, `The file ${file.name}`);
+    const doc = upgrade(parsed).specification as unknown as Json;
+    documents.set(key, doc, text.length);
+    return { slug: file.name, doc, error: null };
+  } catch (error) {
+    if (error instanceof SpecProcessingError) return { slug: file.name, doc: null, error: error.message };
+    throw error;
+  }
 }
 
 function markdownToHtml(text: string): string {
@@ -112,13 +145,18 @@ export function renderOpenApiBlock(block: OpenApiBlock, specs: Map<string, Loade
   const what = describe(block);
   const key = specKey(block);
   const loaded = key ? specs.get(key) : undefined;
-  if (!key) return notice(what, 'it refers to an uploaded file; publish the description as an OpenAPI specification of the organization and refer to it by slug.');
+  if (!key) return notice(what, 'the block names no OpenAPI specification.');
   if (!loaded) {
+    if (key.startsWith('file:')) return notice(what, 'the description file it names is not in this revision.');
     return key.startsWith('slug:')
       ? notice(what, `no OpenAPI specification "${key.slice(5)}" exists in this organization.`)
       : notice(what, `no OpenAPI specification of this organization is published from ${key.slice(4)}; add it with that URL as its source.`);
   }
-  if (!loaded.doc) return notice(what, `the OpenAPI specification "${loaded.slug}" has not been processed successfully yet.`);
+  if (!loaded.doc) {
+    return key.startsWith('file:')
+      ? notice(what, `the description file ${loaded.slug} cannot be read: ${loaded.error ?? 'it is not an OpenAPI description'}`)
+      : notice(what, `the OpenAPI specification "${loaded.slug}" has not been processed successfully yet.`);
+  }
   const spec: SpecDocument = { doc: loaded.doc, markdown: markdownToHtml };
   if (block.type === 'openapi-schemas') return renderSchemas(spec, block.data.schemas);
   if (block.type === 'openapi-webhook') {
@@ -133,12 +171,16 @@ export function renderOpenApiBlock(block: OpenApiBlock, specs: Map<string, Loade
  * The `openApi` hook for a page of `spaceId` whose documents (the page and the reusable content it
  * includes) are given; undefined when they hold no OpenAPI block (nothing is loaded then).
  */
-export async function openApiHook(ctx: Ctx, spaceId: string, documents: Iterable<Document>): Promise<((block: DocumentBlock) => string | null) | undefined> {
+export async function openApiHook(ctx: FileCtx, spaceId: string, documents: Iterable<Document>, files: Map<string, StoredFile>): Promise<((block: DocumentBlock) => string | null) | undefined> {
   const blocks = openApiBlocks(documents);
   if (!blocks.length) return undefined;
   const organizationId = await organizationOf(ctx, spaceId);
-  const keys = new Set(blocks.map(specKey).filter((k): k is string => k !== null));
+  const keys = new Set(blocks.map(specKey).filter((k): k is string => k !== null && !k.startsWith('file:')));
   const specs = organizationId && keys.size ? await loadSpecs(ctx, organizationId, keys) : new Map<string, LoadedSpec>();
+  for (const key of new Set(blocks.map(specKey))) {
+    const file = key?.startsWith('file:') ? files.get(key.slice(5)) : undefined;
+    if (file) specs.set(key!, await loadFileSpec(ctx, file));
+  }
   return (block) => (isOpenApiBlock(block) ? renderOpenApiBlock(block, specs) : null);
 }
 

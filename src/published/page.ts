@@ -108,13 +108,13 @@ function crumbs(target: PageTarget): Crumb[] {
 }
 
 /** The whole HTML of a page. */
-export async function renderPage(ctx: Pick<Context, 'db' | 'dialect'>, target: PageTarget, claims: Record<string, unknown> = {}): Promise<string> {
+export async function renderPage(ctx: Pick<Context, 'db' | 'dialect' | 'blobs'>, target: PageTarget, claims: Record<string, unknown> = {}): Promise<string> {
   const { view, variant, tree, page } = target;
   const layout = fullLayout(page.node.layout);
   const source = await bodyMarkdown(ctx, page);
   const document = pageDocument(source, tree, page, claims);
   const includes = await reusableContentDocuments(ctx, tree, page, document, claims);
-  const openApi = await openApiHook(ctx, variant.spaceId, [document, ...includes.values()]);
+  const openApi = await openApiHook(ctx, variant.spaceId, [document, ...includes.values()], tree.files);
   const rendered = renderDocument(document, { ...links(view, variant, tree, includes), openApi });
 
   const open = new Set([...ancestors(tree, page).map((p) => p.node.id), page.node.id]);
