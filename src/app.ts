@@ -44,6 +44,8 @@ import { sharingRoutes } from './modules/sharing/routes.ts';
 import { reviewRoutes } from './modules/reviews/routes.ts';
 import { changeRoutes } from './modules/changes/routes.ts';
 import { contentReadRoutes } from './modules/content-reads/routes.ts';
+import { openAPIRoutes } from './modules/openapi/routes.ts';
+import { publishedOpenAPIRoutes } from './modules/openapi/published-routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -135,6 +137,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(changeRoutes);
       await v1.register(contentReadRoutes);
       await v1.register(gitRoutes);
+      await v1.register(openAPIRoutes);
     },
     { prefix: '/v1' },
   );
@@ -143,5 +146,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(publishedRoutes);
   await app.register(metricsRoutes, { metrics, config });
   await app.register(mcpRoutes);
+  await app.register(publishedOpenAPIRoutes);
   return app;
 }

@@ -42,6 +42,10 @@ export interface Config {
   shutdownTimeoutSeconds: number;
   /** The machine-translation engine of translations (src/translations/engines.ts). */
   translation: TranslationConfig;
+  /** Hours between refreshes of OpenAPI specs given by URL (0: never refreshed on a schedule). */
+  openapiRefreshHours: number;
+  /** How long fetching one OpenAPI description (or one document it refers to) may take, in seconds. */
+  openapiFetchTimeoutSeconds: number;
 }
 
 export const TRANSLATION_ENGINES = ['auto', 'none', 'apertium', 'deepl', 'libretranslate', 'openai'] as const;
@@ -174,6 +178,8 @@ export function loadConfig(env: Env = process.env): Config {
     drainSeconds: integer(env, 'QUIRE_DRAIN_SECONDS', 0, 0, 600),
     shutdownTimeoutSeconds: integer(env, 'QUIRE_SHUTDOWN_TIMEOUT_SECONDS', 30, 1, 3600),
     translation: translationConfig(env),
+    openapiRefreshHours: integer(env, 'QUIRE_OPENAPI_REFRESH_HOURS', 6, 0, 24 * 365),
+    openapiFetchTimeoutSeconds: integer(env, 'QUIRE_OPENAPI_FETCH_TIMEOUT_SECONDS', 30, 1, 600),
   };
 }
 

@@ -11,6 +11,7 @@ import { indexSpaceJob } from './search/index-job.ts';
 import { deliverWebhookJob, deliverWebhooks } from './modules/webhooks/deliveries.ts';
 import { pruneAuditLogJob } from './audit/retention.ts';
 import { gitOperationJob } from './git/jobs.ts';
+import { processOpenAPISpecJob } from './openapi/job.ts';
 import { SecretBox, Signer } from './secrets.ts';
 import type { BlobStore } from './storage/blobs.ts';
 import { openBlobStore } from './storage/blob-url.ts';
@@ -23,7 +24,7 @@ import { runTranslationJob } from './modules/translations/run.ts';
  * that enqueues or emits never imports its listeners.
  */
 export function appJobs(): JobRegistry {
-  return new JobRegistry([purgeSpaceJob, purgeCollectionJob, indexSpaceJob, deliverWebhookJob, pruneAuditLogJob, runTranslationJob, gitOperationJob]);
+  return new JobRegistry([purgeSpaceJob, purgeCollectionJob, indexSpaceJob, deliverWebhookJob, pruneAuditLogJob, runTranslationJob, gitOperationJob, processOpenAPISpecJob]);
 }
 
 export function appEvents(): DomainEvents {

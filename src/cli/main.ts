@@ -9,6 +9,7 @@ import { findOrCreateUser, isEmail, issueApiToken } from '../modules/users/servi
 import { openDatabase } from '../db/database.ts';
 import { importCommand } from './import.ts';
 import { backupCommand, restoreCommand } from './backup.ts';
+import { openAPIPublishCommand } from './openapi.ts';
 
 const USAGE = `Usage: quire <command> [options]
 
@@ -29,6 +30,9 @@ Commands:
                                           .tar.gz; safe while the server runs. SQLite only.
   restore <file> [--json]                 Restore a backup into the configured data folder, which must
                                           not hold a database yet.
+  openapi publish --org <id> --spec <slug> <file-or-url> [--json]
+                                          Create or update an OpenAPI specification from a file (JSON or
+                                          YAML) or a URL, process it, and print its state and any error.
 
 Configuration comes from the environment (QUIRE_DATA_DIR, QUIRE_DATABASE_URL, QUIRE_PUBLIC_URL, HOST, PORT,
 QUIRE_LOG_LEVEL, QUIRE_SECRET_KEY); see README.md.`;
@@ -155,6 +159,19 @@ async function backupOrRestore(config: Config, command: 'backup' | 'restore', ar
   return command === 'backup' ? backupCommand(config, parsed.positionals[0], json) : restoreCommand(config, parsed.positionals[0], json);
 }
 
+async function openapiPublish(config: Config, args: string[]): Promise<number> {
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  try {
+    parsed = parseArgs({ args, options: { org: { type: 'string' }, spec: { type: 'string' }, json: { type: 'boolean' } }, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (parsed.positionals.length !== 1) throw new UsageError('openapi publish takes one file or URL: quire openapi publish --org <id> --spec <slug> <file-or-url>.');
+  const organizationId = required(parsed.values, 'org');
+  const slug = required(parsed.values, 'spec');
+  return withContext(config, (ctx) => openAPIPublishCommand(ctx, { organizationId, slug, source: parsed.positionals[0], json: parsed.values.json === true }));
+}
+
 async function migrate(config: Config): Promise<number> {
   const database = openDatabase(config.databaseUrl);
   try {
@@ -195,6 +212,9 @@ export async function main(argv: string[]): Promise<number> {
       case 'backup':
       case 'restore':
         return await backupOrRestore(config, command, rest);
+      case 'openapi':
+        if (rest[0] !== 'publish') throw new UsageError('Did you mean "quire openapi publish --org <id> --spec <slug> <file-or-url>"?');
+        return await openapiPublish(config, rest.slice(1));
       default:
         throw new UsageError(`Unknown command "${command}".`);
     }

@@ -6,6 +6,7 @@ import { commentRules, type CommentActor } from './comment.ts';
 import { mayMergePast, type MergeRules, type RuleViolation } from './merge-rules.ts';
 import { readsPublished, siteRules } from './site.ts';
 import { glossaryRules, translationRules, type TranslationActor } from './translation.ts';
+import { openAPISpecRules, type OpenAPISpecActor } from './openapi.ts';
 
 /**
  * Every policy a route can declare, with the sentence a caller reads when it denies them. A route names
@@ -96,6 +97,15 @@ export const policies = {
   'translation.delete': { allow: (a: TranslationActor | null) => a === null || translationRules.edit(a), denied: 'You need the create role in this organization to delete translations.' },
   'glossary.view': { allow: glossaryRules.view, denied: 'Guests cannot read the glossary of this organization.' },
   'glossary.edit': { allow: glossaryRules.edit, denied: 'You need the create role in this organization to change its glossary.' },
+  // OpenAPI specifications (src/policy/openapi.ts). Lists filter spec by spec with the view rule.
+  'openapi.list': { allow: (_a: OrganizationActor) => true, denied: 'You cannot list the OpenAPI specifications of this organization.' },
+  'openapi.create': { allow: organizationRules.createContent, denied: 'You need the create role in this organization to add OpenAPI specifications.' },
+  /** PUT creates or updates: both take the create role. */
+  'openapi.put': { allow: organizationRules.createContent, denied: 'You need the create role in this organization to add or update OpenAPI specifications.' },
+  'openapi.view': { allow: openAPISpecRules.view, denied: 'You cannot see this OpenAPI specification.' },
+  'openapi.edit': { allow: openAPISpecRules.edit, denied: 'You need the create role in this organization to change OpenAPI specifications.' },
+  /** Deleting nothing (a spec that is not there) is answered 204 for any member. */
+  'openapi.delete': { allow: (a: OpenAPISpecActor | null) => a === null || openAPISpecRules.edit(a), denied: 'You need the create role in this organization to delete OpenAPI specifications.' },
 } as const;
 
 export type PolicyName = keyof typeof policies;
@@ -134,3 +144,4 @@ export type { CollectionActor, SpaceActor } from './space.ts';
 export type { CommentActor, CommentChange } from './comment.ts';
 export type { SiteAudience, SiteVisibility } from './site.ts';
 export type { TranslationActor } from './translation.ts';
+export type { OpenAPISpecActor } from './openapi.ts';

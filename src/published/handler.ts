@@ -14,6 +14,7 @@ import type { SpaceAddressing } from './space-address.ts';
 import { allows } from '../policy/index.ts';
 import { firstDocumentUnder, firstPage } from './navigation.ts';
 import { pageNoIndex, renderPage } from './page.ts';
+import { openApiStamp } from './openapi.ts';
 import type { CurrentContent, SiteAddressing } from './resolve.ts';
 import { searchPage, searchSite } from './search.ts';
 import { llmsFullTxt, llmsTxt, pageMarkdown, robotsTxt, sitemapXml } from './seo.ts';
@@ -226,6 +227,7 @@ async function servePage(a: Admitted, segments: string[]): Promise<FastifyReply>
     const entry = await cachedBody(`${key}|md`, () => pageMarkdown(request.ctx, tree, page, a.claims));
     return sendBody(a, entry, 'text/markdown; charset=utf-8', noindex);
   }
-  const entry = await cachedBody(`${key}|html`, () => renderPage(request.ctx, { view, variant, tree, page, live: a.live }, a.claims));
+  // A new version of an OpenAPI spec of the organization makes new keys for its pages (src/published/openapi.ts).
+  const entry = await cachedBody(`${key}|${await openApiStamp(request.ctx, variant.spaceId)}|html`, () => renderPage(request.ctx, { view, variant, tree, page, live: a.live }, a.claims));
   return sendBody(a, entry, HTML, noindex);
 }

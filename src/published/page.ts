@@ -9,6 +9,7 @@ import { breadcrumbs, documentHtml, outline, pagination, siteFrame, variantSwitc
 import { settingsOf, siteHref, variantHref, type SiteView, type VariantView } from './model.ts';
 import { ancestors, firstDocumentUnder, firstPage, isHidden, navigation, readingOrder, type NavItem } from './navigation.ts';
 import { escapeAttribute, escapeHtml, renderDocument, type RenderLinks } from './render/index.ts';
+import { openApiHook } from './openapi.ts';
 
 /** What marks a page with Mermaid diagrams (render/code.ts). */
 export const DIAGRAM_MARK = '<pre class="mermaid">';
@@ -138,13 +139,14 @@ function crumbs(target: PageTarget): Crumb[] {
 }
 
 /** The whole HTML of a page. */
-export async function renderPage(ctx: Pick<Context, 'db' | 'dialect'>, target: PageTarget, claims: Record<string, unknown> = {}): Promise<string> {
+export async function renderPage(ctx: Pick<Context, 'db' | 'dialect' | 'blobs'>, target: PageTarget, claims: Record<string, unknown> = {}): Promise<string> {
   const { view, variant, tree, page } = target;
   const layout = fullLayout(page.node.layout);
   const source = await bodyMarkdown(ctx, page);
   const document = pageDocument(source, tree, page, claims);
   const includes = await reusableContentDocuments(ctx, tree, page, document, claims);
-  const rendered = renderDocument(document, links(view, variant, tree, includes));
+  const openApi = await openApiHook(ctx, variant.spaceId, [document, ...includes.values()], tree.files);
+  const rendered = renderDocument(document, { ...links(view, variant, tree, includes), openApi });
 
   const open = new Set([...ancestors(tree, page).map((p) => p.node.id), page.node.id]);
   const languages = languageVariants(view, variant);

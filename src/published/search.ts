@@ -10,6 +10,7 @@ import { isHidden } from './navigation.ts';
 import { pageHref } from './page.ts';
 import { escapeAttribute, escapeHtml } from './render/index.ts';
 import type { CurrentContent } from './resolve.ts';
+import { searchApiReference } from './openapi-search.ts';
 
 /**
  * Search over a published site: the current content of the spaces of the variants this reader sees (after
@@ -74,6 +75,12 @@ export async function searchSite(
       place,
       sections: matchedSections(row).map((s) => ({ id: s.id, title: s.title, url: s.id ? `${url}#${encodeURIComponent(s.id)}` : url, snippet: s.snippet })),
     });
+  }
+  // The API reference the site's pages embed (src/published/openapi-search.ts): its hits join the page's, or follow.
+  for (const hit of await searchApiReference(ctx, view, live, query, MAX_RESULTS)) {
+    const same = results.find((r) => r.url === hit.url);
+    if (same) same.sections.push(...hit.sections.filter((s) => !same.sections.some((o) => o.url === s.url)));
+    else if (results.length < MAX_RESULTS) results.push(hit);
   }
   return results;
 }

@@ -109,4 +109,8 @@ export function applyDocumentErrata(schemas: Record<string, Schema>): void {
     const data = (schemas[name] as { properties: { data: Schema } }).properties.data;
     delete data.additionalProperties;
   }
+  // A spec version's `filesystem` is the array of files GitBook's own service returns and its renderer reads
+  // (an entry point with its bundled description); the client's document types it an object (erratum 30).
+  const content = schemas.OpenAPISpecContent as { properties: { filesystem: Schema } } | undefined;
+  if (content) content.properties.filesystem = { type: 'array', items: { type: 'object', required: ['filename', 'isEntrypoint', 'specification'] } };
 }

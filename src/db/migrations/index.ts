@@ -14,6 +14,7 @@ import * as contentPermissions from './2026-11-24-0080-content-permissions.ts';
 import * as reviews from './2026-11-24-0081-reviews.ts';
 import * as mergeRules from './2026-11-24-0082-merge-rules.ts';
 import * as gitSync from './2026-11-24-0020-git-sync.ts';
+import * as openapi from './2026-11-24-0030-openapi.ts';
 
 /** Every migration, by its timestamped name; Kysely applies them in name order. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-0081-reviews': reviews,
   '2026-11-24-0082-merge-rules': mergeRules,
   '2026-11-24-0020-git-sync': gitSync,
+  '2026-11-24-0030-openapi': openapi,
 };
 
 export const migrationProvider: MigrationProvider = {
