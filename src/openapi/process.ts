@@ -107,6 +107,9 @@ export async function processSpec(ctx: ProcessContext, specId: string): Promise<
       })
       .where('id', '=', specId)
       .execute();
+    if (!changed && lastVersion) {
+      await tx.events.emit(tx, 'openapi_spec.processed', { organizationId: current.organization_id, actorId: null, specSlug: current.slug, versionId: lastVersion });
+    }
     if (changed) return { rescheduleAt: tx.clock.now() };
     if (current.source_url && ctx.config.openapiRefreshHours > 0) return { rescheduleAt: new Date(tx.clock.now().getTime() + ctx.config.openapiRefreshHours * 3600_000) };
     return;
