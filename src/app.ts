@@ -4,7 +4,9 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createContext, type AppServices, type Context } from './context.ts';
 import { TokenAuthenticator } from './http/auth.ts';
-import { registerErrorHandling } from './http/errors.ts';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors.ts';
+import { registerBodyParsing } from './http/body-parsing.ts';
+import { refuseControlCharacters } from './http/text-rules.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerPolicyGuard } from './http/policy-guard.ts';
 import { healthRoutes } from './http/health.ts';
@@ -75,7 +77,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger === false ? false : loggerOptions(config.logLevel),
     bodyLimit: config.bodyLimit,
     routerOptions: { ignoreTrailingSlash: true },
+    clientErrorHandler,
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  registerBodyParsing(app);
+  app.addHook('preValidation', refuseControlCharacters);
 
   app.setValidatorCompiler(validatorCompiler);
 

@@ -39,6 +39,9 @@ const cache = new LruCache<string, RevisionTree>(256, 200_000);
 /** Counts the trees built from the database (not from the cache), for tests and measurements. */
 export const treeStats = { built: 0 };
 
+/** Pages nest at most this deep (a page at the top is at depth 1); the writer refuses a deeper one. */
+export const MAX_PAGE_DEPTH = 64;
+
 export function clearTreeCache(): void {
   cache.clear();
 }
@@ -91,7 +94,7 @@ export function buildTree(rootHash: string, root: RevisionRoot, nodes: Map<strin
   const byPath = new Map<string, TreePage>();
 
   const build = (hashes: string[], parent: TreePage | null, depth: number): TreePage[] => {
-    if (depth > 64) throw new Error('A page tree deeper than 64 levels cannot be read.');
+    if (depth > MAX_PAGE_DEPTH) throw new Error(`A page tree deeper than ${MAX_PAGE_DEPTH} levels cannot be read.`);
     const slugs = new UniqueSlugs();
     return hashes.map((hash) => {
       const node = nodes.get(hash);

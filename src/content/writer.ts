@@ -4,7 +4,7 @@ import { BadRequest, NotFound } from '../errors.ts';
 import { encodeNode, type PageFields, type PageNode, type PageType, type Variables } from './nodes.ts';
 import { objectHash, putObjects, type ObjectKind } from './objects.ts';
 import { canonicalJson, createRevision, EMPTY_ROOT, type RevisionRoot, type RevisionType, type StoredFile } from './revisions.ts';
-import { buildTree, loadTree, rememberTree, walkPages, type RevisionTree } from './tree.ts';
+import { buildTree, loadTree, MAX_PAGE_DEPTH, rememberTree, walkPages, type RevisionTree } from './tree.ts';
 
 /** A page to add: its settings, its body as Markdown, and (optionally) its children. */
 export interface NewPage extends Omit<PageFields, 'id'> {
@@ -138,7 +138,7 @@ export class RevisionWriter {
     for (let at: string | null = parent; at !== null; at = this.entry(at).parent) {
       if (at === pageId) throw new BadRequest(`The page "${pageId}" cannot move inside itself.`);
     }
-    this.checkPlacement(entry.fields.type, parent, pageId);
+    this.checkPlacement(entry.fields.type, parent, pageId, this.height(pageId));
     this.detach(pageId);
     entry.parent = parent;
     this.insert(pageId, parent, position.index);
@@ -246,11 +246,28 @@ export class RevisionWriter {
   }
 
   /** Groups live at the top level only; links have no children; a document holds documents and links. */
-  private checkPlacement(type: PageType, parent: string | null, id: string): void {
+  private checkPlacement(type: PageType, parent: string | null, id: string, height = 1): void {
     if (parent === null) return;
     const parentType = this.entry(parent).fields.type;
     if (parentType === 'link') throw new BadRequest(`The page "${id}" cannot go under a link page.`);
     if (type === 'group') throw new BadRequest(`The group "${id}" can only be at the top level of the content.`);
+    let depth = 1;
+    for (let at: string | null = parent; at !== null; at = this.entry(at).parent) depth++;
+    if (depth + height - 1 > MAX_PAGE_DEPTH) {
+      throw new BadRequest(`The page "${id}" would be ${depth + height - 1} levels deep; pages nest at most ${MAX_PAGE_DEPTH} levels deep.`);
+    }
+  }
+
+  /** How many levels a page and the pages under it span (1 for a page without children). */
+  private height(pageId: string): number {
+    let height = 0;
+    const stack: Array<[string, number]> = [[pageId, 1]];
+    while (stack.length > 0) {
+      const [id, level] = stack.pop()!;
+      height = Math.max(height, level);
+      for (const child of this.entry(id).children) stack.push([child, level + 1]);
+    }
+    return height;
   }
 
   private insert(id: string, parent: string | null, index: number | undefined): void {

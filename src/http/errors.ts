@@ -32,6 +32,37 @@ export function describeValidation(context: string, issues: ValidationIssue[]): 
   return context === 'body' ? `The body member "${path}" ${rule}.` : `The ${place} "${path}" ${rule}.`;
 }
 
+/** Bodies of the refusals Node's HTTP parser makes before Fastify sees a request, by their error code. */
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'The request headers are larger than this server accepts; send fewer or shorter headers.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request took too long to arrive and was dropped; send it again.'],
+  ERR_HTTP_HEADERS_TIMEOUT: [408, 'The request headers took too long to arrive and were dropped; send the request again.'],
+};
+
+/**
+ * Fastify's `clientErrorHandler`: the refusal of a request that Node's HTTP parser could not read (headers
+ * too large, too slow, malformed), written in the one error shape on the raw socket.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: import('node:net').Socket): void {
+  if (socket.destroyed) return;
+  const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'The request is not valid HTTP and could not be read.'];
+  const body = JSON.stringify({ error: { code: status, message } });
+  const reason = status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
+}
+
+/** Fastify's `frameworkErrors`: a URL it cannot route (bad percent-encoding) answers in the error shape. */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_BAD_URL') {
+    void send(reply, 400, 'The request URL is not valid: a "%" must start a percent-encoded byte (such as %20).');
+    return;
+  }
+  void send(reply, error.statusCode && error.statusCode < 500 ? error.statusCode : 400, 'The request could not be read.');
+}
+
 function send(reply: FastifyReply, status: number, message: string) {
   return reply.code(status).type('application/json; charset=utf-8').send({ error: { code: status, message } });
 }

@@ -6,6 +6,7 @@ import { importDocx } from './docx.ts';
 import { importFileSet } from './fileset.ts';
 import { Deadline, DEFAULT_LIMITS, type ImportLimits } from './limits.ts';
 import { markdownPage, titleFromName } from './markdown.ts';
+import { parseMarkdown } from '../content/markdown/index.ts';
 import { checkImportUrl, decodeText, readSource, type ImportEnvironment } from './source.ts';
 import { AssetCollector, gitBlobOid, type ImportedContent } from './types.ts';
 import { importHtml, importWebsite } from './web.ts';
@@ -54,6 +55,9 @@ async function load(request: ImportRequest, assets: AssetCollector, env: ImportE
       const name = file.name || 'the Markdown file';
       const text = decodeText(file);
       const page = markdownPage(text, { key: 'markdown:page', fallbackTitle: file.name ? titleFromName(file.name) : 'Imported page', name });
+      // Read once now, so that a page beyond the bounds of a page (src/content/markdown/limits.ts) is refused
+      // here rather than stored and refused every time it is read.
+      parseMarkdown(page.markdown ?? '');
       // Kept as written, like a page of a folder (nothing to rewrite: a lone file links to nothing imported).
       page.file = { path: /\.(md|markdown)$/i.test(file.name ?? '') ? file.name! : 'README.md', oid: gitBlobOid(text) };
       return { pages: [page], assets: [], skipped: 0, resolve: () => undefined };

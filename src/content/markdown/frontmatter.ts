@@ -3,6 +3,9 @@ import { parse, stringify, YAMLParseError } from 'yaml';
 import { BadRequest } from '../../errors.ts';
 import type { Frontmatter } from './types.ts';
 
+/** The longest front matter a page may have, in characters. */
+const MAX_FRONTMATTER_LENGTH = 100_000;
+
 /** Front matter that is not a YAML mapping; the page is refused rather than read without it. */
 export class FrontmatterError extends BadRequest {}
 
@@ -14,9 +17,16 @@ function isMapping(value: unknown): value is Frontmatter {
 export function readFrontmatter(yaml: string): Frontmatter {
   let value: unknown;
   try {
-    value = parse(yaml);
+    // Aliases are bounded (a few aliases can expand to billions of values), and so is the text.
+    if (yaml.length > MAX_FRONTMATTER_LENGTH) throw new FrontmatterError(`The page's front matter is longer than ${MAX_FRONTMATTER_LENGTH} characters, the most a page's front matter may be.`);
+    value = parse(yaml, { maxAliasCount: 100 });
   } catch (error) {
     if (error instanceof YAMLParseError) throw new FrontmatterError(`The page's front matter is not valid YAML: ${error.message.split('\n')[0]}`);
+    // The yaml library throws a ReferenceError for an alias bomb, and a RangeError for nesting its parser cannot hold.
+    if (error instanceof ReferenceError && /alias/i.test(error.message)) {
+      throw new FrontmatterError("The page's front matter uses aliases (*name) so often that it would expand beyond what a page may hold.");
+    }
+    if (error instanceof RangeError) throw new FrontmatterError("The page's front matter nests its values too deeply.");
     throw error;
   }
   if (value === null || value === undefined) return {};

@@ -11,6 +11,7 @@ import { fromHtml } from 'hast-util-from-html';
 import { toHtml } from 'hast-util-to-html';
 import type { ParseContext } from './context.ts';
 import { convertInline } from './parse-inline.ts';
+import { checkHtmlSource } from './limits.ts';
 import { isEmptyInline, paragraph, textNode } from './nodes.ts';
 import type { DocumentBlock, DocumentBlockCodeLine, DocumentBlockListItem, HeadingType, InlineContent } from './types.ts';
 
@@ -19,8 +20,9 @@ const PHRASING = new Set([
   'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'wbr', 'button', 'label', 'font', 'select', 'option',
 ]);
 
-/** Parses HTML as a fragment (no html/head/body added). */
+/** Parses HTML as a fragment (no html/head/body added); refuses HTML nested beyond MARKDOWN_LIMITS. */
 export function parseHtmlFragment(html: string): HastRoot {
+  checkHtmlSource(html);
   return fromHtml(html, { fragment: true });
 }
 

@@ -6,6 +6,7 @@ import type { Definition, FootnoteDefinition, Root } from 'mdast';
 import { visit } from 'unist-util-visit';
 import type { ParseContext } from './context.ts';
 import { readFrontmatter } from './frontmatter.ts';
+import { checkMarkdownSource, checkMarkdownTree } from './limits.ts';
 import { convertChildren } from './parse-blocks.ts';
 import { phrasingOf } from './parse-html.ts';
 import { convertInline } from './parse-inline.ts';
@@ -25,9 +26,13 @@ export function normalizeSource(markdown: string): string {
  * @param markdown the page, front matter first if it has any
  * @param options hooks that resolve image and file sources to the space's files, and links to pages
  * @throws FrontmatterError when the front matter is not a YAML mapping
+ * @throws MarkdownLimitError (400) or PayloadTooLarge (413) when the page crosses one of MARKDOWN_LIMITS
  */
 export function parseMarkdown(markdown: string, options: ParseOptions = {}): ParsedPage {
-  const tree: Root = pageReader.parse(normalizeSource(markdown));
+  const source = normalizeSource(markdown);
+  checkMarkdownSource(source);
+  const tree: Root = pageReader.parse(source);
+  checkMarkdownTree(tree);
   let frontmatter: Frontmatter = {};
   const [first] = tree.children;
   if (first?.type === 'yaml') {
