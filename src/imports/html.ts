@@ -1,3 +1,4 @@
+import { BadRequest } from '../errors.ts';
 import type { Element, ElementContent, Nodes as HastNodes, Root as HastRoot } from 'hast';
 import type { Nodes as MdastNodes, Root as MdastRoot } from 'mdast';
 import rehypeParse from 'rehype-parse';
@@ -58,9 +59,29 @@ function absolute(url: string, base: string | undefined): string | undefined {
   }
 }
 
+/** Elements nested deeper than this are refused: the conversion to Markdown walks the tree recursively. */
+export const MAX_HTML_DEPTH = 400;
+
+/** The depth of the deepest element, found without recursion. */
+function depthOf(root: HastRoot): number {
+  let deepest = 0;
+  const stack: Array<[{ children?: unknown[] }, number]> = [[root, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > deepest) deepest = depth;
+    for (const child of node.children ?? []) {
+      if (typeof child === 'object' && child !== null && 'children' in child) stack.push([child as { children?: unknown[] }, depth + 1]);
+    }
+  }
+  return deepest;
+}
+
 /** Reads an HTML page: its title, description, and the elements that hold its content. */
 export function readHtml(html: string, url?: string): HtmlDocument {
   const tree = unified().use(rehypeParse).parse(html) as HastRoot;
+  if (depthOf(tree) > MAX_HTML_DEPTH) {
+    throw new BadRequest(`The HTML${url ? ` of ${url}` : ''} nests elements more than ${MAX_HTML_DEPTH} deep; Quire does not import pages nested that deep. Simplify the page or import its parts.`);
+  }
   const title = find(tree, (element) => element.tagName === 'title');
   const meta = find(tree, (element) => element.tagName === 'meta' && String(element.properties.name ?? '').toLowerCase() === 'description');
   const baseElement = find(tree, (element) => element.tagName === 'base' && typeof element.properties.href === 'string');

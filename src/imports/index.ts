@@ -67,9 +67,9 @@ async function load(request: ImportRequest, assets: AssetCollector, env: ImportE
       return importFileSet(await openZip(file.bytes, env.limits), { assets, env });
     }
     case 'html':
-      return importHtml(request.url, assets, env);
+      return boundedNesting(() => importHtml(request.url, assets, env));
     case 'website':
-      return importWebsite(request.url, assets, env);
+      return boundedNesting(() => importWebsite(request.url, assets, env));
     case 'docx': {
       const file = await readSource(request.url, env);
       return importDocx(file, assets, env);
@@ -119,4 +119,19 @@ export async function importInto(ctx: Context, input: ImportInput, options: Load
     const prepared = reusable ? given : await prepareImport(tx, content, input);
     return commitImport(tx, prepared, input.spaceId);
   });
+}
+
+/**
+ * HTML nested thousands of levels deep overflows the stack of the recursive HTML tree builders before
+ * any check can see the tree: that is the page's fault, answered with a 400 rather than a 500.
+ */
+async function boundedNesting<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      throw new BadRequest('The HTML nests its elements too deeply to import (thousands of levels); simplify the page or import its parts.');
+    }
+    throw error;
+  }
 }
