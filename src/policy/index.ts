@@ -52,9 +52,16 @@ export const policies = {
   'collection.delete': { allow: (a: CollectionActor | null) => a === null || collectionRules.admin(a), denied: 'Only administrators of this collection can delete it.' },
   'user.update': { allow: (actorId: string, userId: string) => actorId === userId, denied: 'You can only change your own profile.' },
   // Sharing (src/modules/sharing): who a space or collection is shared with, and the roles given there.
-  'space.viewPermissions': { allow: spaceRules.access, denied: 'You need access to this space to see who it is shared with.' },
+  // Guests see who content is shared with only where they administer it: the lists carry members' e-mails.
+  'space.viewPermissions': {
+    allow: (a: SpaceActor) => spaceRules.admin(a) || (spaceRules.access(a) && a.orgRole != null),
+    denied: 'Only members of the organization with access to this space, and its administrators, can see who it is shared with.',
+  },
   'space.share': { allow: spaceRules.admin, denied: 'Only administrators of this space can change who it is shared with.' },
-  'collection.viewPermissions': { allow: collectionRules.view, denied: 'You need access to this collection to see who it is shared with.' },
+  'collection.viewPermissions': {
+    allow: (a: CollectionActor) => collectionRules.admin(a) || (collectionRules.view(a) && a.orgRole != null),
+    denied: 'Only members of the organization with access to this collection, and its administrators, can see who it is shared with.',
+  },
   'collection.share': { allow: collectionRules.admin, denied: 'Only administrators of this collection can change who it is shared with.' },
   // Reviews and merge rules (src/policy/merge-rules.ts).
   'changeRequest.review': {

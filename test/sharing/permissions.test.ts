@@ -99,6 +99,13 @@ for (const dialect of dialects) {
       assert.deepEqual(closed.body.items.map((item: { user: { id: string } }) => item.user.id), [w.admin.id], 'default level none: administrators only');
       assertError(await w.guest.api.get(`/v1/spaces/${s.other}/permissions/users`), 404);
       assertError(await w.outsider.api.get(`/v1/spaces/${s.shared}/permissions/aggregate`), 404);
+      // A guest with a grant reads the space, but not who else it is shared with (the lists carry e-mails).
+      assert.equal((await w.guest.api.get(`/v1/spaces/${s.shared}`)).status, 200);
+      for (const list of ['users', 'teams', 'aggregate']) {
+        const refused = await w.guest.api.get(`/v1/spaces/${s.shared}/permissions/${list}`);
+        assertError(refused, 403, 'Only members of the organization');
+        assert.equal(JSON.stringify(refused.body).includes('@'), false, 'no e-mail in the refusal');
+      }
     });
 
     it('never lowers a member below what their organization role gives, and opens a closed space to the one it is given to', async () => {
