@@ -108,3 +108,18 @@ export function grantRankOfUser(userColumn: RawBuilder<unknown>, resources: { sp
       and ((cp.subject_kind = 'user' and cp.subject_id = ${userColumn})
         or (cp.subject_kind = 'team' and cp.subject_id in (select tm.team_id from team_members tm where tm.user_id = ${userColumn})))), 0)`;
 }
+
+/**
+ * Grants go with what they name: the spaces or collections purged for good, a deleted team, a user who
+ * leaves the organization. Called in the transaction that removes the object, so no grant outlives it
+ * (a later object or member with the same id could otherwise inherit it).
+ */
+export async function removeGrantsOn(ctx: Pick<Context, 'db'>, kind: 'space' | 'collection', ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await ctx.db.deleteFrom('content_permissions').where('resource_kind', '=', kind).where('resource_id', 'in', ids).execute();
+}
+
+/** Removes the grants given to a user or a team in one organization (see removeGrantsOn). */
+export async function removeGrantsTo(ctx: Pick<Context, 'db'>, organizationId: string, kind: 'user' | 'team', id: string): Promise<void> {
+  await ctx.db.deleteFrom('content_permissions').where('organization_id', '=', organizationId).where('subject_kind', '=', kind).where('subject_id', '=', id).execute();
+}

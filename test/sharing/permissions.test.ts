@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertError, createTestApp, dialects, type Reply, type TestApp } from '../helpers/app.ts';
+import { runDueJobs } from '../../src/jobs/index.ts';
 import { cast, createWorld, postCollection, postSpace, type TestUser, type World } from '../helpers/factories.ts';
 
 /**
@@ -202,6 +203,35 @@ for (const dialect of dialects) {
       assertError(await w.admin.api.post(`/v1/spaces/${s.other}/permissions`, { role: 'read', users: [] }), 400, 'users');
       assertError(await w.admin.api.patch(`/v1/spaces/missing/permissions/users/${w.guest.id}`, { role: 'read' }), 404, 'No space');
       assert.equal((await w.admin.api.delete(`/v1/spaces/${s.other}/permissions/teams/nope`)).status, 204);
+    });
+
+    it('removes grants with what they name: a purged space or collection, a deleted team, a member who leaves', async () => {
+      const grants = (column: 'resource_id' | 'subject_id', id: string) =>
+        t.ctx.db.selectFrom('content_permissions').select('id').where(column, '=', id).execute().then((rows) => rows.length);
+      t.clock.advance(1000);
+      const team = await w.admin.api.put(`/v1/orgs/${org}/teams`, { title: 'Short-lived', members: [w.members.read.id] });
+      assert.equal(team.status, 201, JSON.stringify(team.body));
+      const doomed = (await postSpace(t.clock, w.admin, org, { title: 'Doomed' })).id;
+      const folder = (await postCollection(t.clock, w.admin, org, { title: 'Doomed folder' })).id;
+      await share(w.admin, doomed, w.members.comment.id, 'edit');
+      assert.equal((await w.admin.api.patch(`/v1/spaces/${s.other}/permissions/teams/${team.body.id}`, { role: 'edit' })).status, 204);
+      assert.equal((await w.admin.api.patch(`/v1/collections/${folder}/permissions/users/${w.members.comment.id}`, { role: 'admin' })).status, 204);
+      await share(w.admin, s.other, w.members.comment.id, 'review');
+      assert.deepEqual([await grants('resource_id', doomed), await grants('subject_id', team.body.id), await grants('resource_id', folder)], [1, 1, 1]);
+
+      assert.equal((await w.admin.api.delete(`/v1/orgs/${org}/teams/${team.body.id}`)).status, 205);
+      assert.equal(await grants('subject_id', team.body.id), 0, 'a deleted team keeps no grant');
+
+      assert.equal((await w.admin.api.delete(`/v1/spaces/${doomed}`)).status, 205);
+      assert.equal((await w.admin.api.delete(`/v1/collections/${folder}`)).status, 205);
+      assert.equal(await grants('resource_id', doomed), 1, 'a space in the trash keeps its grants, to be restored with them');
+      t.clock.advance(8 * 24 * 3600 * 1000);
+      for (let round = 0; round < 5; round++) if ((await runDueJobs(t.ctx, { workerId: 'test' })).claimed === 0) break;
+      assert.deepEqual([await grants('resource_id', doomed), await grants('resource_id', folder)], [0, 0], 'purged content keeps no grant');
+
+      assert.ok((await grants('subject_id', w.members.comment.id)) >= 1);
+      assert.equal((await w.admin.api.delete(`/v1/orgs/${org}/members/${w.members.comment.id}`)).status, 205);
+      assert.equal(await grants('subject_id', w.members.comment.id), 0, 'a member who leaves keeps no grant');
     });
   });
 }

@@ -6,6 +6,7 @@ import { Conflict, NotFound } from '../../errors.ts';
 import { after, paginate, type Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import { organizationAccess } from '../../access/organizations.ts';
+import { removeGrantsTo } from '../../access/grants.ts';
 import type { MemberView } from './presenter.ts';
 import { activeAdminCount, containsText, findMember, lockOrganization, membersQuery, requireMember, toMemberView } from './queries.ts';
 import type { ListMembersQuery, UpdateMemberBody } from './schemas.ts';
@@ -118,6 +119,7 @@ export async function removeMember(ctx: Context, organizationId: string, userId:
       .where('user_id', '=', userId)
       .where('team_id', 'in', (eb) => eb.selectFrom('teams').select('teams.id').where('teams.organization_id', '=', organization.id))
       .execute();
+    await removeGrantsTo(tx, organization.id, 'user', userId);
     await tx.db.deleteFrom('members').where('organization_id', '=', organization.id).where('user_id', '=', userId).execute();
     return true;
   });

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { inTransaction } from '../../context.ts';
+import { removeGrantsOn } from '../../access/grants.ts';
 import { lockRows } from '../../db/locks.ts';
 import { retentionEnd } from './retention.ts';
 import type { JobContext, JobDefinition, JobOutcome } from '../../jobs/types.ts';
@@ -11,7 +12,7 @@ import type { JobContext, JobDefinition, JobOutcome } from '../../jobs/types.ts'
  * no cooperation from the queue.
  *
  * What is removed: the rows of the space and of the collections, and with a space its change requests,
- * comments, replies and their reactions (reactions name a comment or a reply without a foreign key, so they
+ * comments, replies and their reactions, and the grants on them (reactions name a comment or a reply without a foreign key, so they
  * are removed first; the rest goes by cascade). The space's revisions and the content
  * objects they point at stay: objects are shared by content hash between revisions, duplicated spaces and
  * change requests, so they cannot be deleted with one space.
@@ -55,6 +56,7 @@ async function removeSpaces(tx: JobContext, spaceIds: string[]): Promise<void> {
   const comments = tx.db.selectFrom('comments').select('id').where('space_id', 'in', spaceIds);
   const replies = tx.db.selectFrom('comment_replies').select('comment_replies.id').where('comment_id', 'in', comments);
   await tx.db.deleteFrom('comment_reactions').where((eb) => eb.or([eb('subject_id', 'in', comments), eb('subject_id', 'in', replies)])).execute();
+  await removeGrantsOn(tx, 'space', spaceIds);
   await tx.db.deleteFrom('spaces').where('id', 'in', spaceIds).execute();
 }
 
@@ -96,6 +98,7 @@ export const purgeCollectionJob: JobDefinition<PurgeCollectionPayload> = {
       const end = new Date(Math.max(...items.map((item) => retentionEnd(item.deleted_at!).getTime())));
       if (end > tx.clock.now()) return { rescheduleAt: end };
       await removeSpaces(tx, spaces.map((space) => space.id));
+      await removeGrantsOn(tx, 'collection', ids);
       await tx.db.deleteFrom('collections').where('id', 'in', ids).execute();
     }),
 };

@@ -6,6 +6,7 @@ import { BadRequest } from '../../errors.ts';
 import type { Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import { organizationAccess } from '../../access/organizations.ts';
+import { removeGrantsTo } from '../../access/grants.ts';
 import { pageOfTeams, teamAccess, teamViewQuery, toTeamView } from '../../access/teams.ts';
 import type { TeamView } from './presenter.ts';
 import type { CreateTeamBody, ListTeamsQuery, UpdateTeamBody } from './schemas.ts';
@@ -105,6 +106,7 @@ export async function deleteTeam(ctx: Context, organizationId: string, teamId: s
     authorize(tx, 'teams.delete', actor);
     const team = await tx.db.selectFrom('teams').select('id').where('id', '=', teamId).where('organization_id', '=', organization.id).executeTakeFirst();
     if (!team) return false;
+    await removeGrantsTo(tx, organization.id, 'team', team.id);
     await tx.db.deleteFrom('team_members').where('team_id', '=', team.id).execute();
     await tx.db.deleteFrom('teams').where('id', '=', team.id).execute();
     return true;
