@@ -1,0 +1,201 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import * as fontkit from 'fontkit';
+
+/**
+ * The fonts of Quire's PDFs (docs/decisions/0051-pdf-scripts.md): Noto Sans for Latin, Greek, Cyrillic and
+ * Devanagari (Noto Sans has it), Noto Naskh Arabic, Noto Sans Hebrew, Noto Sans JP and SC for Japanese and Chinese, and
+ * JetBrains Mono for code, all embedded as subsets (only the glyphs a PDF uses). A text in one style
+ * ("sans-bold", "mono") is printed in the first font of that style's fallback list that has a glyph for
+ * each character, so a line may switch fonts several times.
+ */
+
+export type FontStyle = 'sans' | 'sans-bold' | 'sans-italic' | 'sans-bold-italic' | 'mono' | 'mono-bold' | 'mono-italic' | 'mono-bold-italic';
+
+/** How Han characters are drawn: with Japanese glyph shapes when the text has kana, else Simplified Chinese. */
+export type HanPreference = 'ja' | 'zh';
+
+const require = createRequire(import.meta.url);
+
+/** The folder of an installed package (some font packages export no package.json: walk up from their entry). */
+function packageDir(name: string): string {
+  let dir = dirname(require.resolve(name));
+  while (!existsSync(join(dir, 'package.json')) || (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name !== name) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`no package folder for ${name}`);
+    dir = parent;
+  }
+  return dir;
+}
+
+/** Font files by the name each is registered under in a document. */
+const FACES = {
+  'noto-sans': ['@embedpdf/fonts-latin', 'fonts/NotoSans-Regular.ttf'],
+  'noto-sans-bold': ['@embedpdf/fonts-latin', 'fonts/NotoSans-Bold.ttf'],
+  'noto-sans-italic': ['@embedpdf/fonts-latin', 'fonts/NotoSans-Italic.ttf'],
+  'noto-sans-bold-italic': ['@embedpdf/fonts-latin', 'fonts/NotoSans-BoldItalic.ttf'],
+  'noto-naskh-arabic': ['@embedpdf/fonts-arabic', 'fonts/NotoNaskhArabic-Regular.ttf'],
+  'noto-naskh-arabic-bold': ['@embedpdf/fonts-arabic', 'fonts/NotoNaskhArabic-Bold.ttf'],
+  'noto-sans-hebrew': ['@embedpdf/fonts-hebrew', 'fonts/NotoSansHebrew-Regular.ttf'],
+  'noto-sans-hebrew-bold': ['@embedpdf/fonts-hebrew', 'fonts/NotoSansHebrew-Bold.ttf'],
+  'noto-sans-jp': ['@embedpdf/fonts-jp', 'fonts/NotoSansJP-Regular.otf'],
+  'noto-sans-jp-bold': ['@embedpdf/fonts-jp', 'fonts/NotoSansJP-Bold.otf'],
+  'noto-sans-sc': ['@embedpdf/fonts-sc', 'fonts/NotoSansHans-Regular.otf'],
+  'noto-sans-sc-bold': ['@embedpdf/fonts-sc', 'fonts/NotoSansHans-Bold.otf'],
+  'jetbrains-mono': ['@expo-google-fonts/jetbrains-mono', '400Regular/JetBrainsMono_400Regular.ttf'],
+  'jetbrains-mono-bold': ['@expo-google-fonts/jetbrains-mono', '700Bold/JetBrainsMono_700Bold.ttf'],
+  'jetbrains-mono-italic': ['@expo-google-fonts/jetbrains-mono', '400Regular_Italic/JetBrainsMono_400Regular_Italic.ttf'],
+  'jetbrains-mono-bold-italic': ['@expo-google-fonts/jetbrains-mono', '700Bold_Italic/JetBrainsMono_700Bold_Italic.ttf'],
+} as const satisfies Record<string, readonly [string, string]>;
+
+export type FaceName = keyof typeof FACES;
+
+/**
+ * Every font gets the same vertical metrics (in thousandths of the size), so that the baselines of the
+ * fonts of one line meet and a line's height does not depend on its script. Close to Noto Sans's own.
+ */
+export const METRICS = { ascender: 950, descender: -270, lineGap: 0 };
+
+const bytesCache = new Map<FaceName, Buffer>();
+const fontCache = new Map<FaceName, fontkit.Font>();
+
+function faceBytes(face: FaceName): Buffer {
+  let bytes = bytesCache.get(face);
+  if (!bytes) {
+    const [pkg, file] = FACES[face];
+    bytes = readFileSync(join(packageDir(pkg), file));
+    bytesCache.set(face, bytes);
+  }
+  return bytes;
+}
+
+/** The font read once per process, only to ask which characters it has. */
+function faceFont(face: FaceName): fontkit.Font {
+  let font = fontCache.get(face);
+  if (!font) {
+    const opened = fontkit.create(faceBytes(face));
+    if (!('hasGlyphForCodePoint' in opened)) throw new Error(`${face} is a font collection, not a font`);
+    font = opened;
+    fontCache.set(face, font);
+  }
+  return font;
+}
+
+/** Makes every face known to a document by name; pdfkit reads and embeds only those a text uses. */
+export function registerFonts(doc: PDFKit.PDFDocument): void {
+  for (const face of Object.keys(FACES) as FaceName[]) doc.registerFont(face, faceBytes(face));
+}
+
+function fallbacks(style: FontStyle, han: HanPreference): FaceName[] {
+  const bold = style.includes('bold');
+  const italic = style.includes('italic');
+  const b = bold ? '-bold' : '';
+  const sansUpright = `noto-sans${b}` as FaceName;
+  const sans: FaceName[] = [
+    ...(italic ? [`noto-sans${b}-italic` as FaceName] : []),
+    sansUpright,
+    `noto-naskh-arabic${b}` as FaceName,
+    `noto-sans-hebrew${b}` as FaceName,
+    ...(han === 'ja' ? [`noto-sans-jp${b}`, `noto-sans-sc${b}`] : [`noto-sans-sc${b}`, `noto-sans-jp${b}`]).map((name) => name as FaceName),
+  ];
+  if (!style.startsWith('mono')) return sans;
+  return [...(italic ? [`jetbrains-mono${b}-italic` as FaceName] : []), `jetbrains-mono${b}` as FaceName, ...sans];
+}
+
+const chains = new Map<string, FaceName[]>();
+function chain(style: FontStyle, han: HanPreference): FaceName[] {
+  const key = `${style}/${han}`;
+  let faces = chains.get(key);
+  if (!faces) chains.set(key, (faces = fallbacks(style, han)));
+  return faces;
+}
+
+const coverage = new Map<FaceName, Map<number, boolean>>();
+export function hasGlyph(face: FaceName, code: number): boolean {
+  let known = coverage.get(face);
+  if (!known) coverage.set(face, (known = new Map()));
+  let has = known.get(code);
+  if (has === undefined) known.set(code, (has = faceFont(face).hasGlyphForCodePoint(code)));
+  return has;
+}
+
+/** Whether any of the fonts can print a character. */
+export function printable(code: number): boolean {
+  return chain('sans', 'zh').some((face) => hasGlyph(face, code));
+}
+
+/** Kana in a text: its Han characters are then Japanese. */
+export function hanPreference(text: string): HanPreference {
+  return /[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(text) ? 'ja' : 'zh';
+}
+
+/**
+ * Characters that stay in the font of the character before them when that font has them: marks and
+ * joiners (they shape with their base), spaces and common punctuation (so that a run of Arabic words is
+ * one run, shaped and ordered as one).
+ */
+const STICKY = /[\p{M}\u200c\u200d\p{Zs}\p{P}\p{S}\p{Nd}]/u;
+
+export interface FaceSpan {
+  text: string;
+  face: FaceName;
+}
+
+/** Splits a text into spans each printed in one font, the first of the style's fallback list that has the glyphs. */
+export function faceSpans(text: string, style: FontStyle, han: HanPreference = hanPreference(text)): FaceSpan[] {
+  const faces = chain(style, han);
+  const spans: FaceSpan[] = [];
+  let current: FaceName | null = null;
+  let start = 0;
+  let offset = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    let face: FaceName;
+    if (current && STICKY.test(char) && (hasGlyph(current, code) || /\p{M}|[\u200c\u200d]/u.test(char))) face = current;
+    else face = faces.find((candidate) => hasGlyph(candidate, code)) ?? faces[0];
+    if (face !== current) {
+      if (current && offset > start) spans.push({ text: text.slice(start, offset), face: current });
+      current = face;
+      start = offset;
+    }
+    offset += char.length;
+  }
+  if (current && offset > start) spans.push({ text: text.slice(start, offset), face: current });
+  return spans;
+}
+
+interface FontMetrics {
+  ascender: number;
+  descender: number;
+  lineGap: number;
+}
+const evened = new WeakSet<object>();
+
+/** Makes a face the document's current font, at a size, with the shared vertical metrics (METRICS). */
+export function useFont(doc: PDFKit.PDFDocument, face: FaceName, size: number): void {
+  doc.font(face).fontSize(size);
+  const font = (doc as unknown as { _font: FontMetrics })._font;
+  if (!evened.has(font)) {
+    Object.assign(font, METRICS);
+    evened.add(font);
+  }
+}
+
+/** The height of a line of text of a size, without the gap between lines. */
+export function lineHeight(size: number): number {
+  return ((METRICS.ascender - METRICS.descender) / 1000) * size;
+}
+
+/**
+ * The OpenType features a face is laid out with, given to pdfkit for every text. Always an object, never
+ * nothing: without one pdfkit lays a text out word by word, which would keep the words of a right-to-left
+ * text in left-to-right order. Code shows the characters as typed: no ligatures ("->" stays two glyphs;
+ * JetBrains Mono's contextual ligatures also break fontkit).
+ */
+export function featuresOf(face: FaceName): PDFKit.Mixins.OpenTypeFeatures[] {
+  // fontkit takes the features as a list to turn on or as an object of on and off; pdfkit passes either
+  // through, its typings know only the list.
+  const features: Record<string, boolean> = face.startsWith('jetbrains-mono') ? { calt: false, liga: false, dlig: false } : {};
+  return features as unknown as PDFKit.Mixins.OpenTypeFeatures[];
+}
