@@ -170,14 +170,39 @@ interface FontMetrics {
   descender: number;
   lineGap: number;
 }
+/** What pdfkit's embedded font keeps: its layouts of words, by text (sized to 1000 units, so alike for every document). */
+interface PdfkitFont extends FontMetrics {
+  layoutCache?: Record<string, unknown>;
+  /** The fontkit font pdfkit opened for this document, and the subset of it the document embeds. */
+  font?: fontkit.Font & { createSubset(): unknown };
+  subset?: unknown;
+}
 const evened = new WeakSet<object>();
+
+/**
+ * Word layouts shared by the documents of this process, per face: laying words out (OpenType kerning and
+ * marks) is most of the time a PDF takes, and pdfkit would otherwise start from nothing in each document.
+ * A layout depends only on the face and the text. Dropped when it grows past a bound.
+ */
+const layouts = new Map<FaceName, Record<string, unknown>>();
+const LAYOUTS_PER_FACE = 20_000;
 
 /** Makes a face the document's current font, at a size, with the shared vertical metrics (METRICS). */
 export function useFont(doc: PDFKit.PDFDocument, face: FaceName, size: number): void {
   doc.font(face).fontSize(size);
-  const font = (doc as unknown as { _font: FontMetrics })._font;
+  const font = (doc as unknown as { _font: PdfkitFont })._font;
   if (!evened.has(font)) {
     Object.assign(font, METRICS);
+    let shared = layouts.get(face);
+    if (!shared || Object.keys(shared).length > LAYOUTS_PER_FACE) layouts.set(face, (shared = Object.create(null) as Record<string, unknown>));
+    if (font.layoutCache) font.layoutCache = shared;
+    // The process's own fontkit font in place of the document's: its tables (cmap, GSUB, GPOS, glyph
+    // outlines) are then read once per process, not once per PDF. Only the subset is the document's.
+    if (font.font && font.subset) {
+      const opened = faceFont(face) as fontkit.Font & { createSubset(): unknown };
+      font.font = opened;
+      font.subset = opened.createSubset();
+    }
     evened.add(font);
   }
 }
@@ -188,14 +213,16 @@ export function lineHeight(size: number): number {
 }
 
 /**
- * The OpenType features a face is laid out with, given to pdfkit for every text. Always an object, never
- * nothing: without one pdfkit lays a text out word by word, which would keep the words of a right-to-left
- * text in left-to-right order. Code shows the characters as typed: no ligatures ("->" stays two glyphs;
- * JetBrains Mono's contextual ligatures also break fontkit).
+ * The OpenType features a face is laid out with, given to pdfkit with every text of that face, or nothing.
+ * Without features pdfkit lays a text out word by word and caches each word (fast, and right for
+ * left-to-right text); with them it lays the whole text out at once. Arabic and Hebrew need that: word by
+ * word, the words of a right-to-left text would stay in left-to-right order. Code shows the characters as
+ * typed: no ligatures ("->" stays two glyphs; JetBrains Mono's contextual ligatures also trip fontkit).
  */
-export function featuresOf(face: FaceName): PDFKit.Mixins.OpenTypeFeatures[] {
+export function featuresOf(face: FaceName): PDFKit.Mixins.OpenTypeFeatures[] | undefined {
   // fontkit takes the features as a list to turn on or as an object of on and off; pdfkit passes either
   // through, its typings know only the list.
-  const features: Record<string, boolean> = face.startsWith('jetbrains-mono') ? { calt: false, liga: false, dlig: false } : {};
-  return features as unknown as PDFKit.Mixins.OpenTypeFeatures[];
+  if (face.startsWith('jetbrains-mono')) return { calt: false, liga: false, dlig: false } as unknown as PDFKit.Mixins.OpenTypeFeatures[];
+  if (face.startsWith('noto-naskh-arabic') || face.startsWith('noto-sans-hebrew')) return [];
+  return undefined;
 }

@@ -60,7 +60,8 @@ interface Atom {
 function measure(doc: PDFKit.PDFDocument, face: FaceName, size: number, text: string): number {
   if (text === '') return 0;
   useFont(doc, face, size);
-  return doc.widthOfString(text, { features: featuresOf(face) } as unknown as PDFKit.Mixins.TextOptions);
+  const features = featuresOf(face);
+  return doc.widthOfString(text, features ? { features } : {});
 }
 
 /** The width of one line of text in a style (no wrapping, no reordering: widths do not depend on order). */
