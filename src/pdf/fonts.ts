@@ -176,6 +176,31 @@ interface PdfkitFont extends FontMetrics {
   /** The fontkit font pdfkit opened for this document, and the subset of it the document embeds. */
   font?: fontkit.Font & { createSubset(): unknown };
   subset?: unknown;
+  /** pdfkit's text encoder, and the characters of each glyph of the subset it writes to the ToUnicode map. */
+  encode?(text: string, features?: unknown): unknown;
+  unicode?: Array<number[] | undefined>;
+}
+
+/**
+ * Text extractors (pdf.js, pdftotext) read a right-to-left line from left to right and reverse it, and with
+ * it the characters of a glyph that stands for several (the lam-alef ligature لا), which then read back
+ * as "ال". Such a glyph is only ever drawn right to left, so its characters are written to the ToUnicode
+ * map reversed, and the reader's reversal puts them back in order.
+ */
+function reverseLigatureText(font: PdfkitFont): void {
+  const encode = font.encode?.bind(font);
+  if (!encode) return;
+  const done = new Set<number>();
+  font.encode = (text, features) => {
+    const result = encode(text, features);
+    font.unicode?.forEach((codes, gid) => {
+      if (codes && codes.length > 1 && !done.has(gid)) {
+        font.unicode![gid] = [...codes].reverse();
+        done.add(gid);
+      }
+    });
+    return result;
+  };
 }
 const evened = new WeakSet<object>();
 
@@ -203,6 +228,7 @@ export function useFont(doc: PDFKit.PDFDocument, face: FaceName, size: number): 
       font.font = opened;
       font.subset = opened.createSubset();
     }
+    if (face.startsWith('noto-naskh-arabic') || face.startsWith('noto-sans-hebrew')) reverseLigatureText(font);
     evened.add(font);
   }
 }

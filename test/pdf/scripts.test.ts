@@ -14,8 +14,8 @@ import { pdfPages } from '../helpers/pdf-text.ts';
  * the PDF as written (no "?"), in fonts embedded as subsets. What pdf.js returns for right-to-left text:
  * each right-to-left stretch in logical order, the stretches and left-to-right pieces of a line from left
  * to right as drawn (visual order). For Devanagari it returns a pre-base vowel sign (ि) where it is drawn,
- * before its consonant, and sometimes a space beside it. Known limit: the lam-alef ligature (لا) is one glyph
- * for two letters, and pdf.js and pdftotext read it reversed (ال) in right-to-left text; the PDF shows it right.
+ * before its consonant, and sometimes a space beside it. The lam-alef ligature (لا in دولار), one glyph for
+ * two letters, reads back in order (its ToUnicode entry is written reversed, see fonts.ts).
  * Set QUIRE_PDF_SAMPLE to a path to keep the PDF (test-artifacts/ is the usual place).
  */
 
@@ -28,7 +28,7 @@ const ARABIC = 'مرحبا بالعالم هذا نص عربي';
 const HEBREW = 'שלום עולם זה טקסט בעברית';
 const DEVANAGARI = 'नमस्ते दुनिया यह हिंदी पाठ है';
 /** Arabic with a number and a Latin word inside: three right-to-left stretches. */
-const MIXED = { logical: 'السعر 120 جنيه في Quire اليوم', visual: ['اليوم', 'Quire', 'جنيه في', '120', 'السعر'] };
+const MIXED = { logical: 'السعر 120 دولار في Quire اليوم', visual: ['اليوم', 'Quire', 'دولار في', '120', 'السعر'] };
 
 const PAGE = [
   `## Ελληνικά Русский 日本語 עברית`,
