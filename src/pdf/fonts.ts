@@ -179,6 +179,27 @@ interface PdfkitFont extends FontMetrics {
   /** pdfkit's text encoder, and the characters of each glyph of the subset it writes to the ToUnicode map. */
   encode?(text: string, features?: unknown): unknown;
   unicode?: Array<number[] | undefined>;
+  /** pdfkit's call into fontkit's layout (shaping and positioning) of one text. */
+  layoutRun?(text: string, features?: unknown): unknown;
+}
+
+/**
+ * fontkit fails on a few mark combinations that its GPOS code does not expect (a mark anchor missing for
+ * an unusual base, seen with random text): the text is then laid out again without mark positioning and
+ * kerning, its marks placed by their own advance, rather than losing the whole PDF.
+ */
+function tolerateLayoutErrors(font: PdfkitFont): void {
+  const layoutRun = font.layoutRun?.bind(font);
+  if (!layoutRun) return;
+  font.layoutRun = (text, features) => {
+    try {
+      return layoutRun(text, features);
+    } catch (error) {
+      if (!(error instanceof TypeError || error instanceof RangeError)) throw error;
+      const given = Array.isArray(features) ? Object.fromEntries(features.map((tag: string) => [tag, true])) : ((features ?? {}) as Record<string, boolean>);
+      return layoutRun(text, { ...given, mark: false, mkmk: false, kern: false, dist: false, abvm: false, blwm: false, curs: false });
+    }
+  };
 }
 
 /**
@@ -228,6 +249,7 @@ export function useFont(doc: PDFKit.PDFDocument, face: FaceName, size: number): 
       font.font = opened;
       font.subset = opened.createSubset();
     }
+    tolerateLayoutErrors(font);
     if (face.startsWith('noto-naskh-arabic') || face.startsWith('noto-sans-hebrew')) reverseLigatureText(font);
     evened.add(font);
   }
