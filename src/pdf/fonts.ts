@@ -60,13 +60,19 @@ export const METRICS = { ascender: 950, descender: -270, lineGap: 0 };
 const bytesCache = new Map<FaceName, Buffer>();
 const fontCache = new Map<FaceName, fontkit.Font>();
 
+const pathCache = new Map<FaceName, string>();
+function facePath(face: FaceName): string {
+  let path = pathCache.get(face);
+  if (!path) {
+    const [pkg, file] = FACES[face];
+    pathCache.set(face, (path = join(packageDir(pkg), file)));
+  }
+  return path;
+}
+
 function faceBytes(face: FaceName): Buffer {
   let bytes = bytesCache.get(face);
-  if (!bytes) {
-    const [pkg, file] = FACES[face];
-    bytes = readFileSync(join(packageDir(pkg), file));
-    bytesCache.set(face, bytes);
-  }
+  if (!bytes) bytesCache.set(face, (bytes = readFileSync(facePath(face))));
   return bytes;
 }
 
@@ -82,9 +88,12 @@ function faceFont(face: FaceName): fontkit.Font {
   return font;
 }
 
-/** Makes every face known to a document by name; pdfkit reads and embeds only those a text uses. */
+/**
+ * Makes every face known to a document by name, by its file: pdfkit opens only those a text uses, and
+ * embeds only those (useFont then puts the process's copy of the font in its place).
+ */
 export function registerFonts(doc: PDFKit.PDFDocument): void {
-  for (const face of Object.keys(FACES) as FaceName[]) doc.registerFont(face, faceBytes(face));
+  for (const face of Object.keys(FACES) as FaceName[]) doc.registerFont(face, facePath(face));
 }
 
 function fallbacks(style: FontStyle, han: HanPreference): FaceName[] {
