@@ -61,7 +61,7 @@ const BIDI_CONTROLS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
  * Text that the fonts print as written. Line breaks stay; tabs become spaces (`tabWidth` of them), other
- * control characters are dropped, characters no font has get a close spelling or "?", letters with marks
+ * other control characters become "?", characters no font has get a close spelling or "?", letters with marks
  * no font has lose their marks. Pictographs (emoji) are dropped rather than printed as "?".
  */
 export function pdfText(text: string, tabWidth = 4): string {
@@ -70,7 +70,8 @@ export function pdfText(text: string, tabWidth = 4): string {
     const code = char.codePointAt(0)!;
     if (char === '\t') out += ' '.repeat(tabWidth);
     else if (char === '\n') out += '\n';
-    else if (code < 0x20 || (code >= 0x7f && code < 0xa0)) continue;
+    else if (code === 0x0d) continue;
+    else if (code < 0x20 || (code >= 0x7f && code < 0xa0)) out += '?';
     else if (REPLACEMENTS[char] !== undefined && !printable(code)) out += REPLACEMENTS[char];
     else if (printable(code) || code === 0x200c || code === 0x200d) out += char;
     else if (/\p{Extended_Pictographic}/u.test(char)) continue;
