@@ -242,7 +242,8 @@ export class BodyWriter {
           const width = layout.widthOf(marker, 'sans', markerSize);
           const near = list.type === 'list-ordered' ? LIST_INDENT - 5 - width : 4;
           const x = rtl ? left + frameWidth - near - width : left + near;
-          layout.writeAt(marker, x, y, { font: 'sans', size: markerSize, color: this.style.color });
+          // In a right-to-left item "1." reads from the right: the dot is drawn on the left.
+          layout.writeAt(marker, x, y, { font: 'sans', size: markerSize, color: this.style.color, direction: rtl ? 'rtl' : 'ltr' });
         }
         layout.y = y;
         layout.indent(rtl ? 0 : LIST_INDENT, rtl ? LIST_INDENT : 0, () =>

@@ -186,10 +186,10 @@ export class Layout {
   }
 
   /** Writes one line of text at a place, without wrapping or breaking pages. */
-  writeAt(text: string, x: number, y: number, style: { font: FontName; size: number; color?: string }, options: { link?: string; goTo?: string } = {}): void {
+  writeAt(text: string, x: number, y: number, style: { font: FontName; size: number; color?: string; direction?: 'ltr' | 'rtl' }, options: { link?: string; goTo?: string } = {}): void {
     const doc = this.doc;
     const keep = doc.y;
-    const { lines } = breakLines(doc, [{ text: text.replace(/\n/g, ' '), font: style.font, size: style.size, color: style.color ?? COLORS.text, ...options }], Infinity, 0);
+    const { lines } = breakLines(doc, [{ text: text.replace(/\n/g, ' '), font: style.font, size: style.size, color: style.color ?? COLORS.text, ...options }], Infinity, 0, style.direction);
     for (const line of lines) drawLine(doc, line, x, y);
     doc.y = keep;
     doc.fillColor(COLORS.text);

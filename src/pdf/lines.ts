@@ -75,10 +75,13 @@ export function faceRuns(runs: Run[]): Array<Run & { face: FaceName }> {
   return runs.flatMap((run) => faceSpans(run.text, run.font, han).map((span) => ({ ...run, text: span.text, face: span.face })));
 }
 
-/** Breaks runs into lines no wider than `width` (a word longer than a line is cut between characters). */
-export function breakLines(doc: PDFKit.PDFDocument, runs: Run[], width: number, lineGap: number): Paragraph {
+/**
+ * Breaks runs into lines no wider than `width` (a word longer than a line is cut between characters). The
+ * base direction is the first strong character's unless `direction` is given.
+ */
+export function breakLines(doc: PDFKit.PDFDocument, runs: Run[], width: number, lineGap: number, direction?: 'ltr' | 'rtl'): Paragraph {
   const text = runs.map((run) => run.text).join('');
-  const { levels, paragraphs } = bidi.getEmbeddingLevels(text);
+  const { levels, paragraphs } = bidi.getEmbeddingLevels(text, direction);
   const rtl = (paragraphs[0]?.level ?? 0) % 2 === 1;
 
   // Atoms: stretches of one run, one font and one bidi level.
