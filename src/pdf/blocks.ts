@@ -11,7 +11,9 @@ import type {
   InlineContent,
 } from '../content/markdown/index.ts';
 import { blocksText } from '../content/markdown/plain-text.ts';
-import { COLORS, fontOf, inlineRuns, type LinkResolver, type Run, type TextStyle } from './inline.ts';
+import { lineHeight } from './fonts.ts';
+import { COLORS, fontOf, inlineRuns, type FontName, type LinkResolver, type Run, type TextStyle } from './inline.ts';
+import { startsRtl } from './lines.ts';
 import type { Layout, OpenedImage } from './layout.ts';
 import { pdfText } from './text.ts';
 
@@ -214,33 +216,37 @@ export class BodyWriter {
       list.nodes.forEach((item, index) => {
         if (index > 0) layout.gap(3);
         // Room for the marker and two lines of the item, so a marker is never left alone at a page's foot.
-        layout.doc.font('Helvetica').fontSize(markerSize);
-        layout.ensure(2 * layout.doc.currentLineHeight(true) + 4);
-        const { left } = layout.frame;
+        layout.ensure(2 * lineHeight(markerSize) + 4);
+        const { left, width: frameWidth } = layout.frame;
+        // An item whose text starts right-to-left has its marker on the right.
+        const rtl = startsRtl(blocksText(item.nodes).join('\n'));
         const y = layout.y;
         if (list.type === 'list-tasks') {
           const box = markerSize * 0.8;
           const top = y + markerSize * 0.12;
-          layout.strokeRect(left + 3, top, box, box, COLORS.muted, 0.8);
+          const boxLeft = rtl ? left + frameWidth - 3 - box : left + 3;
+          layout.strokeRect(boxLeft, top, box, box, COLORS.muted, 0.8);
           if (item.data?.checked) {
             layout.doc
               .save()
               .lineWidth(1.2)
               .strokeColor(COLORS.text)
-              .moveTo(left + 4.5, top + box * 0.55)
-              .lineTo(left + 3 + box * 0.4, top + box - 1.5)
-              .lineTo(left + 2 + box, top + 1.5)
+              .moveTo(boxLeft + 1.5, top + box * 0.55)
+              .lineTo(boxLeft + box * 0.4, top + box - 1.5)
+              .lineTo(boxLeft - 1 + box, top + 1.5)
               .stroke()
               .restore();
           }
         } else {
           const marker = list.type === 'list-ordered' ? `${start + index}.` : level % 2 === 0 ? '\u2022' : '\u2013';
-          const width = layout.widthOf(marker, 'Helvetica', markerSize);
-          const x = list.type === 'list-ordered' ? left + LIST_INDENT - 5 - width : left + 4;
-          layout.writeAt(marker, x, y, { font: 'Helvetica', size: markerSize, color: this.style.color });
+          const width = layout.widthOf(marker, 'sans', markerSize);
+          const near = list.type === 'list-ordered' ? LIST_INDENT - 5 - width : 4;
+          const x = rtl ? left + frameWidth - near - width : left + near;
+          // In a right-to-left item "1." reads from the right: the dot is drawn on the left.
+          layout.writeAt(marker, x, y, { font: 'sans', size: markerSize, color: this.style.color, direction: rtl ? 'rtl' : 'ltr' });
         }
         layout.y = y;
-        layout.indent(LIST_INDENT, 0, () =>
+        layout.indent(rtl ? 0 : LIST_INDENT, rtl ? LIST_INDENT : 0, () =>
           item.nodes.forEach((child, childIndex) => {
             if (childIndex > 0) layout.gap(3);
             if (child.type === 'list-ordered' || child.type === 'list-unordered' || child.type === 'list-tasks') this.list(child, level + 1);
@@ -281,7 +287,7 @@ export class BodyWriter {
     const start = layout.mark();
     layout.y += padding;
     layout.indent(14, 10, () => {
-      layout.writeRuns([{ text: label, font: 'Helvetica-Bold', size: BODY_SIZE * 0.85, color }]);
+      layout.writeRuns([{ text: label, font: 'sans-bold', size: BODY_SIZE * 0.85, color }]);
       layout.gap(2);
       this.nested(() => this.blocks(nodes));
     });
@@ -298,7 +304,7 @@ export class BodyWriter {
   private section(title: Run[], nodes: DocumentBlock[]): void {
     const layout = this.layout;
     layout.ensure(BODY_SIZE * 4);
-    layout.writeRuns(title.length > 0 ? title.map((run) => ({ ...run, font: fontOf({ bold: true, italic: false, mono: run.font.startsWith('Courier') }) })) : [{ text: 'Details', ...this.runStyle({ bold: true }) }]);
+    layout.writeRuns(title.length > 0 ? title.map((run) => ({ ...run, font: fontOf({ bold: true, italic: false, mono: run.font.startsWith('mono') }) })) : [{ text: 'Details', ...this.runStyle({ bold: true }) }]);
     layout.gap(4);
     const start = layout.mark();
     this.nested(() => layout.indent(12, 0, () => this.blocks(nodes)));
@@ -310,7 +316,7 @@ export class BodyWriter {
     const size = 8.8;
     const lineHeight = size * 1.38;
     const padding = 7;
-    const charWidth = size * 0.6; // Courier: every glyph is 600/1000 of the size wide
+    const charWidth = size * 0.6; // JetBrains Mono: every glyph is 600/1000 of the size wide (CJK ones, in other fonts, twice that)
     const digits = String(lines.length).length;
     const gutter = options.lineNumbers ? (digits + 2) * charWidth : 0;
     const { left, width } = layout.frame;
@@ -319,13 +325,13 @@ export class BodyWriter {
     const visual: Array<{ number?: string; text: string }> = [];
     lines.forEach((line, index) => {
       const text = pdfText(line).replace(/\s+$/, '');
-      for (let offset = 0, first = true; first || offset < text.length; offset += perLine, first = false) {
-        visual.push({ ...(options.lineNumbers && first ? { number: String(index + 1).padStart(digits) } : {}), text: text.slice(offset, offset + perLine) });
-      }
+      columnSlices(text, perLine).forEach((slice, sliceIndex) => {
+        visual.push({ ...(options.lineNumbers && sliceIndex === 0 ? { number: String(index + 1).padStart(digits) } : {}), text: slice });
+      });
     });
     if (options.title) {
       layout.ensure(size * 1.6 + lineHeight + 2 * padding);
-      layout.writeRuns([{ text: pdfText(options.title), font: 'Helvetica-Bold', size: size, color: COLORS.muted }]);
+      layout.writeRuns([{ text: pdfText(options.title), font: 'sans-bold', size: size, color: COLORS.muted }]);
       layout.y += 2;
     }
     let next = 0;
@@ -338,8 +344,8 @@ export class BodyWriter {
       for (let index = 0; index < take; index++) {
         const line = visual[next + index];
         const y = top + padding + index * lineHeight;
-        if (line.number) layout.writeAt(line.number, left + padding, y, { font: 'Courier', size, color: COLORS.muted });
-        if (line.text) layout.writeAt(line.text, left + padding + gutter, y, { font: 'Courier', size });
+        if (line.number) layout.writeAt(line.number, left + padding, y, { font: 'mono', size, color: COLORS.muted });
+        if (line.text) layout.writeAt(line.text, left + padding + gutter, y, { font: 'mono', size });
       }
       next += take;
       layout.y = top + height;
@@ -380,10 +386,9 @@ export class BodyWriter {
       return column.type === 'number' || column.type === 'rating' ? 'right' : 'left';
     });
 
-    const doc = layout.doc;
-    const measure = (cells: string[], font: string) =>
-      Math.max(...cells.map((text, column) => doc.font(font).fontSize(size).heightOfString(text || ' ', { width: widths[column] - 2 * padding, lineGap: 1 }))) + 2 * padding;
-    const headerHeight = showHeader ? measure(header, 'Helvetica-Bold') : 0;
+    const cellRuns = (text: string, font: FontName): Run[] => [{ text: text || ' ', font, size, color: this.style.color }];
+    const measure = (cells: string[], font: FontName) => Math.max(...cells.map((text, column) => layout.boxHeight(cellRuns(text, font), widths[column] - 2 * padding, 1))) + 2 * padding;
+    const headerHeight = showHeader ? measure(header, 'sans-bold') : 0;
     const tallest = layout.bottom - layout.top - headerHeight - 4;
 
     const drawRow = (cells: string[], height: number, bold: boolean) => {
@@ -392,18 +397,16 @@ export class BodyWriter {
       cells.forEach((text, column) => {
         layout.strokeRect(xs[column], top, widths[column], height, COLORS.rule, 0.6);
         if (!text) return;
-        doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(size).fillColor(this.style.color);
-        doc.text(text, xs[column] + padding, top + padding, { width: widths[column] - 2 * padding, height: height - 2 * padding + 1, ellipsis: true, lineGap: 1, align: align[column] });
+        layout.writeBox(cellRuns(text, bold ? 'sans-bold' : 'sans'), xs[column] + padding, top + padding, widths[column] - 2 * padding, height - 2 * padding + 1, align[column], 1);
       });
-      doc.fillColor(COLORS.text);
       layout.y = top + height;
     };
 
-    const firstHeight = rows.length > 0 ? Math.min(tallest, measure(rows[0], 'Helvetica')) : 0;
+    const firstHeight = rows.length > 0 ? Math.min(tallest, measure(rows[0], 'sans')) : 0;
     layout.ensure(headerHeight + firstHeight);
     if (showHeader) drawRow(header, headerHeight, true);
     for (const row of rows) {
-      const height = Math.min(tallest, measure(row, 'Helvetica'));
+      const height = Math.min(tallest, measure(row, 'sans'));
       if (layout.y + height > layout.bottom) {
         layout.newPage();
         if (showHeader) drawRow(header, headerHeight, true);
@@ -547,4 +550,26 @@ function fragmentsText(fragments: DocumentFragment[] | undefined): string {
 function codeLines(block: Pick<DocumentBlockCode, 'nodes'>): string[] {
   const lines = block.nodes.map((line) => line.nodes.map((node) => (node.object === 'text' ? node.leaves.map((leaf) => leaf.text).join('') : '')).join(''));
   return lines.length > 0 ? lines : [''];
+}
+
+/** Characters of East Asian scripts take two columns of a monospaced line. */
+const WIDE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff01-\uff60\uffe0-\uffe6]/u;
+
+/** A line of code cut into pieces of at most `columns` columns (at least one piece, maybe empty). */
+function columnSlices(text: string, columns: number): string[] {
+  const slices: string[] = [];
+  let current = '';
+  let used = 0;
+  for (const char of text) {
+    const width = WIDE.test(char) ? 2 : 1;
+    if (used + width > columns && current !== '') {
+      slices.push(current);
+      current = '';
+      used = 0;
+    }
+    current += char;
+    used += width;
+  }
+  slices.push(current);
+  return slices;
 }

@@ -1,6 +1,7 @@
 import { emojiText } from '../content/markdown/nodes.ts';
 import { unreachable } from '../content/markdown/nodes.ts';
 import type { ContentRef, DocumentMark, InlineContent, MarkColor } from '../content/markdown/index.ts';
+import type { FontStyle } from './fonts.ts';
 import { pdfText } from './text.ts';
 
 /**
@@ -8,15 +9,8 @@ import { pdfText } from './text.ts';
  * ready to be written one after the other on the lines of a paragraph.
  */
 
-export type FontName =
-  | 'Helvetica'
-  | 'Helvetica-Bold'
-  | 'Helvetica-Oblique'
-  | 'Helvetica-BoldOblique'
-  | 'Courier'
-  | 'Courier-Bold'
-  | 'Courier-Oblique'
-  | 'Courier-BoldOblique';
+/** A font style; fonts.ts picks the fonts that print it, script by script. */
+export type FontName = FontStyle;
 
 export interface TextStyle {
   bold: boolean;
@@ -64,10 +58,10 @@ const MARK_COLORS: Partial<Record<MarkColor, string>> = {
 };
 
 export function fontOf(style: Pick<TextStyle, 'bold' | 'italic' | 'mono'>): FontName {
-  const family = style.mono ? 'Courier' : 'Helvetica';
-  if (style.bold && style.italic) return `${family}-BoldOblique`;
-  if (style.bold) return `${family}-Bold`;
-  if (style.italic) return `${family}-Oblique`;
+  const family = style.mono ? 'mono' : 'sans';
+  if (style.bold && style.italic) return `${family}-bold-italic`;
+  if (style.bold) return `${family}-bold`;
+  if (style.italic) return `${family}-italic`;
   return family;
 }
 

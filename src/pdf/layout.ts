@@ -1,4 +1,6 @@
-import { COLORS, type Run } from './inline.ts';
+import { featuresOf, useFont } from './fonts.ts';
+import { COLORS, type FontName, type Run } from './inline.ts';
+import { breakLines, drawLine, faceRuns, hasRtl, textWidth } from './lines.ts';
 
 /**
  * The page geometry of Quire's PDFs and the small layout engine over pdfkit that the renderer writes
@@ -133,27 +135,49 @@ export class Layout {
     this.doc.switchToPage(last);
   }
 
-  /** Writes runs of text as one paragraph in the current frame, wrapping and breaking pages as needed. */
+  /**
+   * Writes runs of text as one paragraph in the current frame, wrapping and breaking pages as needed.
+   * A paragraph with right-to-left letters goes through the bidi layout (lines.ts), and one whose first
+   * strong character is right-to-left is aligned to the right (its "start"); others are written by
+   * pdfkit's own line wrapping, each run split into the fonts that print it.
+   */
   writeRuns(runs: Run[], paragraph: { align?: 'left' | 'center' | 'right'; lineGap?: number } = {}): void {
     const parts = runs.filter((run) => run.text !== '');
     if (parts.length === 0) return;
     const doc = this.doc;
-    const first = parts[0];
-    doc.font(first.font).fontSize(first.size);
+    const lineGap = paragraph.lineGap ?? 2.5;
+    useFont(doc, faceRuns([parts[0]])[0].face, parts[0].size);
     this.ensure(doc.currentLineHeight(true) + 2);
     const { left, width } = this.frame;
-    parts.forEach((run, index) => {
-      doc.font(run.font).fontSize(run.size).fillColor(run.color);
+    if (hasRtl(parts.map((run) => run.text).join(''))) {
+      const { lines, rtl } = breakLines(doc, parts, width, lineGap);
+      const align = rtl ? ({ left: 'right', right: 'left', center: 'center' } as const)[paragraph.align ?? 'left'] : (paragraph.align ?? 'left');
+      for (const line of lines) {
+        if (doc.y + line.height > this.bottom && !this.atTop()) this.newPage();
+        const x = align === 'right' ? left + width - line.width : align === 'center' ? left + (width - line.width) / 2 : left;
+        const y = doc.y;
+        drawLine(doc, line, x, y);
+        doc.y = y + line.height;
+      }
+      doc.x = left;
+      doc.fillColor(COLORS.text);
+      return;
+    }
+    const pieces = faceRuns(parts);
+    pieces.forEach((run, index) => {
+      useFont(doc, run.face, run.size);
+      doc.fillColor(run.color);
       // Options carry over from one continued call to the next unless set, so every run sets all of them
       // (null: no link on this run).
       const options = {
-        continued: index < parts.length - 1,
+        features: featuresOf(run.face),
+        continued: index < pieces.length - 1,
         link: run.link ?? null,
         goTo: run.goTo ?? null,
         underline: Boolean(run.underline),
         strike: Boolean(run.strike),
         align: paragraph.align ?? 'left',
-        lineGap: paragraph.lineGap ?? 2.5,
+        lineGap,
       } as PDFKit.Mixins.TextOptions;
       if (index === 0) doc.text(run.text, left, doc.y, { ...options, width });
       else doc.text(run.text, options);
@@ -162,22 +186,44 @@ export class Layout {
   }
 
   /** Writes one line of text at a place, without wrapping or breaking pages. */
-  writeAt(text: string, x: number, y: number, style: { font: string; size: number; color?: string }, options: PDFKit.Mixins.TextOptions = {}): void {
+  writeAt(text: string, x: number, y: number, style: { font: FontName; size: number; color?: string; direction?: 'ltr' | 'rtl' }, options: { link?: string; goTo?: string } = {}): void {
     const doc = this.doc;
-    doc.font(style.font).fontSize(style.size).fillColor(style.color ?? COLORS.text);
     const keep = doc.y;
-    doc.text(text, x, y, { ...options, lineBreak: false });
+    const { lines } = breakLines(doc, [{ text: text.replace(/\n/g, ' '), font: style.font, size: style.size, color: style.color ?? COLORS.text, ...options }], Infinity, 0, style.direction);
+    for (const line of lines) drawLine(doc, line, x, y);
     doc.y = keep;
     doc.fillColor(COLORS.text);
   }
 
+  /** Writes runs in a box (a table cell): wrapped to its width, lines that do not fit its height left out. */
+  writeBox(runs: Run[], x: number, y: number, width: number, height: number, align: 'left' | 'center' | 'right', lineGap: number): void {
+    const doc = this.doc;
+    const keep = doc.y;
+    const { lines, rtl } = breakLines(doc, runs, width, lineGap);
+    const side = rtl && align === 'left' ? 'right' : align;
+    let top = y;
+    for (const line of lines) {
+      if (top + line.height - lineGap > y + height + 0.5) break;
+      drawLine(doc, line, side === 'right' ? x + width - line.width : side === 'center' ? x + (width - line.width) / 2 : x, top);
+      top += line.height;
+    }
+    doc.y = keep;
+    doc.fillColor(COLORS.text);
+  }
+
+  /** The height of runs written in a box of a width (see writeBox). */
+  boxHeight(runs: Run[], width: number, lineGap: number): number {
+    const { lines } = breakLines(this.doc, runs, width, lineGap);
+    return lines.reduce((sum, line) => sum + line.height, 0) - lineGap;
+  }
+
   /** The width of a text in a font and size. */
-  widthOf(text: string, font: string, size: number): number {
-    return this.doc.font(font).fontSize(size).widthOfString(text);
+  widthOf(text: string, font: FontName, size: number): number {
+    return textWidth(this.doc, text, font, size);
   }
 
   /** Shortens a text with an ellipsis until it fits in `width`. */
-  fit(text: string, font: string, size: number, width: number): string {
+  fit(text: string, font: FontName, size: number, width: number): string {
     if (this.widthOf(text, font, size) <= width) return text;
     let low = 0;
     let high = text.length;

@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
 import { extractSections, type ContentRef, type Document } from '../content/markdown/index.ts';
 import { BODY_SIZE, BodyWriter, type BodyContext, type PdfFile } from './blocks.ts';
+import { registerFonts } from './fonts.ts';
 import { COLORS, type LinkResolver, type LinkTarget } from './inline.ts';
 import { Layout, MARGINS, PAGE_HEIGHT, PAGE_WIDTH } from './layout.ts';
 import { pdfText } from './text.ts';
@@ -72,6 +73,7 @@ export async function renderPdf(input: PdfInput): Promise<Buffer> {
     displayTitle: true,
     info: { Title: input.title, ...(input.subtitle ? { Subject: input.subtitle } : {}), Creator: 'Quire', Producer: 'Quire', CreationDate: input.createdAt },
   });
+  registerFonts(doc);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const finished = new Promise<Buffer>((resolve, reject) => {
@@ -106,10 +108,10 @@ export async function renderPdf(input: PdfInput): Promise<Buffer> {
     bookmarks.push(addBookmark(bookmarks[level], page.title, layout.y, page.depth === 0));
 
     const size = page.kind === 'group' ? TITLE_SIZE + 2 : TITLE_SIZE;
-    layout.writeRuns([{ text: pdfText(page.title), font: 'Helvetica-Bold', size, color: page.kind === 'group' ? COLORS.link : COLORS.text }], { lineGap: 2 });
+    layout.writeRuns([{ text: pdfText(page.title), font: 'sans-bold', size, color: page.kind === 'group' ? COLORS.link : COLORS.text }], { lineGap: 2 });
     if (page.description) {
       layout.gap(4);
-      layout.writeRuns([{ text: pdfText(page.description), font: 'Helvetica', size: 11.5, color: COLORS.muted }]);
+      layout.writeRuns([{ text: pdfText(page.description), font: 'sans', size: 11.5, color: COLORS.muted }]);
     }
     layout.horizontalRule(layout.frame.left, layout.y + 6, layout.frame.width);
     layout.y += 16;
@@ -178,17 +180,17 @@ function frontMatter(layout: Layout, input: PdfInput): ContentsEntry[] {
   layout.newPage();
   doc.outline.addItem('Contents');
   layout.y = layout.top + 40;
-  layout.writeRuns([{ text: pdfText(input.title), font: 'Helvetica-Bold', size: 26, color: COLORS.text }], { lineGap: 3 });
+  layout.writeRuns([{ text: pdfText(input.title), font: 'sans-bold', size: 26, color: COLORS.text }], { lineGap: 3 });
   if (input.subtitle) {
     layout.gap(8);
-    layout.writeRuns([{ text: pdfText(input.subtitle), font: 'Helvetica', size: 13, color: COLORS.muted }]);
+    layout.writeRuns([{ text: pdfText(input.subtitle), font: 'sans', size: 13, color: COLORS.muted }]);
   }
   layout.gap(30);
-  layout.writeRuns([{ text: 'Contents', font: 'Helvetica-Bold', size: 15, color: COLORS.text }]);
+  layout.writeRuns([{ text: 'Contents', font: 'sans-bold', size: 15, color: COLORS.text }]);
   layout.horizontalRule(layout.frame.left, layout.y + 4, layout.frame.width);
   layout.y += 14;
 
-  if (input.pages.length === 0) layout.writeRuns([{ text: 'There are no pages yet.', font: 'Helvetica-Oblique', size: BODY_SIZE, color: COLORS.muted }]);
+  if (input.pages.length === 0) layout.writeRuns([{ text: 'There are no pages yet.', font: 'sans-italic', size: BODY_SIZE, color: COLORS.muted }]);
   const { left, width } = layout.frame;
   const right = left + width;
   const entries: ContentsEntry[] = [];
@@ -206,7 +208,7 @@ function frontMatter(layout: Layout, input: PdfInput): ContentsEntry[] {
       fill: (startPage) => {
         doc.switchToPage(at.page);
         const top = item.depth === 0;
-        const font = top ? 'Helvetica-Bold' : 'Helvetica';
+        const font = top ? 'sans-bold' : 'sans';
         const size = top ? 10.5 : 10;
         const number = String(startPage + 1);
         const numberWidth = layout.widthOf(number, font, size);
@@ -241,9 +243,9 @@ function footers(layout: Layout, input: PdfInput, withContents: boolean, total: 
   for (let page = withContents ? 1 : 0; page < total; page++) {
     layout.doc.switchToPage(page);
     const number = `${page + 1} / ${total}`;
-    const numberWidth = layout.widthOf(number, 'Helvetica', 8);
+    const numberWidth = layout.widthOf(number, 'sans', 8);
     layout.horizontalRule(left, y - 6, width, COLORS.rule, 0.5);
-    layout.writeAt(layout.fit(pdfText(input.title), 'Helvetica', 8, width - numberWidth - 20), left, y, { font: 'Helvetica', size: 8, color: COLORS.muted });
-    layout.writeAt(number, left + width - numberWidth, y, { font: 'Helvetica', size: 8, color: COLORS.muted });
+    layout.writeAt(layout.fit(pdfText(input.title), 'sans', 8, width - numberWidth - 20), left, y, { font: 'sans', size: 8, color: COLORS.muted });
+    layout.writeAt(number, left + width - numberWidth, y, { font: 'sans', size: 8, color: COLORS.muted });
   }
 }

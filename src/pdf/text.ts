@@ -1,15 +1,10 @@
-/**
- * Text for the PDF's standard fonts (Helvetica, Courier), which are not embedded and only cover the
- * Windows-1252 ("WinAnsi") characters: Latin letters with their accents, common punctuation, the euro
- * sign. Anything else would print as unrelated glyphs, so it is mapped to a close spelling (arrows,
- * math signs, accented letters outside Latin-1) or to "?" when there is none.
- */
+import { printable } from './fonts.ts';
 
-/** The characters above U+00FF that WinAnsi holds (the 0x80–0x9F row). */
-const WIN_ANSI_EXTRA = new Set([
-  0x0152, 0x0153, 0x0160, 0x0161, 0x0178, 0x017d, 0x017e, 0x0192, 0x02c6, 0x02dc, 0x2013, 0x2014, 0x2018, 0x2019, 0x201a, 0x201c, 0x201d,
-  0x201e, 0x2020, 0x2021, 0x2022, 0x2026, 0x2030, 0x2039, 0x203a, 0x20ac, 0x2122,
-]);
+/**
+ * Text as the PDF's fonts can print it (src/pdf/fonts.ts: Latin, Greek, Cyrillic, Arabic, Hebrew,
+ * Devanagari, Japanese, Chinese). A character that none of them has is mapped to a close spelling
+ * (a few symbols, letters whose marks the fonts lack) or to "?" when there is none.
+ */
 
 /** Close spellings for frequent characters the fonts lack. */
 const REPLACEMENTS: Record<string, string> = {
@@ -58,27 +53,27 @@ const REPLACEMENTS: Record<string, string> = {
   '\u0167': 't',
 };
 
-/** Zero-width characters and variation selectors: dropped. */
-const INVISIBLE = /[\u200b-\u200d\u2060\ufeff\ufe00-\ufe0f]/g;
+/** Zero-width spaces, word joiners, byte order marks and variation selectors: dropped (joiners that shape, U+200C and U+200D, stay). */
+const INVISIBLE = /[\u200b\u2060\ufeff\ufe00-\ufe0f]/g;
 
-function printable(code: number): boolean {
-  return (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(code);
-}
+/** Bidi controls: the layout orders text itself (src/pdf/lines.ts), and the fonts have no glyph for them. */
+const BIDI_CONTROLS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
- * Text that the standard fonts print as written. Line breaks stay; tabs become spaces (`tabWidth` of them), other control
- * characters and unknown symbols "?", letters with marks outside Latin-1 lose their marks ("ő" becomes "o",
- * "ł" "l"). Pictographs (emoji) are dropped rather than printed as "?".
+ * Text that the fonts print as written. Line breaks stay; tabs become spaces (`tabWidth` of them), other
+ * other control characters become "?", characters no font has get a close spelling or "?", letters with marks
+ * no font has lose their marks. Pictographs (emoji) are dropped rather than printed as "?".
  */
 export function pdfText(text: string, tabWidth = 4): string {
   let out = '';
-  for (const char of text.replace(INVISIBLE, '')) {
+  for (const char of text.replace(INVISIBLE, '').replace(BIDI_CONTROLS, '')) {
     const code = char.codePointAt(0)!;
-    if (printable(code)) out += char;
-    else if (char === '\t') out += ' '.repeat(tabWidth);
+    if (char === '\t') out += ' '.repeat(tabWidth);
     else if (char === '\n') out += '\n';
-    else if (char === '\r') continue;
-    else if (REPLACEMENTS[char] !== undefined) out += REPLACEMENTS[char];
+    else if (code === 0x0d) continue;
+    else if (code < 0x20 || (code >= 0x7f && code < 0xa0)) out += '?';
+    else if (REPLACEMENTS[char] !== undefined && !printable(code)) out += REPLACEMENTS[char];
+    else if (printable(code) || code === 0x200c || code === 0x200d) out += char;
     else if (/\p{Extended_Pictographic}/u.test(char)) continue;
     else {
       const stripped = char.normalize('NFKD').replace(/\p{M}/gu, '');

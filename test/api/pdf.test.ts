@@ -243,7 +243,7 @@ for (const dialect of dialects) {
         'Use launchd agents.',
         'E = mc^2',
         'The architecture',
-        'the -> arrow, the café and ??.',
+        'the → arrow, the café and 日本.',
         'Guides',
         'The long guide',
         'Paragraph 1 of the long guide',
