@@ -5,6 +5,7 @@ import { migrateToLatest, openDatabase, type Database } from './db/database.ts';
 import { listenForJobs } from './jobs/listen.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { scheduleAuditPrune } from './audit/retention.ts';
+import { scheduleGarbageCollection } from './content/gc.ts';
 import { S3BlobStore } from './storage/s3.ts';
 
 /** Opens the configured database and applies pending migrations. */
@@ -51,6 +52,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
     process.once(signal, () => shutDown(app, config, signal));
   }
   await scheduleAuditPrune(app.services);
+  await scheduleGarbageCollection(app.services);
   await app.listen({ host: config.host, port: config.port });
   runner.start();
   return app;

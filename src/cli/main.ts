@@ -8,6 +8,7 @@ import { createOrganization } from '../modules/orgs/service.ts';
 import { findOrCreateUser, isEmail, issueApiToken, normalizeEmail } from '../modules/users/service.ts';
 import { allUserTokens, createApiToken, revokeApiToken, tokenStatus } from '../modules/users/tokens.ts';
 import { parseDuration } from '../duration.ts';
+import { collectGarbage } from '../content/gc.ts';
 import { openDatabase } from '../db/database.ts';
 import { importCommand } from './import.ts';
 import { backupCommand, restoreCommand } from './backup.ts';
@@ -38,6 +39,9 @@ Commands:
                                           .tar.gz; safe while the server runs. SQLite only.
   restore <file> [--json]                 Restore a backup into the configured data folder, which must
                                           not hold a database yet.
+  gc [--dry-run] [--json]                 Remove content (revisions, page objects, blobs) that nothing can
+                                          reach any more and that is older than QUIRE_GC_GRACE; with
+                                          --dry-run, only count it. Safe while servers run.
   openapi publish --org <id> --spec <slug> <file-or-url> [--json]
                                           Create or update an OpenAPI specification from a file (JSON or
                                           YAML) or a URL, process it, and print its state and any error.
@@ -239,6 +243,20 @@ async function openapiPublish(config: Config, args: string[]): Promise<number> {
   return withContext(config, (ctx) => openAPIPublishCommand(ctx, { organizationId, slug, source: parsed.positionals[0], json: parsed.values.json === true }));
 }
 
+async function gc(config: Config, args: string[]): Promise<number> {
+  const values = parse(args, { 'dry-run': { type: 'boolean' } });
+  const out = { json: values.json === true };
+  return withContext(config, async (ctx) => {
+    const report = await collectGarbage(ctx, { dryRun: values['dry-run'] === true });
+    const verb = report.dryRun ? 'Would remove' : 'Removed';
+    print(out, { ...report }, [
+      `${verb} ${report.removed.revisions} revision(s), ${report.removed.objects} content object(s) and ${report.removed.blobs} blob(s) (${report.removed.blobBytes} bytes)`,
+      `unreachable and untouched since ${report.cutoff}; kept ${report.reachable.revisions} reachable revision(s), ${report.reachable.objects} object(s), ${report.reachable.blobs} blob(s).`,
+    ]);
+    return 0;
+  });
+}
+
 async function migrate(config: Config): Promise<number> {
   const database = openDatabase(config.databaseUrl);
   try {
@@ -273,6 +291,8 @@ export async function main(argv: string[]): Promise<number> {
         if (rest[0] === 'list') return await tokenList(config, rest.slice(1));
         if (rest[0] === 'revoke') return await tokenRevoke(config, rest.slice(1));
         throw new UsageError('Did you mean "quire token create --email <email>", "quire token list --email <email>" or "quire token revoke <id>"?');
+      case 'gc':
+        return await gc(config, rest);
       case 'org':
         if (rest[0] !== 'create') throw new UsageError('Did you mean "quire org create --title <title> --owner <email>"?');
         return await orgCreate(config, rest.slice(1));
