@@ -12,6 +12,12 @@ const tokenOwner = preparedQuery((db, tokenHash: string) =>
     .where('api_tokens.token_hash', '=', tokenHash),
 );
 
+/**
+ * The PostgreSQL channel on which a revocation is announced (payload: the token's hash), in the revoking
+ * transaction, so every serving process forgets the token at once instead of at the end of its cache time.
+ */
+export const TOKEN_REVOKED_CHANNEL = 'quire_token_revoked';
+
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const CACHE_ENTRIES = 10_000;
 /** A token's last use is written at most this often (per token), not once per request. */
@@ -34,7 +40,8 @@ interface CachedToken {
  * Every /v1 request needs this lookup, so a token that was found is remembered for `cacheSeconds`
  * (QUIRE_TOKEN_CACHE_SECONDS; 0 turns it off), keyed by the token's hash. Unknown tokens are never
  * remembered. A token revoked or removed in the database is therefore refused by every process at the latest
- * `cacheSeconds` later, and at once by the process that revoked it (`forget`). Expiry is checked on every
+ * `cacheSeconds` later, and at once by the process that revoked it (`forget`) — and, on PostgreSQL, by every
+ * serving process as soon as the revocation's notification arrives (TOKEN_REVOKED_CHANNEL, src/server.ts). Expiry is checked on every
  * request, cached or not. The time of last use is written when the recorded one is a minute old or more, so
  * a busy token costs one small write a minute, not one per request.
  */
@@ -100,5 +107,10 @@ export class TokenAuthenticator {
   /** Forgets a token at once in this process (for revocation). */
   forget(tokenHash: string): void {
     this.cache.delete(tokenHash);
+  }
+
+  /** Forgets every token (revocations may have been missed, e.g. while the notification listener was away). */
+  clear(): void {
+    this.cache.clear();
   }
 }

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyRequest } from 'fastify';
 import { createContext } from '../../src/context.ts';
-import { TokenAuthenticator } from '../../src/http/auth.ts';
+import { TOKEN_REVOKED_CHANNEL, TokenAuthenticator } from '../../src/http/auth.ts';
+import { listenOnChannel } from '../../src/db/notifications.ts';
+import { hashToken } from '../../src/secrets.ts';
 import { client, createTestApp, dialects, type TestApp } from '../helpers/app.ts';
 import { createUser } from '../helpers/factories.ts';
 
@@ -87,6 +89,37 @@ for (const dialect of dialects) {
       await other.hook(request()); // still remembered there, within its 10 s
       now += 10_001;
       await assert.rejects(other.hook(request()), (error: Error & { statusCode?: number }) => /revoked/.test(error.message));
+    });
+
+    it('on PostgreSQL, a revocation reaches a listening process at once, well within its cache time', { skip: dialect !== 'postgres' }, async () => {
+      const fay = await createUser(t.ctx, t.app, 'fay');
+      const created = await fay.api.post('/v1/user/tokens', {});
+      const other = new TokenAuthenticator(3600); // another process that would remember the token for an hour
+      let connected!: () => void;
+      const ready = new Promise<void>((resolve) => (connected = resolve));
+      const forgotten: string[] = [];
+      let heard!: () => void;
+      const notified = new Promise<void>((resolve) => (heard = resolve));
+      const listener = listenOnChannel(process.env.TEST_DATABASE_URL!, TOKEN_REVOKED_CHANNEL, {
+        onNotification: (hash) => {
+          other.forget(hash);
+          forgotten.push(hash);
+          if (hash === hashToken(created.body.token)) heard(); // other suites on this database may revoke too
+        },
+        onConnect: () => connected(),
+        onError: (error) => assert.fail(String(error)),
+      });
+      try {
+        await ready;
+        const request = () => ({ headers: { authorization: `Bearer ${created.body.token}` }, ctx: createContext(t.app.services, null) }) as unknown as FastifyRequest;
+        await other.hook(request());
+        assert.equal((await fay.api.delete(`/v1/user/tokens/${created.body.id}`)).status, 205);
+        await notified;
+        assert.ok(forgotten.includes(hashToken(created.body.token)));
+        await assert.rejects(other.hook(request()), (error: Error) => /revoked/.test(error.message));
+      } finally {
+        await listener.close();
+      }
     });
 
     it('records the last use at most once a minute per token, not once per request', async () => {

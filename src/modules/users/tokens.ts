@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
+import { TOKEN_REVOKED_CHANNEL } from '../../http/auth.ts';
 import { inTransaction, nowIso, requireActor } from '../../context.ts';
 import { pageInCreationOrder, type Page, type PageRequest } from '../../db/keyset.ts';
 import { parseDuration } from '../../duration.ts';
@@ -106,6 +108,8 @@ export async function revokeApiToken(ctx: Context, tokenId: string, ownerId?: st
     if (row.revoked_at !== null) return { row, tokenHash, revoked: false };
     row.revoked_at = nowIso(tx);
     await tx.db.updateTable('api_tokens').set({ revoked_at: row.revoked_at }).where('id', '=', row.id).execute();
+    // Delivered when (and only when) the revocation commits: every listening process forgets the token.
+    if (tx.dialect === 'postgres') await sql`select pg_notify(${TOKEN_REVOKED_CHANNEL}, ${tokenHash})`.execute(tx.db);
     return { row, tokenHash, revoked: true };
   });
 }
