@@ -125,6 +125,40 @@ for (const dialect of dialects) {
       assert.match(JSON.stringify(read.body), /Recycled words/);
     });
 
+    it('on PostgreSQL, a sweep that meets a write still open on a reused object waits for it and keeps the object', { skip: dialect !== 'postgres' }, async () => {
+      const spaceId = await createSpace(t.ctx, world.organizationId);
+      const body = 'Reused inside a transaction still open during the sweep.\n';
+      const oldBody = await putObject(t.ctx, 'body', body);
+      t.clock.advance(2 * HOUR);
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let write!: Promise<{ revision: string; pageId: string }>;
+      await collectGarbage(t.ctx, {
+        afterMark: async () => {
+          let touched!: () => void;
+          const reused = new Promise<void>((resolve) => (touched = resolve));
+          write = t.ctx.db.transaction().execute(async (trx) => {
+            let pageId = '';
+            const revision = await editContent({ ...t.ctx, db: trx }, spaceId, (writer) => {
+              pageId = writer.addPage({ type: 'document', title: 'Open', markdown: body });
+            });
+            touched();
+            await gate; // committed only after the sweep has had the chance to reach the object
+            return { revision, pageId };
+          });
+          await reused;
+          // Either order is a valid race: the sweep waits on the row, or the write commits first.
+          setTimeout(release, 200);
+        },
+      });
+      const { revision, pageId } = await write;
+      assert.ok(await hasObject(oldBody), 'the object the open write reused is still stored');
+      clearTreeCache();
+      const read = await world.admin.api.get(`/v1/spaces/${spaceId}/revisions/${revision}/page/${pageId}?format=markdown`);
+      assert.equal(read.status, 200, JSON.stringify(read.body));
+      assert.match(JSON.stringify(read.body), /still open during the sweep/);
+    });
+
     it('races writers that reuse old content against concurrent collections without losing what they reference', async () => {
       const spaceId = await createSpace(t.ctx, world.organizationId);
       const bodies = Array.from({ length: 6 }, (_, i) => `Old body number ${i}.\n`);
