@@ -13,6 +13,7 @@ import { clearTreeCache } from '../../src/content/tree.ts';
 import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
 import { addFile, createSpace, createSpaceWithPages, currentRevision, editContent } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
+import { startLocalS3, type LocalS3 } from '../scale/s3-server.ts';
 
 const QUIRE = join(import.meta.dirname, '..', '..', 'bin', 'quire');
 const HOUR = 3_600_000;
@@ -234,5 +235,35 @@ describe('bin/quire gc [sqlite]', () => {
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /Removed 0 revision/);
     assert.equal(quire(['gc', '--bogus']).code, 2);
+  });
+});
+
+describe('garbage collection with blobs in an S3-compatible bucket', () => {
+  let s3: LocalS3;
+  let t: TestApp;
+  before(async () => {
+    s3 = await startLocalS3();
+    t = await createTestApp('sqlite', { QUIRE_BLOB_URL: s3.blobUrl('gc') });
+  });
+  after(async () => {
+    await t.close();
+    await s3.close();
+  });
+
+  it('removes the bytes of an unreachable blob from the bucket and keeps those a revision holds', async () => {
+    const world = await createWorld(t.ctx, t.app, t.clock);
+    const spaceId = await createSpace(t.ctx, world.organizationId);
+    let kept = '';
+    await editContent(t.ctx, spaceId, async (writer) => {
+      const fileId = await addFile(t.ctx, writer, { name: 'kept.bin', contentType: 'application/octet-stream', bytes: 'kept in the bucket' });
+      kept = writer.fileList().find((file) => file.id === fileId)!.blob;
+    });
+    const lost = (await storeBlob(t.ctx, Buffer.from('nobody holds these bytes'))).blob;
+    assert.ok(await t.ctx.blobs.has(lost));
+    t.clock.advance(2 * HOUR);
+    const report = await collectGarbage(t.ctx);
+    assert.equal(report.removed.blobs, 1);
+    assert.equal(await t.ctx.blobs.has(lost), false);
+    assert.ok(await t.ctx.blobs.has(kept));
   });
 });
