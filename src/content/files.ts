@@ -14,18 +14,19 @@ export async function touchBlobs(ctx: Pick<Context, 'db' | 'clock'>, blobs: Arra
   const now = ctx.clock.now();
   const touchedAt = now.toISOString();
   const stale = new Date(now.getTime() - TOUCH_RESOLUTION_MS).toISOString();
-  const rows = [...new Map(blobs.map((blob) => [blob.hash, { hash: blob.hash, size: blob.size, created_at: touchedAt, touched_at: touchedAt }])).values()];
-  for (let i = 0; i < rows.length; i += 250) {
+  const rows = [...new Map(blobs.map((blob) => [blob.hash, { hash: blob.hash, size: blob.size, created_at: touchedAt, touched_at: touchedAt }])).values()].sort((a, b) =>
+    a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0,
+  );
+  // Touch first, then insert what is missing: the same protocol as putObjects (src/content/objects.ts).
+  for (let i = 0; i < rows.length; i += 300) {
+    const chunk = rows.slice(i, i + 300);
     await ctx.db
-      .insertInto('content_blobs')
-      .values(rows.slice(i, i + 250))
-      .onConflict((oc) =>
-        oc
-          .column('hash')
-          .doUpdateSet({ touched_at: touchedAt })
-          .where((eb) => eb.or([eb('content_blobs.touched_at', 'is', null), eb('content_blobs.touched_at', '<', stale)])),
-      )
+      .updateTable('content_blobs')
+      .set({ touched_at: touchedAt })
+      .where('hash', 'in', chunk.map((row) => row.hash))
+      .where((eb) => eb.or([eb('touched_at', 'is', null), eb('touched_at', '<', stale)]))
       .execute();
+    await ctx.db.insertInto('content_blobs').values(chunk).onConflict((oc) => oc.column('hash').doNothing()).execute();
   }
 }
 

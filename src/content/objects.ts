@@ -23,29 +23,29 @@ export const TOUCH_RESOLUTION_MS = 5 * 60_000;
 
 /**
  * Stores objects that are not stored yet; returns their hashes in order. An object's content never changes;
- * an object already stored is touched (`touched_at`, when older than TOUCH_RESOLUTION_MS) in the same
- * statement, so the garbage collector, which removes only objects untouched for its grace period, cannot
- * remove an object a write is reusing: on PostgreSQL the touch and the collector's conditional delete
- * wait for each other on the row, and SQLite runs one write at a time.
+ * an object already stored is touched (`touched_at`, when older than TOUCH_RESOLUTION_MS), so the garbage
+ * collector, which removes only objects untouched for its grace period, cannot remove an object a write is
+ * reusing (src/content/gc.ts). The touch comes first: on PostgreSQL an update of a row the collector is
+ * deleting waits for it (and then the insert stores the object again), and a collector's delete of a row this
+ * touch updated waits for the writer and then sees the new time; SQLite runs one write at a time. Only stale
+ * rows are updated, so reusing a hot object (the empty root of every new space) takes no row lock.
  */
 export async function putObjects(ctx: Store, objects: Array<{ kind: ObjectKind; data: string }>): Promise<string[]> {
   const now = ctx.clock?.now() ?? new Date();
   const touchedAt = now.toISOString();
   const stale = new Date(now.getTime() - TOUCH_RESOLUTION_MS).toISOString();
   const rows = objects.map((o) => ({ hash: objectHash(o.kind, o.data), kind: o.kind, data: o.data, touched_at: touchedAt }));
-  const unique = [...new Map(rows.map((row) => [row.hash, row])).values()];
-  // Both databases accept ON CONFLICT … DO UPDATE … WHERE; chunks keep the statement under every parameter limit.
-  for (let i = 0; i < unique.length; i += 250) {
+  const unique = [...new Map(rows.map((row) => [row.hash, row])).values()].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
+  // Chunks keep each statement under every parameter limit; sorted, so concurrent writers lock in one order.
+  for (let i = 0; i < unique.length; i += 300) {
+    const chunk = unique.slice(i, i + 300);
     await ctx.db
-      .insertInto('content_objects')
-      .values(unique.slice(i, i + 250))
-      .onConflict((oc) =>
-        oc
-          .column('hash')
-          .doUpdateSet({ touched_at: touchedAt })
-          .where((eb) => eb.or([eb('content_objects.touched_at', 'is', null), eb('content_objects.touched_at', '<', stale)])),
-      )
+      .updateTable('content_objects')
+      .set({ touched_at: touchedAt })
+      .where('hash', 'in', chunk.map((row) => row.hash))
+      .where((eb) => eb.or([eb('touched_at', 'is', null), eb('touched_at', '<', stale)]))
       .execute();
+    await ctx.db.insertInto('content_objects').values(chunk).onConflict((oc) => oc.column('hash').doNothing()).execute();
   }
   return rows.map((row) => row.hash);
 }
