@@ -60,6 +60,8 @@ declare module 'fastify' {
     metrics: Metrics;
     /** Whether this process is shutting down (then /readyz answers 503). */
     lifecycle: Lifecycle;
+    /** The API-token resolver and its per-process cache (src/http/auth.ts). */
+    tokens: TokenAuthenticator;
   }
 }
 
@@ -113,10 +115,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true }, staticCSP: true });
 
+  // gc: the token cache, reachable by the route that revokes a token so this process forgets it at once.
+  const tokens = new TokenAuthenticator(config.tokenCacheSeconds);
+  app.decorate('tokens', tokens);
   await app.register(healthRoutes, { database });
   await app.register(
     async (v1) => {
-      v1.addHook('onRequest', new TokenAuthenticator(config.tokenCacheSeconds).hook);
+      v1.addHook('onRequest', tokens.hook);
       registerAuditTrail(v1);
       await v1.register(userRoutes);
       await v1.register(organizationRoutes);

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { parseBlobUrl, type BlobLocation } from './storage/blob-url.ts';
+import { parseDuration } from './duration.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -46,6 +47,10 @@ export interface Config {
   openapiRefreshHours: number;
   /** How long fetching one OpenAPI description (or one document it refers to) may take, in seconds. */
   openapiFetchTimeoutSeconds: number;
+  /** gc: how long unreachable content is kept before the collector may remove it (QUIRE_GC_GRACE), in ms. */
+  gcGraceMs: number;
+  /** gc: hours between scheduled collections (QUIRE_GC_INTERVAL_HOURS; 0: only `quire gc`). */
+  gcIntervalHours: number;
 }
 
 export const TRANSLATION_ENGINES = ['auto', 'none', 'apertium', 'deepl', 'libretranslate', 'openai'] as const;
@@ -121,6 +126,16 @@ function secretKey(raw: string | undefined): Buffer | undefined {
   return key;
 }
 
+/** gc: QUIRE_GC_GRACE, a duration of at least 15 minutes (three times the objects' touch resolution). */
+function gcGrace(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 3_600_000;
+  const ms = parseDuration(raw);
+  if (ms === undefined || ms < 15 * 60_000 || ms > 365 * 86_400_000) {
+    throw new ConfigError(`QUIRE_GC_GRACE must be a duration from 15m to 365d, such as 1h or 2d; it is "${raw}".`);
+  }
+  return ms;
+}
+
 function blobLocation(env: Env, dataDir: string): BlobLocation {
   try {
     return parseBlobUrl(env.QUIRE_BLOB_URL, dataDir, env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1');
@@ -179,6 +194,8 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutSeconds: integer(env, 'QUIRE_SHUTDOWN_TIMEOUT_SECONDS', 30, 1, 3600),
     translation: translationConfig(env),
     openapiRefreshHours: integer(env, 'QUIRE_OPENAPI_REFRESH_HOURS', 6, 0, 24 * 365),
+    gcGraceMs: gcGrace(env.QUIRE_GC_GRACE),
+    gcIntervalHours: integer(env, 'QUIRE_GC_INTERVAL_HOURS', 6, 0, 24 * 365),
     openapiFetchTimeoutSeconds: integer(env, 'QUIRE_OPENAPI_FETCH_TIMEOUT_SECONDS', 30, 1, 600),
   };
 }

@@ -5,6 +5,9 @@ import { migrateToLatest, openDatabase, type Database } from './db/database.ts';
 import { listenForJobs } from './jobs/listen.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { scheduleAuditPrune } from './audit/retention.ts';
+import { scheduleGarbageCollection } from './content/gc.ts';
+import { listenOnChannel } from './db/notifications.ts';
+import { TOKEN_REVOKED_CHANNEL } from './http/auth.ts';
 import { S3BlobStore } from './storage/s3.ts';
 
 /** Opens the configured database and applies pending migrations. */
@@ -39,11 +42,22 @@ export async function serve(config: Config): Promise<FastifyInstance> {
     database.dialect === 'postgres'
       ? listenForJobs(config.databaseUrl, () => runner.wake(), (error) => app.log.warn({ err: error }, 'job notifications interrupted; polling meanwhile'))
       : null;
+  // gc: a token revoked by any process is forgotten by this one at once; after a (re)connection, when some
+  // revocations may have been missed, the whole cache is forgotten (the cache time stays the bound anyway).
+  const revocations =
+    database.dialect === 'postgres'
+      ? listenOnChannel(config.databaseUrl, TOKEN_REVOKED_CHANNEL, {
+          onNotification: (tokenHash) => app.tokens.forget(tokenHash),
+          onConnect: () => app.tokens.clear(),
+          onError: (error) => app.log.warn({ err: error }, 'token revocation notifications interrupted; the token cache time bounds revocation meanwhile'),
+        })
+      : null;
   // Fastify runs onClose once the requests in flight have been answered: then the running job finishes
   // (the ones claimed but not started go back to the queue), and only then the database closes.
   app.addHook('onClose', async () => {
     await runner.stop();
     await listener?.close();
+    await revocations?.close();
     if (app.services.blobs instanceof S3BlobStore) await app.services.blobs.destroy();
     await database.close();
   });
@@ -51,6 +65,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
     process.once(signal, () => shutDown(app, config, signal));
   }
   await scheduleAuditPrune(app.services);
+  await scheduleGarbageCollection(app.services);
   await app.listen({ host: config.host, port: config.port });
   runner.start();
   return app;

@@ -17,6 +17,7 @@ import type { BlobStore } from './storage/blobs.ts';
 import { openBlobStore } from './storage/blob-url.ts';
 import { translateOnContentChange } from './modules/translations/changes.ts';
 import { runTranslationJob } from './modules/translations/run.ts';
+import { collectGarbageJob } from './content/gc.ts';
 
 /**
  * The assembly of Quire's services: the one place that says which kinds of background job exist and who
@@ -24,7 +25,9 @@ import { runTranslationJob } from './modules/translations/run.ts';
  * that enqueues or emits never imports its listeners.
  */
 export function appJobs(): JobRegistry {
-  return new JobRegistry([purgeSpaceJob, purgeCollectionJob, indexSpaceJob, deliverWebhookJob, pruneAuditLogJob, runTranslationJob, gitOperationJob, processOpenAPISpecJob]);
+  return new JobRegistry([purgeSpaceJob, purgeCollectionJob, indexSpaceJob, deliverWebhookJob, pruneAuditLogJob, runTranslationJob, gitOperationJob, processOpenAPISpecJob,
+    // gc: the content store's garbage collection (src/content/gc.ts)
+    collectGarbageJob]);
 }
 
 export function appEvents(): DomainEvents {

@@ -5,7 +5,10 @@ import { createServices } from '../services.ts';
 import { migrateToLatest } from '../db/database.ts';
 import { openMigratedDatabase, serve } from '../server.ts';
 import { createOrganization } from '../modules/orgs/service.ts';
-import { findOrCreateUser, isEmail, issueApiToken } from '../modules/users/service.ts';
+import { findOrCreateUser, isEmail, issueApiToken, normalizeEmail } from '../modules/users/service.ts';
+import { allUserTokens, createApiToken, revokeApiToken, tokenStatus } from '../modules/users/tokens.ts';
+import { parseDuration } from '../duration.ts';
+import { collectGarbage } from '../content/gc.ts';
 import { openDatabase } from '../db/database.ts';
 import { importCommand } from './import.ts';
 import { backupCommand, restoreCommand } from './backup.ts';
@@ -19,8 +22,14 @@ Commands:
   init --org <title> --email <email> [--name <name>] [--json]
                                           On an empty database: create the first organization, its admin
                                           and an API token (printed once).
-  token create --email <email> [--name <name>] [--json]
-                                          Print a new API token for a user (created if there is none).
+  token create --email <email> [--name <name>] [--label <text>] [--expires-in <30d>] [--json]
+                                          Print a new API token for a user (created if there is none, named
+                                          <name>); --label says what the token is for; --expires-in
+                                          (90m, 12h, 30d, 2w) makes it stop working after that long.
+  token list --email <email> [--json]     List a user's API tokens: id, status, expiry, last use (never
+                                          the secrets).
+  token revoke <id> [--json]              Revoke an API token: running servers refuse it within
+                                          QUIRE_TOKEN_CACHE_SECONDS.
   org create --title <title> --owner <email> [--json]
                                           Create another organization owned by that user.
   import <file-or-folder> --space <id> [--json]
@@ -30,6 +39,9 @@ Commands:
                                           .tar.gz; safe while the server runs. SQLite only.
   restore <file> [--json]                 Restore a backup into the configured data folder, which must
                                           not hold a database yet.
+  gc [--dry-run] [--json]                 Remove content (revisions, page objects, blobs) that nothing can
+                                          reach any more and that is older than QUIRE_GC_GRACE; with
+                                          --dry-run, only count it. Safe while servers run.
   openapi publish --org <id> --spec <slug> <file-or-url> [--json]
                                           Create or update an OpenAPI specification from a file (JSON or
                                           YAML) or a URL, process it, and print its state and any error.
@@ -107,15 +119,74 @@ async function init(config: Config, args: string[]): Promise<number> {
 }
 
 async function tokenCreate(config: Config, args: string[]): Promise<number> {
-  const values = parse(args, { email: { type: 'string' }, name: { type: 'string' } });
+  const values = parse(args, { email: { type: 'string' }, name: { type: 'string' }, label: { type: 'string' }, 'expires-in': { type: 'string' } });
   const userEmail = email(values, 'email');
+  const expiresIn = values['expires-in'];
+  if (typeof expiresIn === 'string' && !(Number(parseDuration(expiresIn)) > 0)) {
+    throw new UsageError(`--expires-in must be a duration such as 90m, 12h, 30d or 2w; "${expiresIn}" is not.`);
+  }
   const out = { json: values.json === true };
   return withContext(config, async (ctx) => {
     const user = await findOrCreateUser(ctx, userEmail, values.name as string | undefined);
-    const token = await issueApiToken(ctx, user.id, 'cli');
-    print(out, { token, user: user.id, created: user.created }, [
+    const label = typeof values.label === 'string' ? values.label : 'cli';
+    const { token, row } = await createApiToken(ctx, user.id, label, typeof expiresIn === 'string' ? { expiresIn } : {});
+    print(out, { token, id: row.id, user: user.id, created: user.created, expiresAt: row.expires_at }, [
       `${user.created ? 'Created user' : 'User'} ${user.email} (${user.id}).`,
+      `API token ${row.id}${row.expires_at ? `, expires at ${row.expires_at}` : ', never expires'}.`,
       `API token (shown once, keep it safe): ${token}`,
+    ]);
+    return 0;
+  });
+}
+
+async function tokenList(config: Config, args: string[]): Promise<number> {
+  const values = parse(args, { email: { type: 'string' } });
+  const userEmail = normalizeEmail(email(values, 'email'));
+  const out = { json: values.json === true };
+  return withContext(config, async (ctx) => {
+    const user = await ctx.db.selectFrom('users').select('id').where('email', '=', userEmail).executeTakeFirst();
+    if (!user) {
+      process.stderr.write(`quire token list: no user has the address ${userEmail}.\n`);
+      return 1;
+    }
+    const tokens = await allUserTokens(ctx, user.id);
+    const items = tokens.map((row) => ({
+      id: row.id,
+      name: row.name,
+      status: tokenStatus(ctx, row),
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      lastUsedAt: row.last_used_at,
+      revokedAt: row.revoked_at,
+    }));
+    const lines = items.length === 0 ? [`${userEmail} has no API token.`] : items.map((t) =>
+      [t.id, t.status.padEnd(7), `created ${t.createdAt}`, t.expiresAt ? `expires ${t.expiresAt}` : 'never expires', t.lastUsedAt ? `last used ${t.lastUsedAt}` : 'never used', t.name ?? ''].join('  ').trimEnd(),
+    );
+    print(out, { user: user.id, tokens: items }, lines);
+    return 0;
+  });
+}
+
+async function tokenRevoke(config: Config, args: string[]): Promise<number> {
+  let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
+  try {
+    parsed = parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (parsed.positionals.length !== 1) throw new UsageError('token revoke takes one token id: quire token revoke <id> (see quire token list).');
+  const out = { json: parsed.values.json === true };
+  return withContext(config, async (ctx) => {
+    const found = await ctx.db.selectFrom('api_tokens').select('id').where('id', '=', parsed.positionals[0]).executeTakeFirst();
+    if (!found) {
+      process.stderr.write(`quire token revoke: no API token has the id "${parsed.positionals[0]}".\n`);
+      return 1;
+    }
+    const { row, revoked } = await revokeApiToken(ctx, found.id);
+    print(out, { id: row.id, revoked, revokedAt: row.revoked_at }, [
+      revoked
+        ? `Revoked API token ${row.id}: refused from now on (by running servers within QUIRE_TOKEN_CACHE_SECONDS).`
+        : `API token ${row.id} was revoked already, at ${row.revoked_at}.`,
     ]);
     return 0;
   });
@@ -172,6 +243,20 @@ async function openapiPublish(config: Config, args: string[]): Promise<number> {
   return withContext(config, (ctx) => openAPIPublishCommand(ctx, { organizationId, slug, source: parsed.positionals[0], json: parsed.values.json === true }));
 }
 
+async function gc(config: Config, args: string[]): Promise<number> {
+  const values = parse(args, { 'dry-run': { type: 'boolean' } });
+  const out = { json: values.json === true };
+  return withContext(config, async (ctx) => {
+    const report = await collectGarbage(ctx, { dryRun: values['dry-run'] === true });
+    const verb = report.dryRun ? 'Would remove' : 'Removed';
+    print(out, { ...report }, [
+      `${verb} ${report.removed.revisions} revision(s), ${report.removed.objects} content object(s) and ${report.removed.blobs} blob(s) (${report.removed.blobBytes} bytes)`,
+      `unreachable and untouched since ${report.cutoff}; kept ${report.reachable.revisions} reachable revision(s), ${report.reachable.objects} object(s), ${report.reachable.blobs} blob(s).`,
+    ]);
+    return 0;
+  });
+}
+
 async function migrate(config: Config): Promise<number> {
   const database = openDatabase(config.databaseUrl);
   try {
@@ -202,8 +287,12 @@ export async function main(argv: string[]): Promise<number> {
       case 'init':
         return await init(config, rest);
       case 'token':
-        if (rest[0] !== 'create') throw new UsageError('Did you mean "quire token create --email <email>"?');
-        return await tokenCreate(config, rest.slice(1));
+        if (rest[0] === 'create') return await tokenCreate(config, rest.slice(1));
+        if (rest[0] === 'list') return await tokenList(config, rest.slice(1));
+        if (rest[0] === 'revoke') return await tokenRevoke(config, rest.slice(1));
+        throw new UsageError('Did you mean "quire token create --email <email>", "quire token list --email <email>" or "quire token revoke <id>"?');
+      case 'gc':
+        return await gc(config, rest);
       case 'org':
         if (rest[0] !== 'create') throw new UsageError('Did you mean "quire org create --title <title> --owner <email>"?');
         return await orgCreate(config, rest.slice(1));

@@ -12,15 +12,40 @@ export function objectHash(kind: ObjectKind, data: string): string {
   return createHash('sha256').update(kind).update('\0').update(data).digest('hex');
 }
 
-type Store = Pick<Context, 'db'>;
+type Store = Pick<Context, 'db'> & Partial<Pick<Context, 'clock'>>;
 
-/** Stores objects that are not stored yet; returns their hashes in order. Objects are never changed. */
+/**
+ * How stale an object's `touched_at` must be before a reuse writes it again: reusing an object touched less
+ * than this long ago costs no write. The garbage collector's grace period is at least three times this
+ * (src/content/gc.ts), so a reused object is always younger than the grace.
+ */
+export const TOUCH_RESOLUTION_MS = 5 * 60_000;
+
+/**
+ * Stores objects that are not stored yet; returns their hashes in order. An object's content never changes;
+ * an object already stored is touched (`touched_at`, when older than TOUCH_RESOLUTION_MS), so the garbage
+ * collector, which removes only objects untouched for its grace period, cannot remove an object a write is
+ * reusing (src/content/gc.ts). The touch comes first: on PostgreSQL an update of a row the collector is
+ * deleting waits for it (and then the insert stores the object again), and a collector's delete of a row this
+ * touch updated waits for the writer and then sees the new time; SQLite runs one write at a time. Only stale
+ * rows are updated, so reusing a hot object (the empty root of every new space) takes no row lock.
+ */
 export async function putObjects(ctx: Store, objects: Array<{ kind: ObjectKind; data: string }>): Promise<string[]> {
-  const rows = objects.map((o) => ({ hash: objectHash(o.kind, o.data), kind: o.kind, data: o.data }));
-  const unique = [...new Map(rows.map((row) => [row.hash, row])).values()];
-  // Both databases accept ON CONFLICT DO NOTHING; chunks keep the statement under every parameter limit.
+  const now = ctx.clock?.now() ?? new Date();
+  const touchedAt = now.toISOString();
+  const stale = new Date(now.getTime() - TOUCH_RESOLUTION_MS).toISOString();
+  const rows = objects.map((o) => ({ hash: objectHash(o.kind, o.data), kind: o.kind, data: o.data, touched_at: touchedAt }));
+  const unique = [...new Map(rows.map((row) => [row.hash, row])).values()].sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0));
+  // Chunks keep each statement under every parameter limit; sorted, so concurrent writers lock in one order.
   for (let i = 0; i < unique.length; i += 300) {
-    await ctx.db.insertInto('content_objects').values(unique.slice(i, i + 300)).onConflict((oc) => oc.column('hash').doNothing()).execute();
+    const chunk = unique.slice(i, i + 300);
+    await ctx.db
+      .updateTable('content_objects')
+      .set({ touched_at: touchedAt })
+      .where('hash', 'in', chunk.map((row) => row.hash))
+      .where((eb) => eb.or([eb('touched_at', 'is', null), eb('touched_at', '<', stale)]))
+      .execute();
+    await ctx.db.insertInto('content_objects').values(chunk).onConflict((oc) => oc.column('hash').doNothing()).execute();
   }
   return rows.map((row) => row.hash);
 }

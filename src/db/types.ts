@@ -21,6 +21,12 @@ export interface ApiTokensTable {
   token_hash: string;
   name: string | null;
   created_at: string;
+  /** When the token stops working; null: never (migration 2026-11-26-0050). */
+  expires_at: Generated<string | null>;
+  /** When it was last used, to the minute (written at most once a minute per token). */
+  last_used_at: Generated<string | null>;
+  /** When it was revoked; a revoked token is refused and kept only for the list. */
+  revoked_at: Generated<string | null>;
 }
 
 export interface OrganizationsTable {
@@ -147,12 +153,16 @@ export interface ContentObjectsTable {
   /** 'body' (page Markdown), 'page' (a page node, JSON), 'root' (a revision's root, JSON). */
   kind: string;
   data: string;
+  /** When it was last written or reused (src/content/gc.ts); null for objects older than migration 0051. */
+  touched_at: Generated<string | null>;
 }
 
 export interface ContentBlobsTable {
   hash: string;
   size: number;
   created_at: string;
+  /** When it was last stored or reused (src/content/gc.ts); null: its created_at. */
+  touched_at: Generated<string | null>;
 }
 
 export interface RevisionsTable {

@@ -1,5 +1,5 @@
 import type { Context } from '../context.ts';
-import { nowIso } from '../context.ts';
+import { storeBlob } from '../content/files.ts';
 import type { PageFields } from '../content/nodes.ts';
 import { reusableContentsOf } from '../content/reusable-contents.ts';
 import type { RevisionTree } from '../content/tree.ts';
@@ -79,8 +79,7 @@ export async function incrementalImport(
         continue;
       }
       const file = files.get(change.path)!;
-      const { hash, size } = await ctx.blobs.put(bytes);
-      await ctx.db.insertInto('content_blobs').values({ hash, size, created_at: nowIso(ctx) }).onConflict((oc) => oc.column('hash').doNothing()).execute();
+      const { blob: hash, size } = await storeBlob(ctx, bytes);
       writer.updateFile(file.id, { blob: hash, size, dimensions: undefined, git: { path: change.path, oid: change.oid } });
     }
     return writer;

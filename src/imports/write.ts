@@ -1,5 +1,5 @@
 import type { Context } from '../context.ts';
-import { nowIso } from '../context.ts';
+import { recordPutBlobs } from '../content/files.ts';
 import { linkWriter } from '../content/links.ts';
 import { parseMarkdown, renderMarkdown } from '../content/markdown/index.ts';
 import type { ContentRef, PageNode } from '../content/nodes.ts';
@@ -37,10 +37,7 @@ function previewTree(writer: RevisionWriter): RevisionTree {
 
 /** Records the import's blobs (already in blob storage) in the database, as storeBlob does. */
 async function recordBlobs(tx: Context, content: ImportedContent): Promise<void> {
-  const rows = [...new Map(content.assets.map((asset) => [asset.blob, { hash: asset.blob, size: asset.size, created_at: nowIso(tx) }])).values()];
-  for (let i = 0; i < rows.length; i += 300) {
-    await tx.db.insertInto('content_blobs').values(rows.slice(i, i + 300)).onConflict((oc) => oc.column('hash').doNothing()).execute();
-  }
+  await recordPutBlobs(tx, content.assets.map((asset) => ({ hash: asset.blob, size: asset.size })));
 }
 
 /** Imported content laid into a writer over a base revision, ready to be written. */

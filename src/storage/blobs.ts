@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -14,6 +14,8 @@ export interface BlobStore {
   /** The bytes of a blob, or null when it is not stored. */
   open(hash: string): Promise<Readable | null>;
   has(hash: string): Promise<boolean>;
+  /** Removes a blob (nothing when it is not stored). Only the garbage collector calls it (src/content/gc.ts). */
+  remove(hash: string): Promise<void>;
 }
 
 const HASH = /^[0-9a-f]{64}$/;
@@ -48,5 +50,11 @@ export class FolderBlobStore implements BlobStore {
   async has(hash: string): Promise<boolean> {
     if (!HASH.test(hash)) return false;
     return stat(this.path(hash)).then(() => true, () => false);
+  }
+
+  async remove(hash: string): Promise<void> {
+    await unlink(this.path(hash)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error; // removed already: the wanted state
+    });
   }
 }

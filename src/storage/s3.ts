@@ -93,6 +93,12 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
+  async remove(hash: string): Promise<void> {
+    const { client, module } = await this.connect();
+    // DeleteObject succeeds for an absent key as well.
+    await client.send(new module.DeleteObjectCommand({ Bucket: this.location.bucket, Key: this.key(hash) }));
+  }
+
   /** Closes the client's connections (the process is stopping). */
   async destroy(): Promise<void> {
     if (this.sdk) (await this.sdk).client.destroy();

@@ -14,5 +14,8 @@ export function memoryBlobs(): BlobStore & { stored: Map<string, Buffer> } {
     },
     open: async (hash) => (stored.has(hash) ? Readable.from([stored.get(hash)!]) : null),
     has: async (hash) => stored.has(hash),
+    remove: async (hash) => {
+      stored.delete(hash);
+    },
   };
 }

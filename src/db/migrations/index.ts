@@ -16,6 +16,9 @@ import * as mergeRules from './2026-11-24-0082-merge-rules.ts';
 import * as gitSync from './2026-11-24-0020-git-sync.ts';
 import * as openapi from './2026-11-24-0030-openapi.ts';
 import * as orphanGrants from './2026-11-26-0090-orphan-grants.ts';
+// gc (issue 17 items 6 and 8)
+import * as apiTokenLifecycle from './2026-11-26-0050-api-token-lifecycle.ts';
+import * as contentGc from './2026-11-26-0051-content-gc.ts';
 
 /** Every migration, by its timestamped name; Kysely applies them in name order. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +39,9 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-0020-git-sync': gitSync,
   '2026-11-24-0030-openapi': openapi,
   '2026-11-26-0090-orphan-grants': orphanGrants,
+  // gc (issue 17 items 6 and 8)
+  '2026-11-26-0050-api-token-lifecycle': apiTokenLifecycle,
+  '2026-11-26-0051-content-gc': contentGc,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -14,8 +14,9 @@ import type { JobContext, JobDefinition, JobOutcome } from '../../jobs/types.ts'
  * What is removed: the rows of the space and of the collections, and with a space its change requests,
  * comments, replies and their reactions, and the grants on them (reactions name a comment or a reply without a foreign key, so they
  * are removed first; the rest goes by cascade). The space's revisions and the content
- * objects they point at stay: objects are shared by content hash between revisions, duplicated spaces and
- * change requests, so they cannot be deleted with one space.
+ * objects they point at stay here: objects are shared by content hash between revisions, duplicated spaces and
+ * change requests, so they cannot be deleted with one space. The garbage collector (src/content/gc.ts) removes
+ * them later, once nothing else reaches them.
  */
 
 export interface PurgeSpacePayload {

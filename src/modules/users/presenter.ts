@@ -1,6 +1,7 @@
 import type { Context } from '../../context.ts';
 import type { UsersTable } from '../../db/types.ts';
-import type { User } from './schemas.ts';
+import type { ApiToken, User } from './schemas.ts';
+import { tokenStatus, type TokenRow } from './tokens.ts';
 
 export type UserRow = Pick<UsersTable, 'id' | 'email' | 'display_name' | 'photo_url'>;
 
@@ -14,4 +15,14 @@ export function presentUser(ctx: Pick<Context, 'config'>, row: UserRow): User {
   };
   if (row.photo_url) user.photoURL = row.photo_url;
   return user;
+}
+
+/** An API token without its secret. */
+export function presentApiToken(ctx: Pick<Context, 'clock'>, row: TokenRow): ApiToken {
+  const token: ApiToken = { object: 'api-token', id: row.id, status: tokenStatus(ctx, row), createdAt: row.created_at };
+  if (row.name) token.name = row.name;
+  if (row.expires_at) token.expiresAt = row.expires_at;
+  if (row.last_used_at) token.lastUsedAt = row.last_used_at;
+  if (row.revoked_at) token.revokedAt = row.revoked_at;
+  return token;
 }

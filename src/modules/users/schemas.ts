@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { ListQuery, StringEnum, Timestamp } from '../../http/schemas.ts';
 
 export const UserSchema = Type.Object(
   {
@@ -23,3 +24,35 @@ export const UpdateUserBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 export type UpdateUserBody = Static<typeof UpdateUserBody>;
+
+/** An API token as its owner sees it: never its secret (shown once, at creation, as `token`). */
+export const ApiTokenSchema = Type.Object(
+  {
+    object: Type.Literal('api-token'),
+    id: Type.String(),
+    name: Type.Optional(Type.String()),
+    status: StringEnum(['active', 'expired', 'revoked'] as const, { description: 'Whether the token is accepted now.' }),
+    createdAt: Timestamp,
+    expiresAt: Type.Optional(Timestamp),
+    lastUsedAt: Type.Optional(Type.String({ format: 'date-time', description: 'When it was last used, to the minute.' })),
+    revokedAt: Type.Optional(Timestamp),
+  },
+  { $id: 'ApiToken' },
+);
+export type ApiToken = Static<typeof ApiTokenSchema>;
+
+export const CreatedApiTokenSchema = Type.Intersect([ApiTokenSchema, Type.Object({ token: Type.String({ description: 'The secret: shown this once, keep it safe.' }) })]);
+export type CreatedApiToken = Static<typeof CreatedApiTokenSchema>;
+
+export const CreateApiTokenBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'What the token is for.' })),
+    expiresIn: Type.Optional(Type.String({ maxLength: 20, description: 'Lifetime, such as 90m, 12h, 30d or 2w. None: it never expires.' })),
+    expiresAt: Type.Optional(Type.String({ format: 'date-time', description: 'When it stops working (instead of expiresIn).' })),
+  },
+  { additionalProperties: false },
+);
+export type CreateApiTokenBody = Static<typeof CreateApiTokenBody>;
+
+export const ApiTokenParams = Type.Object({ tokenId: Type.String({ minLength: 1, maxLength: 100 }) });
+export const ListApiTokensQuery = Type.Object(ListQuery, { additionalProperties: false });

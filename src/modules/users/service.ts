@@ -3,8 +3,9 @@ import { inTransaction, nowIso, requireActor } from '../../context.ts';
 import { BadRequest, NotFound } from '../../errors.ts';
 import { authorize } from '../../policy/index.ts';
 import type { UpdateUserBody } from './schemas.ts';
-import { hashToken, newApiToken } from '../../secrets.ts';
 import type { UserRow } from './presenter.ts';
+
+export { issueApiToken } from './tokens.ts';
 
 const USER_COLUMNS = ['users.id', 'users.email', 'users.display_name', 'users.photo_url'] as const;
 
@@ -65,16 +66,6 @@ export async function findOrCreateUser(ctx: Context, email: string, displayName?
   const row = { id: ctx.ids.next(), email: address, display_name: displayName?.trim() || nameFromEmail(address), photo_url: null };
   await ctx.db.insertInto('users').values({ ...row, created_at: nowIso(ctx) }).execute();
   return { ...row, created: true };
-}
-
-/** Issues a new API token for a user; the token itself is returned once and only its hash is kept. */
-export async function issueApiToken(ctx: Context, userId: string, name: string | null = null): Promise<string> {
-  const token = newApiToken();
-  await ctx.db
-    .insertInto('api_tokens')
-    .values({ id: ctx.ids.next(), user_id: userId, token_hash: hashToken(token), name, created_at: nowIso(ctx) })
-    .execute();
-  return token;
 }
 
 /**
