@@ -16,6 +16,7 @@ import * as mergeRules from './2026-11-24-0082-merge-rules.ts';
 import * as gitSync from './2026-11-24-0020-git-sync.ts';
 import * as openapi from './2026-11-24-0030-openapi.ts';
 import * as orphanGrants from './2026-11-26-0090-orphan-grants.ts';
+import * as jobQueueKeys from './2026-11-26-0091-job-queue-keys.ts';
 
 /** Every migration, by its timestamped name; Kysely applies them in name order. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-0020-git-sync': gitSync,
   '2026-11-24-0030-openapi': openapi,
   '2026-11-26-0090-orphan-grants': orphanGrants,
+  '2026-11-26-0091-job-queue-keys': jobQueueKeys,
 };
 
 export const migrationProvider: MigrationProvider = {
