@@ -15,6 +15,7 @@
  *
  * `npm run bench -- published` runs only the published reader's benchmark; `npm run bench -- git` only Git
  * Sync's (bench/git.ts: import, re-import and export against git clone and a 50-page repository);
+ * `npm run bench -- jobs` compares the job queue with graphile-worker 0.17 on PostgreSQL (bench/jobs.ts);
  * `npm run bench -- organization` only the 100,000-page organization (search p95 and memory,
  * bench/organization.ts), which is not in the default run (seeding it takes minutes).
  *
@@ -79,6 +80,7 @@ async function duplicateTimes(client: Api, small: string, large: string, count: 
 
 async function main(): Promise<void> {
   if (only === 'git') return (await import('./git.ts')).gitBench();
+  if (only === 'jobs') return (await import('./jobs.ts')).jobsBench();
   const helloPort = 31000 + Math.floor(Math.random() * 1000);
   const quirePort = helloPort + 1000;
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-'));

@@ -39,6 +39,8 @@ export interface Config {
   metricsToken?: string;
   /** On SIGTERM: seconds /readyz answers 503 while still serving, so a load balancer stops sending first. */
   drainSeconds: number;
+  /** Background jobs one process runs at once. */
+  jobConcurrency: number;
   /** On SIGTERM: seconds to wait for requests and jobs in flight before exiting anyway. */
   shutdownTimeoutSeconds: number;
   /** The machine-translation engine of translations (src/translations/engines.ts). */
@@ -191,6 +193,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitWindowSeconds: integer(env, 'QUIRE_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86_400),
     metricsToken: env.QUIRE_METRICS_TOKEN || undefined,
     drainSeconds: integer(env, 'QUIRE_DRAIN_SECONDS', 0, 0, 600),
+    jobConcurrency: integer(env, 'QUIRE_JOB_CONCURRENCY', 4, 1, 64),
     shutdownTimeoutSeconds: integer(env, 'QUIRE_SHUTDOWN_TIMEOUT_SECONDS', 30, 1, 3600),
     translation: translationConfig(env),
     openapiRefreshHours: integer(env, 'QUIRE_OPENAPI_REFRESH_HOURS', 6, 0, 24 * 365),

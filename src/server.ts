@@ -35,6 +35,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   // Background work runs in every serving process; on PostgreSQL the processes share the queue without
   // running a job twice, and a NOTIFY from the enqueuing transaction wakes them at once.
   const runner = new JobRunner(app.services, {
+    concurrency: config.jobConcurrency,
     onError: (error, job) => app.log.error({ err: error, job }, job ? 'background job failed' : 'background job round failed'),
     onFinished: (job, outcome, seconds) => app.metrics.job(job, outcome, seconds),
   });

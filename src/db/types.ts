@@ -188,6 +188,8 @@ export interface JobsTable {
   /** 'pending' | 'running' | 'done' | 'failed' */
   status: string;
   singleton_key: string | null;
+  /** Jobs of one queue key run one at a time, in enqueue order (src/jobs/queue.ts). */
+  queue_key: string | null;
   attempts: number;
   max_attempts: number;
   run_at: string;

@@ -17,7 +17,10 @@ import { DEFAULT_LEASE_MS, DEFAULT_MAX_ATTEMPTS, defaultBackoffMs, type JobInfo,
  *
  * `attempts` counts the runs started; a running job whose worker stopped is taken over once its lease
  * (`locked_until`) has passed, which counts as another attempt. A singleton key allows one pending or
- * running job per key (a unique index); finished jobs give their key up.
+ * running job per key (a unique index); finished jobs give their key up. A queue key runs jobs one at a
+ * time in the order they were enqueued: a job is claimed only once every earlier job of its queue key has
+ * finished (done or failed), so work on one object (a space's Git operations) never overlaps or reorders,
+ * while jobs of other keys run beside it.
  */
 
 export interface EnqueueOptions {
@@ -27,6 +30,8 @@ export interface EnqueueOptions {
   singletonKey?: string | null;
   /** Overrides the kind's number of attempts. */
   maxAttempts?: number;
+  /** Overrides the kind's queue key; null for none. */
+  queueKey?: string | null;
   /** Where the kind's defaults are looked up (default: the app's jobs, `ctx.jobs`). */
   registry?: JobRegistry;
 }
@@ -52,12 +57,14 @@ async function wakeWorkers(ctx: QueueContext, kind: string): Promise<void> {
 export async function enqueue(ctx: QueueContext, kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<string> {
   const definition = (options.registry ?? ctx.jobs).get(kind);
   const singletonKey = options.singletonKey !== undefined ? options.singletonKey : (definition?.singletonKey?.(payload) ?? null);
+  const queueKey = options.queueKey !== undefined ? options.queueKey : (definition?.queueKey?.(payload) ?? null);
   const row: JobsTable = {
     id: ctx.ids.next(),
     kind,
     payload: JSON.stringify(payload ?? null),
     status: 'pending',
     singleton_key: singletonKey,
+    queue_key: queueKey,
     attempts: 0,
     max_attempts: options.maxAttempts ?? definition?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
     run_at: (options.runAt ?? ctx.clock.now()).toISOString(),
@@ -107,11 +114,14 @@ export async function cancelPending(ctx: Pick<Context, 'db'>, singletonKey: stri
 
 /**
  * Takes up to `limit` due jobs for `workerId`: pending jobs whose time has come, and running jobs whose
- * lease has passed. The one place where the two databases differ: PostgreSQL lets several workers claim at
- * once, each skipping the rows another is claiming (FOR UPDATE SKIP LOCKED, in a transaction); SQLite has a
- * single writer, so one UPDATE … RETURNING claims atomically.
+ * lease has passed; a job with a queue key only when no job of its key enqueued before it is unfinished
+ * (which also leaves out every later job of a key while one runs). The one place where the two databases
+ * differ: PostgreSQL lets several workers claim at once, each skipping the rows another is claiming (an
+ * UPDATE whose subquery takes FOR UPDATE SKIP LOCKED); SQLite has a single writer, so one UPDATE … RETURNING claims
+ * atomically. Two PostgreSQL workers claiming at once cannot take two jobs of one key: the later job is
+ * held back by the earlier one, which is unfinished in either worker's snapshot until its claim commits.
  */
-async function claimDue(services: AppServices, workerId: string, limit: number): Promise<JobsTable[]> {
+export async function claimDue(services: AppServices, workerId: string, limit: number): Promise<JobsTable[]> {
   const now = services.clock.now();
   const nowText = now.toISOString();
   const lockedUntil = new Date(now.getTime() + DEFAULT_LEASE_MS).toISOString();
@@ -126,16 +136,34 @@ async function claimDue(services: AppServices, workerId: string, limit: number):
           eb.and([eb('jobs.status', '=', 'running'), eb('jobs.locked_until', '<=', nowText)]),
         ]),
       )
+      .where((eb) =>
+        eb.or([
+          eb('jobs.queue_key', 'is', null),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('jobs as earlier')
+                .select('earlier.id')
+                .whereRef('earlier.queue_key', '=', 'jobs.queue_key')
+                .where('earlier.status', 'in', ['pending', 'running'])
+                .where((inner) =>
+                  inner.or([
+                    inner('earlier.created_at', '<', inner.ref('jobs.created_at')),
+                    inner.and([inner('earlier.created_at', '=', inner.ref('jobs.created_at')), inner('earlier.id', '<', inner.ref('jobs.id'))]),
+                  ]),
+                ),
+            ),
+          ),
+        ]),
+      )
       .orderBy('jobs.run_at')
       .orderBy('jobs.id')
       .limit(limit);
   let rows: JobsTable[];
   if (services.dialect === 'postgres') {
-    rows = await services.db.transaction().execute(async (trx) => {
-      const ids = (await lockRows(due(trx), services.dialect, { skipLocked: true }).execute()).map((row) => row.id);
-      if (ids.length === 0) return [];
-      return trx.updateTable('jobs').set(claim).where('id', 'in', ids).returningAll().execute();
-    });
+    // One statement, one round trip: the subquery locks the due rows it picks, skipping those another
+    // worker is claiming, and the update claims them before the locks are released.
+    rows = await services.db.updateTable('jobs').set(claim).where('id', 'in', lockRows(due(services.db), services.dialect, { skipLocked: true })).returningAll().execute();
   } else {
     rows = await services.db.updateTable('jobs').set(claim).where('id', 'in', due(services.db)).returningAll().execute();
   }
@@ -172,67 +200,72 @@ function errorText(error: unknown): string {
 }
 
 /**
- * One round of work: claims the due jobs and runs each with the handler of its kind, one after another.
- * A handler that returns marks its job done; one that throws has the error kept in `last_error` and the job
- * retried after a backoff, or marked failed once it has used its attempts; an unknown kind fails the same
- * way. Every update is conditional on this worker still holding the job.
+ * One round of work: claims the due jobs and runs each with the handler of its kind, one after another
+ * (JobRunner runs several at once; see runClaimed for what each run records).
  */
 export async function runDueJobs(services: AppServices, options: RunOptions): Promise<RunReport> {
-  const registry = options.registry ?? services.jobs;
   const report: RunReport = { claimed: 0, done: 0, rescheduled: 0, retried: 0, failed: 0 };
   const jobs = await claimDue(services, options.workerId, options.limit ?? 10);
   report.claimed = jobs.length;
   for (const job of jobs) {
-    const held = (db: typeof services.db) => db.updateTable('jobs').where('id', '=', job.id).where('locked_by', '=', options.workerId).where('status', '=', 'running');
-    if (options.stopping?.()) {
-      // Shutting down: give the job back untouched (this claim does not count as an attempt).
-      await held(services.db).set({ status: 'pending', attempts: sql<number>`attempts - 1`, locked_by: null, locked_until: null }).execute();
-      continue;
-    }
-    const definition = registry.get(job.kind);
-    const info: JobInfo = { id: job.id, kind: job.kind, attempts: job.attempts, maxAttempts: job.max_attempts, runAt: job.run_at };
-    const started = performance.now();
-    const finished = (outcome: JobRunOutcome) => options.onFinished?.(info, outcome, (performance.now() - started) / 1000);
-    if (definition?.leaseMs !== undefined) {
-      await held(services.db).set({ locked_until: new Date(services.clock.now().getTime() + definition.leaseMs).toISOString() }).execute();
-    }
-    let outcome: JobOutcome;
-    try {
-      if (!definition) throw new Error(`No handler is registered for jobs of kind "${job.kind}".`);
-      outcome = await definition.run(createContext(services, null), JSON.parse(job.payload) as unknown, info);
-    } catch (error) {
-      options.onError?.(error, info);
-      const now = services.clock.now();
-      if (job.attempts >= job.max_attempts) {
-        await held(services.db)
-          .set({ status: 'failed', last_error: errorText(error), finished_at: now.toISOString(), singleton_key: null, locked_by: null, locked_until: null })
-          .execute();
-        report.failed++;
-        finished('failed');
-      } else {
-        const wait = (definition?.backoffMs ?? defaultBackoffMs)(job.attempts);
-        await held(services.db)
-          .set({ status: 'pending', last_error: errorText(error), run_at: new Date(now.getTime() + wait).toISOString(), locked_by: null, locked_until: null })
-          .execute();
-        report.retried++;
-        finished('retried');
-      }
-      continue;
-    }
-    if (outcome && 'rescheduleAt' in outcome) {
-      // Not due yet: back in the queue, and this run does not count as an attempt.
-      await held(services.db)
-        .set({ status: 'pending', run_at: outcome.rescheduleAt.toISOString(), attempts: sql<number>`attempts - 1`, locked_by: null, locked_until: null })
-        .execute();
-      report.rescheduled++;
-      finished('rescheduled');
-    } else {
-      await held(services.db)
-        .set({ status: 'done', finished_at: services.clock.now().toISOString(), singleton_key: null, locked_by: null, locked_until: null })
-        .execute();
-      report.done++;
-      finished('done');
-    }
+    const outcome = await runClaimed(services, job, options);
+    if (outcome !== 'released') report[outcome]++;
   }
   return report;
+}
+
+/**
+ * Runs one claimed job with the handler of its kind. A handler that returns marks its job done; one that
+ * throws has the error kept in `last_error` and the job retried after a backoff, or marked failed once it
+ * has used its attempts; an unknown kind fails the same way. Every update is conditional on this worker
+ * still holding the job. When the worker is stopping, the job is given back untouched ('released').
+ */
+export async function runClaimed(services: AppServices, job: JobsTable, options: RunOptions): Promise<JobRunOutcome | 'released'> {
+  const registry = options.registry ?? services.jobs;
+  const held = (db: typeof services.db) => db.updateTable('jobs').where('id', '=', job.id).where('locked_by', '=', options.workerId).where('status', '=', 'running');
+  if (options.stopping?.()) {
+    // Shutting down: give the job back untouched (this claim does not count as an attempt).
+    await held(services.db).set({ status: 'pending', attempts: sql<number>`attempts - 1`, locked_by: null, locked_until: null }).execute();
+    return 'released';
+  }
+  const definition = registry.get(job.kind);
+  const info: JobInfo = { id: job.id, kind: job.kind, attempts: job.attempts, maxAttempts: job.max_attempts, runAt: job.run_at };
+  const started = performance.now();
+  const finished = (outcome: JobRunOutcome) => {
+    options.onFinished?.(info, outcome, (performance.now() - started) / 1000);
+    return outcome;
+  };
+  if (definition?.leaseMs !== undefined) {
+    await held(services.db).set({ locked_until: new Date(services.clock.now().getTime() + definition.leaseMs).toISOString() }).execute();
+  }
+  let outcome: JobOutcome;
+  try {
+    if (!definition) throw new Error(`No handler is registered for jobs of kind "${job.kind}".`);
+    outcome = await definition.run(createContext(services, null), JSON.parse(job.payload) as unknown, info);
+  } catch (error) {
+    options.onError?.(error, info);
+    const now = services.clock.now();
+    if (job.attempts >= job.max_attempts) {
+      await held(services.db)
+        .set({ status: 'failed', last_error: errorText(error), finished_at: now.toISOString(), singleton_key: null, locked_by: null, locked_until: null })
+        .execute();
+      return finished('failed');
+    }
+    const wait = (definition?.backoffMs ?? defaultBackoffMs)(job.attempts);
+    await held(services.db)
+      .set({ status: 'pending', last_error: errorText(error), run_at: new Date(now.getTime() + wait).toISOString(), locked_by: null, locked_until: null })
+      .execute();
+    return finished('retried');
+  }
+  if (outcome && 'rescheduleAt' in outcome) {
+    // Not due yet: back in the queue, and this run does not count as an attempt.
+    await held(services.db)
+      .set({ status: 'pending', run_at: outcome.rescheduleAt.toISOString(), attempts: sql<number>`attempts - 1`, locked_by: null, locked_until: null })
+      .execute();
+    return finished('rescheduled');
+  }
+  await held(services.db)
+    .set({ status: 'done', finished_at: services.clock.now().toISOString(), singleton_key: null, locked_by: null, locked_until: null })
+    .execute();
+  return finished('done');
 }

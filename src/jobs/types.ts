@@ -28,6 +28,8 @@ export interface JobDefinition<Payload = unknown> {
   maxAttempts?: number;
   /** At most one pending or running job per key: enqueueing again moves the pending one instead. */
   singletonKey?(payload: Payload): string | null;
+  /** Jobs of one queue key run one at a time, in the order they were enqueued (e.g. one space's Git operations). */
+  queueKey?(payload: Payload): string | null;
   /** Milliseconds to wait before retry number `attempt` (the failed run's number); default 30 s × 2^(attempt−1), at most 1 hour. */
   backoffMs?(attempt: number): number;
   /** How long a worker holds a job before another may take it over (default 5 minutes). */

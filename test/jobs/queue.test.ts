@@ -180,6 +180,99 @@ for (const dialect of dialects) {
       if (dialect === 'postgres') assert.ok([...byWorker.values()].filter((n) => n > 0).length > 1, 'the work was shared');
     });
 
+    it('runs the jobs of one queue key one at a time, in enqueue order, beside other keys; a retry holds the later ones', async () => {
+      const ran: string[] = [];
+      let failFirst = true;
+      const registry = new JobRegistry().define<{ key: string; n: number }>({
+        kind: 'keyed',
+        queueKey: (payload) => payload.key,
+        run: async (_ctx, payload) => {
+          if (payload.key === 'a' && payload.n === 1 && failFirst) {
+            failFirst = false;
+            throw new Error('the first run of a1 fails');
+          }
+          ran.push(`${payload.key}${payload.n}`);
+        },
+      });
+      for (const [key, n] of [['a', 1], ['a', 2], ['b', 1], ['a', 3], ['b', 2]] as const) {
+        await enqueue(t.ctx, 'keyed', { key, n }, { registry });
+        t.clock.advance(1);
+      }
+      const round = () => runDueJobs(t.ctx, { workerId: 'w1', registry, limit: 10 });
+      assert.deepEqual(await round(), { claimed: 2, done: 1, rescheduled: 0, retried: 1, failed: 0 }, 'a1 and b1 only; a1 fails');
+      assert.deepEqual(ran, ['b1']);
+      assert.deepEqual((await round()).claimed, 1, 'b2; a2 waits for the retry of a1');
+      assert.deepEqual(ran, ['b1', 'b2']);
+      t.clock.advance(defaultBackoffMs(1));
+      await round();
+      await round();
+      await round();
+      assert.deepEqual(ran, ['b1', 'b2', 'a1', 'a2', 'a3']);
+      assert.equal((await round()).claimed, 0);
+    });
+
+    it('keeps a queue key one at a time and in order across workers claiming at the same time', async () => {
+      const running = new Map<string, number>();
+      const order = new Map<string, number[]>();
+      let overlaps = 0;
+      const registry = new JobRegistry().define<{ key: string; n: number }>({
+        kind: 'keyed-shared',
+        queueKey: (payload) => payload.key,
+        run: async (_ctx, payload) => {
+          if ((running.get(payload.key) ?? 0) > 0) overlaps++;
+          running.set(payload.key, (running.get(payload.key) ?? 0) + 1);
+          order.set(payload.key, [...(order.get(payload.key) ?? []), payload.n]);
+          await sleep(2);
+          running.set(payload.key, running.get(payload.key)! - 1);
+        },
+      });
+      for (let n = 0; n < 6; n++) {
+        for (const key of ['s1', 's2', 's3', 's4']) await enqueue(t.ctx, 'keyed-shared', { key, n }, { registry });
+        t.clock.advance(1);
+      }
+      const runners = ['r1', 'r2', 'r3'].map((workerId) => new JobRunner(t.ctx, { workerId, registry, intervalMs: 5, concurrency: 3 }));
+      for (const runner of runners) runner.start();
+      try {
+        const deadline = Date.now() + 20_000;
+        while ([...order.values()].reduce((sum, runs) => sum + runs.length, 0) < 24 && Date.now() < deadline) await sleep(5);
+      } finally {
+        await Promise.all(runners.map((runner) => runner.stop()));
+      }
+      assert.equal(overlaps, 0, 'never two jobs of one key at once');
+      for (const key of ['s1', 's2', 's3', 's4']) assert.deepEqual(order.get(key), [0, 1, 2, 3, 4, 5], `${key} in enqueue order`);
+    });
+
+    it('JobRunner runs several jobs at once: a long job does not hold up the others, and stop waits for it', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const done: string[] = [];
+      const registry = new JobRegistry()
+        .define({ kind: 'long', run: async () => { await gate; done.push('long'); } })
+        .define<{ n: number }>({ kind: 'short', run: async (_ctx, payload) => void done.push(`short${payload.n}`) });
+      await enqueue(t.ctx, 'long', {}, { registry });
+      t.clock.advance(1);
+      for (let n = 1; n <= 3; n++) await enqueue(t.ctx, 'short', { n }, { registry });
+      const runner = new JobRunner(t.ctx, { workerId: 'runner', intervalMs: 5, concurrency: 2, registry });
+      runner.start();
+      try {
+        const deadline = Date.now() + 10_000;
+        while ((done.length < 3 || runner.active > 1) && Date.now() < deadline) await sleep(5);
+        assert.deepEqual([...done].sort(), ['short1', 'short2', 'short3'], 'the short jobs ran while the long one waited');
+        assert.equal(runner.active, 1, 'the long job is still in flight');
+      } catch (error) {
+        release();
+        await runner.stop();
+        throw error;
+      }
+      const stopped = runner.stop();
+      await sleep(20);
+      assert.equal(done.includes('long'), false, 'stop waits for the job in flight');
+      release();
+      await stopped;
+      assert.deepEqual(done.at(-1), 'long');
+      assert.equal((await t.ctx.db.selectFrom('jobs').select('status').where('kind', '=', 'long').executeTakeFirstOrThrow()).status, 'done');
+    });
+
     it('JobRunner polls until stopped, and stop waits for the round in progress', async () => {
       const done: number[] = [];
       const registry = new JobRegistry().define<{ n: number }>({ kind: 'tick', run: async (_ctx, payload) => { await sleep(5); done.push(payload.n); } });

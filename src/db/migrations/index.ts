@@ -19,6 +19,7 @@ import * as orphanGrants from './2026-11-26-0090-orphan-grants.ts';
 // gc (issue 17 items 6 and 8)
 import * as apiTokenLifecycle from './2026-11-26-0050-api-token-lifecycle.ts';
 import * as contentGc from './2026-11-26-0051-content-gc.ts';
+import * as jobQueueKeys from './2026-11-26-0091-job-queue-keys.ts';
 
 /** Every migration, by its timestamped name; Kysely applies them in name order. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   // gc (issue 17 items 6 and 8)
   '2026-11-26-0050-api-token-lifecycle': apiTokenLifecycle,
   '2026-11-26-0051-content-gc': contentGc,
+  '2026-11-26-0091-job-queue-keys': jobQueueKeys,
 };
 
 export const migrationProvider: MigrationProvider = {
