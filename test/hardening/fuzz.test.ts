@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { randomInt } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
+import { checkAnswer, describeFailure, Fuzzer, type FuzzResult, type SentRequest } from '../../scripts/fuzz/engine.ts';
+
+/**
+ * The fuzzer (scripts/fuzz/) over every operation of /openapi.json, for a bounded budget per database: a
+ * fixed seed, so a run is comparable with the last, and a random one, printed, so that each run explores
+ * further (replay a failure with `npm run fuzz -- --seed <seed> --requests <n>`). FUZZ_REQUESTS sets the
+ * budget per seed, FUZZ_SEED the second seed.
+ */
+const FIXED_SEED = 17;
+const BUDGET = Number(process.env.FUZZ_REQUESTS ?? 3000);
+const RANDOM_SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : randomInt(2 ** 31);
+
+function report(dialect: string, result: FuzzResult): void {
+  console.log(
+    `fuzz [${dialect}] seed ${result.seed}: ${result.sent} requests over ${result.operations} operations, ${result.succeeded} answered 2xx; ` +
+      Object.entries(result.byStatus).sort().map(([s, n]) => `${s}×${n}`).join(' '),
+  );
+  const failures = result.failures.map(describeFailure).join('\n\n');
+  assert.equal(result.failures.length, 0, `the fuzzer found ${result.failures.length} distinct failures (seed ${result.seed}):\n\n${failures}`);
+}
+
+for (const dialect of dialects) {
+  describe(`fuzzing every operation [${dialect}]`, () => {
+    for (const seed of [FIXED_SEED, RANDOM_SEED]) {
+      describe(`seed ${seed}`, () => {
+        let t: TestApp;
+        before(async () => {
+          t = await createTestApp(dialect);
+        });
+        after(async () => {
+          // Answers that differ from the public client's document are the contract tests' business.
+          t.violations.length = 0;
+          await t.close();
+        });
+
+        it(`answers ${BUDGET} valid, boundary and hostile requests without a 5xx, a malformed error or a leak`, async () => {
+          const fuzzer = await Fuzzer.create(t);
+          assert.ok(fuzzer.operations.length > 200, 'the operations come from /openapi.json');
+          const result = await fuzzer.run({ requests: BUDGET, seed });
+          assert.equal(result.sent, Math.max(BUDGET, result.sent));
+          // The world is real: a good part of the operations must have succeeded at least once.
+          assert.ok(result.succeeded > result.operations / 3, `only ${result.succeeded} of ${result.operations} operations ever answered 2xx`);
+          report(dialect, result);
+        });
+      });
+    }
+  });
+}
+
+describe('the fuzzer\'s judge', () => {
+  const request: SentRequest = { method: 'GET', url: '/v1/spaces/select%20x%20from%20y', headers: {}, actor: 'admin' };
+  const error = (message: string, code = 400) => JSON.stringify({ error: { code, message } });
+  const json = 'application/json; charset=utf-8';
+
+  it('fails a 5xx, a body outside the error shape, and a code that is not the status', () => {
+    assert.match(checkAnswer(request, 500, json, error('Something went wrong', 500), new Set())!, /answered 500/);
+    assert.match(checkAnswer(request, 400, json, JSON.stringify({ message: 'no' }), new Set())!, /not \{ error/);
+    assert.match(checkAnswer(request, 400, json, JSON.stringify({ error: { code: 400, message: 'x', stack: 'y' } }), new Set())!, /members/);
+    assert.match(checkAnswer(request, 404, json, error('x', 400), new Set())!, /differs/);
+    assert.match(checkAnswer(request, 400, 'text/html', '<h1>no</h1>', new Set())!, /not JSON/);
+    assert.equal(checkAnswer(request, 400, json, error('The body member "title" must be a string.'), new Set()), undefined);
+  });
+
+  it('fails SQL, a stack, a file path or a token in a message, unless the request itself sent that text', () => {
+    assert.match(checkAnswer(request, 400, json, error('SQLITE_CONSTRAINT: NOT NULL constraint failed: spaces.title'), new Set())!, /SQL/);
+    assert.match(checkAnswer(request, 400, json, error('insert into "spaces" ("id") values ($1)'), new Set())!, /SQL/);
+    assert.match(checkAnswer(request, 400, json, error('boom\n    at run (/srv/quire/src/app.ts:12:5)'), new Set())!, /stack/);
+    assert.match(checkAnswer(request, 400, json, error('cannot open /work/data/secret.key'), new Set())!, /file path/);
+    assert.match(checkAnswer(request, 400, json, error('bad token qrt_abcdefghijklmnopqrstuvwxyz'), new Set())!, /token/);
+    assert.match(checkAnswer(request, 400, json, error('you are sekrit-token-value'), new Set(['sekrit-token-value']))!, /token/);
+    // A 404 repeats the URL the caller sent: not a leak.
+    assert.equal(checkAnswer(request, 404, json, error('No space "select x from y" exists.', 404), new Set()), undefined);
+  });
+});
