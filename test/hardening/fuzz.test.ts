@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
+import { assertError, createTestApp, dialects, type TestApp } from '../helpers/app.ts';
+import { createSpaceWithPages } from '../helpers/content-factory.ts';
+import { createWorld, type World } from '../helpers/factories.ts';
 import { checkAnswer, describeFailure, Fuzzer, type FuzzResult, type SentRequest } from '../../scripts/fuzz/engine.ts';
 
 /**
@@ -76,3 +78,26 @@ describe('the fuzzer\'s judge', () => {
     assert.equal(checkAnswer(request, 404, json, error('No space "select x from y" exists.', 404), new Set()), undefined);
   });
 });
+
+/** Each defect the fuzzer found, pinned by the request that showed it. */
+for (const dialect of dialects) {
+  describe(`defects the fuzzer found [${dialect}]`, () => {
+    let t: TestApp;
+    let world: World;
+    let spaceId: string;
+    before(async () => {
+      t = await createTestApp(dialect);
+      world = await createWorld(t.ctx, t.app, t.clock);
+      spaceId = (await createSpaceWithPages(t.ctx, world.organizationId, [{ type: 'document', title: 'Intro', markdown: 'Hello.\n' }])).spaceId;
+    });
+    after(() => t.close());
+
+    it('refuses a comment whose JSON document holds a node of no known kind with 400, not 500', async () => {
+      const reply = await world.admin.api.post(`/v1/spaces/${spaceId}/comments`, { body: { document: { object: 'document', data: {}, nodes: [{}, {}, {}] } } });
+      assertError(reply, 400, 'body.document" is not a valid document');
+      const replyToReply = await world.admin.api.post(`/v1/spaces/${spaceId}/comments`, { body: { markdown: 'A real comment.' } });
+      assert.equal(replyToReply.status, 200, JSON.stringify(replyToReply.body));
+      assertError(await world.admin.api.post(`/v1/spaces/${spaceId}/comments/${replyToReply.body.id}/replies`, { body: { document: { object: 'document', nodes: [{ object: 'mystery' }] } } }), 400, 'not a valid document');
+    });
+  });
+}
