@@ -411,7 +411,7 @@ function queryText(value: unknown): string {
   return typeof value === 'object' ? JSON.stringify(value) ?? '' : String(value);
 }
 
-const SQL = /\bselect\b[\s\S]*\bfrom\b|\binsert into\b|\bupdate\b[\s\S]*\bset\b|\bdelete from\b|sqlite|postgres|syntax error|violates|constraint failed|\brelation "|\bcolumn "|SQLSTATE/i;
+const SQL = /\bselect\b[\s\S]*\bfrom\b|\binsert into\b|\bupdate\b[\s\S]*\bset\b|\bdelete from\b|sqlite|postgres|syntax error|violates|invalid byte sequence|invalid input syntax|constraint failed|\brelation "|\bcolumn "|SQLSTATE/i;
 const STACK = /\bat [^\n]*\(?[^\n]*:\d+:\d+\)?|\n\s+at /;
 const FILE_PATH = /\/work\/|\/home\/|\/tmp\/|\/usr\/|node_modules|\.[jt]s:\d|file:\/\//;
 const TOKEN = /qrt_[A-Za-z0-9_-]{16,}|Bearer [A-Za-z0-9._-]{16,}/;

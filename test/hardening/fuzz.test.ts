@@ -92,6 +92,14 @@ for (const dialect of dialects) {
     });
     after(() => t.close());
 
+    it('refuses a write with NUL in an id of its path with 400 on PostgreSQL too (its audit entry used to fail the answer)', async () => {
+      for (const [method, url] of [['DELETE', '/v1/orgs/%00/saml/x'], ['PUT', `/v1/orgs/%00/teams/%2F/members/${world.admin.id}`], ['POST', `/v1/spaces/a%00b/comments`]] as const) {
+        assertError(await world.admin.api.raw(method, url, method === 'DELETE' ? undefined : {}), 400, 'NUL');
+      }
+      const audit = await world.admin.api.get(`/v1/orgs/${world.organizationId}/audit-log`);
+      assert.equal(audit.status, 200, JSON.stringify(audit.body));
+    });
+
     it('refuses a comment whose JSON document holds a node of no known kind with 400, not 500', async () => {
       const reply = await world.admin.api.post(`/v1/spaces/${spaceId}/comments`, { body: { document: { object: 'document', data: {}, nodes: [{}, {}, {}] } } });
       assertError(reply, 400, 'body.document" is not a valid document');
