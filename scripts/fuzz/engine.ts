@@ -74,6 +74,14 @@ const CONTENT_TYPES = [
   'APPLICATION/JSON', 'application/json;', 'application', '*/*', 'a/b/c', 'application/json, text/plain',
 ];
 
+const ODD_HEADERS: Array<[string, string]> = [
+  ['accept', 'text/html'], ['accept', 'application/xml'], ['accept', '*/*;q=0'], ['accept-encoding', 'gzip, br, zstd'],
+  ['range', 'bytes=99999999-'], ['range', 'bytes=5-2'], ['range', 'bytes=-0'], ['range', 'lines=1-2'], ['if-none-match', '*'],
+  ['if-modified-since', 'not a date'], ['x-forwarded-for', '::ffff:300.1.1.1, garbage'], ['x-forwarded-host', 'evil.test'],
+  ['host', 'evil.test:99999'], ['origin', 'null'], ['cookie', 'a=%00; b'], ['accept-language', '*;q=x,zz-ZZ'],
+  ['user-agent', 'x'.repeat(5000)], ['content-encoding', 'gzip'], ['transfer-encoding', 'chunked'], ['expect', '100-continue'],
+];
+
 const BROKEN_JSON = ['{', '{"a":', 'nul', '[1,]', '{"a":1,}', "{'a':1}", '\u0000', 'tru', '"unterminated', '{"a":1}{"b":2}', '\ufeff{}', '[]]', '1e99999', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}'];
 
 const LIMITS = ['0', '-1', '1', '1000', '1001', '1e3', '1.5', 'abc', '', '99999999999999999999', '0x10', ' 5', '5 ', '%00'];
@@ -87,6 +95,10 @@ interface Plan {
   extraQuery?: [string, string];
   body: BodyChoice;
   contentType: string | null;
+  /** Another method than the operation's (a route that does not take it answers 404 in the error shape). */
+  method?: string;
+  /** A header a client might send oddly. */
+  header?: [string, string];
 }
 type PathChoice = { real: number } | { other: number; pick: number } | { raw: string } | { text: string };
 type QueryChoice = { value: unknown } | { raw: string } | { cursor: number; tamper: number };
@@ -140,6 +152,8 @@ export class Fuzzer {
       query: query.map((pairs) => pairs.filter((pair): pair is [string, QueryChoice] => pair[1] !== undefined)),
       extraQuery,
       body: this.bodyChoice(operation),
+      method: fc.oneof({ weight: 40, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS') }),
+      header: fc.oneof({ weight: 12, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(...ODD_HEADERS) }),
       contentType: fc.oneof(
         { weight: 20, arbitrary: fc.constant('application/json') },
         { weight: 2, arbitrary: fc.constant(null) },
@@ -150,7 +164,7 @@ export class Fuzzer {
 
   private pathChoice(param: Parameter): fc.Arbitrary<PathChoice> {
     return fc.oneof(
-      { weight: 24, arbitrary: fc.nat({ max: 1_000_000 }).map((real) => ({ real })) },
+      { weight: 40, arbitrary: fc.nat({ max: 1_000_000 }).map((real) => ({ real })) },
       { weight: 2, arbitrary: fc.tuple(fc.nat({ max: 64 }), fc.nat({ max: 1_000_000 })).map(([other, pick]) => ({ other, pick })) },
       { weight: 2, arbitrary: fc.constantFrom(...ODD_SEGMENTS).map((raw) => ({ raw })) },
       { weight: 2, arbitrary: fc.oneof(fc.string({ minLength: 1, maxLength: 40, unit: 'grapheme' }), fc.constantFrom(...UNICODE_EDGES.filter(Boolean)), fc.stringMatching(/^[0-9A-Za-z]{20,26}$/)).map((text) => ({ text })) },
@@ -231,7 +245,8 @@ export class Fuzzer {
     if ('json' in plan.body) payload = stringify(this.resolveRefs(plan.body.json));
     else if ('raw' in plan.body) payload = plan.body.raw;
     if (payload !== undefined && plan.contentType !== null) headers['content-type'] = plan.contentType;
-    return { method: operation.method, url, headers, payload, actor: actor.name };
+    if (plan.header) headers[plan.header[0]] = plan.header[1];
+    return { method: plan.method ?? operation.method, url, headers, payload, actor: actor.name };
   }
 
   /** A list cursor the API gave out (`next.page`), or one tampered with. */
@@ -267,6 +282,7 @@ export class Fuzzer {
     const response = await this.t.app.inject({ method: request.method as 'GET', url: request.url, headers: request.headers, payload: request.payload });
     const body = response.body;
     const failure = checkAnswer(request, response.statusCode, String(response.headers['content-type'] ?? ''), body, this.world.secrets);
+    if (response.statusCode >= 200 && response.statusCode < 300 && request.method === 'DELETE' && request.method === operation.method) this.forget(operation, request);
     if (response.statusCode >= 200 && response.statusCode < 300 && String(response.headers['content-type'] ?? '').includes('json')) {
       try {
         this.harvest(operation, request, JSON.parse(body));
@@ -275,6 +291,19 @@ export class Fuzzer {
       }
     }
     return { status: response.statusCode, body, failure };
+  }
+
+  /** After a DELETE that succeeded, its object's id leaves the pool, so later requests aim at live objects. */
+  private forget(operation: Operation, request: SentRequest): void {
+    const last = operation.path.split('/').pop()!;
+    const param = /^\{(\w+)\}$/.exec(last)?.[1];
+    if (!param) return;
+    const segment = request.url.split('?')[0]!.split('/').pop()!;
+    try {
+      this.world.pools.remove(param, decodeURIComponent(segment));
+    } catch {
+      // Not decodable: not an id of the pool.
+    }
   }
 
   private harvest(operation: Operation, request: SentRequest, body: unknown): void {
@@ -361,7 +390,8 @@ export class Fuzzer {
     await this.warmUp(record);
     log?.(`  warm-up: ${result.sent} requests; pools ${JSON.stringify(this.world.pools.sizes())}`);
     for (index = 0; result.sent < requests; index++) {
-      if (index > 0 && index % refreshEvery === 0) this.world = await populate(this.t, this.world);
+      // A fresh organization now and then, and at once when the fuzzer has deleted the last one.
+      if ((index > 0 && index % refreshEvery === 0) || this.world.pools.size('organizationId') === 0) this.world = await populate(this.t, this.world);
       const plan = fc.sample(fc.nat({ max: this.plans.length - 1 }).chain((op) => this.plans[op]!), { seed: requestSeed(seed, index), numRuns: 1 })[0]!;
       const operation = this.operations[plan.op]!;
       const request = this.materialize(plan);
@@ -422,7 +452,7 @@ const TOKEN = /qrt_[A-Za-z0-9_-]{16,}|Bearer [A-Za-z0-9._-]{16,}/;
  */
 export function checkAnswer(request: SentRequest, status: number, contentType: string, body: string, secrets: Set<string>): string | undefined {
   if (status >= 500) return `answered ${status}`;
-  if (status < 400) return undefined;
+  if (status < 400 || request.method === 'HEAD') return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);

@@ -40,6 +40,18 @@ export class Pools {
     return pick % 4 === 0 ? list[pick % list.length] : list[list.length - 1 - (pick % recent)];
   }
 
+  /** Takes an id out of its pool (its object was deleted); it stays reachable as a stale id of another pool. */
+  remove(pool: string, id: string): void {
+    const list = this.pools.get(pool);
+    const at = list?.indexOf(id) ?? -1;
+    if (list && at >= 0) list.splice(at, 1);
+    if (list && at >= 0) this.add('deleted', id);
+  }
+
+  size(pool: string): number {
+    return this.pools.get(pool)?.length ?? 0;
+  }
+
   names(): string[] {
     return [...this.pools.keys()];
   }
