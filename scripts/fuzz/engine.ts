@@ -222,7 +222,8 @@ export class Fuzzer {
     operation.pathParams.forEach((param, i) => {
       const choice = plan.path[i]!;
       let segment: string;
-      if ('real' in choice) segment = encode(pools.pick(param.name, choice.real) ?? 'no-such-id');
+      // The wildcard of `…/path/{*}` takes a page path, slashes and all.
+      if ('real' in choice) segment = (pools.pick(param.name, choice.real) ?? 'no-such-id').split('/').map(encode).join('/');
       else if ('other' in choice) segment = encode(pools.pick(this.poolNames[choice.other % this.poolNames.length]!, choice.pick) ?? 'other');
       else if ('raw' in choice) segment = choice.raw;
       else segment = encode(choice.text);
@@ -321,6 +322,8 @@ export class Fuzzer {
       if (!isPlainObject(value)) return;
       const keyPool = key === 'items' ? rootPool : key ? this.segmentPool.get(key) ?? this.segmentPool.get(key.replace(/s$/, '')) : undefined;
       if (keyPool && 'id' in value) pools.add(keyPool, value.id);
+      // Pages also have a path, which the `…/content/path/{*}` routes take.
+      if (keyPool === 'pageId' && typeof value.path === 'string') pools.add('*', value.path);
       if (typeof value.object === 'string' && 'id' in value) {
         const pool = kindPool(value.object);
         if (this.poolNames.includes(pool)) pools.add(pool, value.id);

@@ -80,6 +80,25 @@ export const UNICODE_EDGES = [
   '1e309',
 ];
 
+/** Markdown that parsers find hard: deep nesting, many openers never closed, block tags left open. */
+export const MARKDOWN_BOMBS = [
+  '> '.repeat(3000) + 'quote',
+  Array.from({ length: 500 }, (_, i) => '  '.repeat(i) + '- item').join('\n'),
+  '*'.repeat(20000),
+  '[a]('.repeat(5000),
+  '<div>'.repeat(5000),
+  '|a|b|\n|-|-|\n' + '|x|y|\n'.repeat(5000),
+  '$$' + '\\frac{'.repeat(2000) + '$$',
+  '{% hint style="info" %}\n'.repeat(2000),
+  '{% tabs %}\n{% tab title="a" %}\n'.repeat(1000),
+  '```\n'.repeat(3000),
+  '# '.repeat(5000),
+  '![x](' + 'a'.repeat(10000) + ')',
+  '---\ntitle: [' + '['.repeat(3000) + '\n---\n',
+  '&#x' + '0'.repeat(5000) + ';',
+  '\\'.repeat(20000),
+];
+
 /** C0 control characters (the text rules refuse all but tab, line feed and carriage return). */
 export const CONTROL_STRINGS = ['a\u0000b', '\u0000', 'x\u001by', '\u0007', 'a\u000bb', '\u001f'];
 
@@ -204,6 +223,8 @@ export class SchemaArbitraries {
       'a'.repeat(Math.max(minLength, 1)),
       'b'.repeat(Math.max(minLength, Math.min(schema.maxLength ?? 64, 100_000))),
       ...UNICODE_EDGES.filter((s) => s.length >= minLength && s.length <= (schema.maxLength ?? Infinity)),
+      // Long text members (Markdown bodies, descriptions) also get Markdown that is hard to parse.
+      ...((schema.maxLength ?? Infinity) >= 5000 ? MARKDOWN_BOMBS.filter((s) => s.length <= (schema.maxLength ?? Infinity)) : []),
     ];
     return fc.oneof({ weight: 4, arbitrary: bounded }, { weight: 2, arbitrary: fc.constantFrom(...edges) });
   }
@@ -271,7 +292,7 @@ export class SchemaArbitraries {
         // A member of a wrong type.
         key.chain((k) => fc.tuple(valid, this.wrongType(schema.properties![k]!)).map(([body, v]) => (isPlainObject(body) ? { ...body, [k]: v } : body))),
         // A member holding a huge, empty, control or unicode edge string.
-        fc.tuple(valid, key, fc.oneof(fc.constantFrom(...UNICODE_EDGES, ...CONTROL_STRINGS), fc.integer({ min: 1000, max: 300_000 }).map((n) => hugeString(n)))).map(([body, k, v]) =>
+        fc.tuple(valid, key, fc.oneof(fc.constantFrom(...UNICODE_EDGES, ...CONTROL_STRINGS), fc.constantFrom(...MARKDOWN_BOMBS), fc.integer({ min: 1000, max: 300_000 }).map((n) => hugeString(n)))).map(([body, k, v]) =>
           isPlainObject(body) ? { ...body, [k]: v } : body,
         ),
         // A member holding a deeply nested value.
