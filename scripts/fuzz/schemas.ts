@@ -182,8 +182,16 @@ export class SchemaArbitraries {
     const lo = min ?? -1_000_000;
     const hi = max ?? 1_000_000;
     const boundaries = [lo, hi, min ?? 0, 0, 1].filter((n) => n >= lo && n <= hi);
+    // Where the schema sets no bound, the bounds of the databases' columns: 32-bit integers, doubles.
+    const unbounded = [2 ** 31, -(2 ** 31) - 1, 2 ** 53 - 1, -(2 ** 53 - 1), ...(integer ? [] : [1e308, -1e308, 5e-324, 0.1 + 0.2])].filter(
+      (n) => (min === undefined || n >= min) && (max === undefined || n <= max) && (min === undefined || max === undefined),
+    );
     const core = integer ? fc.integer({ min: Math.ceil(lo), max: Math.floor(hi) }) : fc.double({ min: lo, max: hi, noNaN: true });
-    return fc.oneof({ weight: 3, arbitrary: core }, { weight: 1, arbitrary: fc.constantFrom(...boundaries) });
+    return fc.oneof(
+      { weight: 3, arbitrary: core },
+      { weight: 1, arbitrary: fc.constantFrom(...boundaries) },
+      ...(unbounded.length > 0 ? [{ weight: 1, arbitrary: fc.constantFrom(...unbounded) }] : []),
+    );
   }
 
   private string(schema: JsonSchema, name?: string): fc.Arbitrary<unknown> {
