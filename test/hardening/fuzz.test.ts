@@ -100,6 +100,20 @@ for (const dialect of dialects) {
       assert.equal(audit.status, 200, JSON.stringify(audit.body));
     });
 
+    it('refuses translation instructions whose nodes a run cannot read with 400, rather than storing them', async () => {
+      const api = world.admin.api;
+      const bad = { object: 'document', data: {}, nodes: [{ object: 'x', type: 'y' }] };
+      const refused = await api.post(`/v1/orgs/${world.organizationId}/translations`, { language: 'es', source: { space: spaceId, language: 'en' }, instructions: bad });
+      assertError(refused, 400, 'body member "instructions" is not a valid document');
+      const created = await api.post(`/v1/orgs/${world.organizationId}/translations`, { language: 'es', source: { space: spaceId, language: 'en' } });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const blockWithoutNodes = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph' }] };
+      assertError(await api.put(`/v1/orgs/${world.organizationId}/translations/${created.body.id}`, { instructions: blockWithoutNodes }), 400, 'instructions');
+      const good = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Formal tone.', marks: [] }] }] }] };
+      const updated = await api.put(`/v1/orgs/${world.organizationId}/translations/${created.body.id}`, { instructions: good });
+      assert.equal(updated.status, 200, JSON.stringify(updated.body));
+    });
+
     it('refuses a comment whose JSON document holds a node of no known kind with 400, not 500', async () => {
       const reply = await world.admin.api.post(`/v1/spaces/${spaceId}/comments`, { body: { document: { object: 'document', data: {}, nodes: [{}, {}, {}] } } });
       assertError(reply, 400, 'body.document" is not a valid document');
