@@ -33,11 +33,8 @@ for (const dialect of dialects) {
         before(async () => {
           t = await createTestApp(dialect);
         });
-        after(async () => {
-          // Answers that differ from the public client's document are the contract tests' business.
-          t.violations.length = 0;
-          await t.close();
-        });
+        // close() also fails on any answer that broke the public client's document (the contract hook).
+        after(() => t.close());
 
         it(`answers ${BUDGET} valid, boundary and hostile requests without a 5xx, a malformed error or a leak`, async () => {
           const fuzzer = await Fuzzer.create(t);
