@@ -4,7 +4,8 @@
  * `{ "error": { "code", "message" } }`, and any error message that leaks SQL, a stack, a file path or a token.
  *
  * Request i of a run is generated from `requestSeed(seed, i)` alone, and the pools of real ids grow in the
- * order answers arrive, so `--seed S --requests N` replays a run exactly (on a fresh database).
+ * order answers arrive, so `--seed S --requests N` sends the same requests again on a fresh database (the ids
+ * are new ones; where a list orders ties by id, a pick may land on another object of the same kind).
  */
 import fc from 'fast-check';
 import type { TestApp } from '../../test/helpers/app.ts';
@@ -389,7 +390,6 @@ export class Fuzzer {
       }
     };
     this.world = await populate(this.t);
-    index = -1;
     await this.warmUp(record);
     log?.(`  warm-up: ${result.sent} requests; pools ${JSON.stringify(this.world.pools.sizes())}`);
     for (index = 0; result.sent < requests; index++) {

@@ -40,7 +40,7 @@ for (const dialect of dialects) {
           const fuzzer = await Fuzzer.create(t);
           assert.ok(fuzzer.operations.length > 200, 'the operations come from /openapi.json');
           const result = await fuzzer.run({ requests: BUDGET, seed });
-          assert.equal(result.sent, Math.max(BUDGET, result.sent));
+          assert.ok(result.sent >= BUDGET);
           // The world is real: a good part of the operations must have succeeded at least once.
           assert.ok(result.succeeded > result.operations / 3, `only ${result.succeeded} of ${result.operations} operations ever answered 2xx`);
           report(dialect, result);
