@@ -111,6 +111,19 @@ for (const dialect of dialects) {
       assert.equal(updated.status, 200, JSON.stringify(updated.body));
     });
 
+    it('refuses an MCP server header value that is empty or longer than the client\'s document allows', async () => {
+      const api = world.admin.api;
+      const site = await api.post(`/v1/orgs/${world.organizationId}/sites`, { title: 'Docs' });
+      assert.equal(site.status, 201, JSON.stringify(site.body));
+      const base = `/v1/orgs/${world.organizationId}/sites/${site.body.id}/mcp-servers`;
+      for (const value of ['', 'a'.repeat(513)]) {
+        assertError(await api.post(base, { name: 'Tools', url: 'https://mcp.example.com/', headers: { 'X-Key': value } }), 400, 'headers');
+      }
+      const created = await api.post(base, { name: 'Tools', url: 'https://mcp.example.com/', headers: { 'X-Key': 'a'.repeat(512) } });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      assertError(await api.patch(`${base}/${created.body.id}`, { headers: { 'X-Key': '' } }), 400, 'headers');
+    });
+
     it('refuses a comment whose JSON document holds a node of no known kind with 400, not 500', async () => {
       const reply = await world.admin.api.post(`/v1/spaces/${spaceId}/comments`, { body: { document: { object: 'document', data: {}, nodes: [{}, {}, {}] } } });
       assertError(reply, 400, 'body.document" is not a valid document');
