@@ -13,7 +13,7 @@ import { checkAnswer, describeFailure, Fuzzer, type FuzzResult, type SentRequest
  * budget per seed, FUZZ_SEED the second seed.
  */
 const FIXED_SEED = 17;
-const BUDGET = Number(process.env.FUZZ_REQUESTS ?? 6000);
+const BUDGET = Number(process.env.FUZZ_REQUESTS ?? 5000);
 const RANDOM_SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : randomInt(2 ** 31);
 
 function report(dialect: string, result: FuzzResult): void {
