@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { replaceControlCharacters } from '../http/text-rules.ts';
 import { RequestAudit, type AuditRequest } from './trail.ts';
 
 /**
@@ -23,7 +24,8 @@ function describeRequest(request: FastifyRequest): AuditRequest {
   const params = (request.params ?? {}) as Record<string, unknown>;
   const objectIds: Record<string, string> = {};
   for (const [name, value] of Object.entries(params)) {
-    if (ID_PARAMETER.test(name) && typeof value === 'string') objectIds[name] = value;
+    // A refused write is recorded too, with the ids as sent: a NUL in one would stop PostgreSQL storing the entry.
+    if (ID_PARAMETER.test(name) && typeof value === 'string') objectIds[name] = replaceControlCharacters(value);
   }
   const schema = request.routeOptions.schema as { operationId?: string } | undefined;
   const route = request.routeOptions.url ?? request.url.split('?')[0];
@@ -36,7 +38,7 @@ function describeRequest(request: FastifyRequest): AuditRequest {
     route,
     objectIds,
     ip: request.ip ?? null,
-    userAgent: typeof agent === 'string' ? agent : null,
+    userAgent: typeof agent === 'string' ? replaceControlCharacters(agent) : null,
   };
 }
 

@@ -9,5 +9,6 @@ export { writePage, type WritePageOptions } from './write-page.ts';
 export { documentToPlainText, extractSections, type Section } from './sections.ts';
 export { slugify, UniqueSlugs } from './slug.ts';
 export { FrontmatterError } from './frontmatter.ts';
+export { UnknownDocumentNode } from './nodes.ts';
 export type { ParseOptions, RenderOptions } from './refs.ts';
 export type * from './types.ts';

@@ -133,9 +133,12 @@ export function emojiText(code: string): string {
   }
 }
 
+/** A node of a type the writer does not know: a document sent by a client that is not well formed. */
+export class UnknownDocumentNode extends Error {}
+
 /** The exhaustive end of a walk over the document's nodes: a type left out fails to compile. */
 export function unreachable(node: never): never {
-  throw new Error(`Unknown document node: ${JSON.stringify(node).slice(0, 200)}`);
+  throw new UnknownDocumentNode(`Unknown document node: ${JSON.stringify(node).slice(0, 200)}`);
 }
 
 /** Whether inline content is empty or only whitespace. */

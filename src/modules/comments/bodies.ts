@@ -1,4 +1,4 @@
-import { parseMarkdown, renderMarkdown, type Document } from '../../content/markdown/index.ts';
+import { parseMarkdown, renderMarkdown, UnknownDocumentNode, type Document } from '../../content/markdown/index.ts';
 import { BadRequest } from '../../errors.ts';
 import { MAX_COMMENT_LENGTH, type BodyFormat, type BodyInput } from './schemas.ts';
 
@@ -19,9 +19,10 @@ export function bodyMarkdown(input: BodyInput, field = 'body'): string {
   try {
     markdown = renderMarkdown(document);
   } catch (error) {
-    // A node without the members its type needs breaks the writer: the caller sent a malformed document.
-    if (error instanceof TypeError || error instanceof RangeError) {
-      throw new BadRequest(`The body member "${field}.document" is not a valid document: every node needs the members of its type (blocks and inlines "type" and "nodes", texts "leaves").`);
+    // A node without the members its type needs, or of no known type (`{}`), breaks the writer: the caller
+    // sent a malformed document.
+    if (error instanceof TypeError || error instanceof RangeError || error instanceof UnknownDocumentNode) {
+      throw new BadRequest(`The body member "${field}.document" is not a valid document: every node needs a known "object" (block, inline, text) and the members of its type (blocks and inlines "type" and "nodes", texts "leaves").`);
     }
     throw error;
   }

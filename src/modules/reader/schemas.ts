@@ -119,7 +119,8 @@ export const ResolvedRedirectSchema = Type.Object({ redirect: SiteRedirectSchema
 // MCP servers.
 
 export const McpServerName = Type.String({ minLength: 1, maxLength: 100 });
-export const McpServerHeaders = Type.Record(Type.String(), Type.String({ maxLength: 4096 }), { description: 'Headers sent with every request to the server.' });
+// Values as the client's SiteMcpServerHeaders bounds them (1 to 512 characters): an empty value broke its document.
+export const McpServerHeaders = Type.Record(Type.String(), Type.String({ minLength: 1, maxLength: 512 }), { description: 'Headers sent with every request to the server.' });
 export const SiteMcpServerSchema = Type.Object({
   object: Type.Literal('site-mcp-server'),
   id: Type.String(),

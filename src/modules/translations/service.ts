@@ -5,6 +5,7 @@ import { organizationAccess, type OrganizationAccess } from '../../access/organi
 import { findSpaceAccess } from '../../access/spaces.ts';
 import { spaceActorFor, spaceResolvedLevel, spaceViewableBy, withCollectionLevels } from '../../access/levels.ts';
 import { after, paginate, type Page } from '../../db/keyset.ts';
+import { documentToPlainText, UnknownDocumentNode, type Document } from '../../content/markdown/index.ts';
 import { BadRequest, Conflict, NotFound } from '../../errors.ts';
 import { cancelPending } from '../../jobs/queue.ts';
 import { allows, authorize } from '../../policy/index.ts';
@@ -105,6 +106,7 @@ export async function createTranslation(ctx: Context, organizationId: string, bo
   const from = body.source.language ?? (isTranslationLanguage(source.space.language) ? source.space.language : 'en');
   if (from === body.language) throw new BadRequest(`language: the space is already in "${from}"; choose another language to translate it into.`);
   await checkEngine(ctx, from, body.language);
+  checkInstructions(body.instructions);
   return inTransaction(ctx, async (tx) => {
     const existing = await tx.db.selectFrom('translations').select('id').where('source_space_id', '=', source.space.id).where('language', '=', body.language).executeTakeFirst();
     if (existing) throw new Conflict(`The space "${source.space.id}" is already translated into "${body.language}" (translation "${existing.id}"); change that one instead.`);
@@ -139,11 +141,28 @@ export async function createTranslation(ctx: Context, organizationId: string, bo
   });
 }
 
+/**
+ * Each run reads the instructions as plain text: a document whose nodes cannot be read (a node of no known
+ * kind, a block without its nodes) is refused now, rather than stored and failing every run.
+ */
+function checkInstructions(instructions: UpdateTranslationBody['instructions'] | undefined): void {
+  if (!instructions) return;
+  try {
+    documentToPlainText(instructions as unknown as Document);
+  } catch (error) {
+    if (error instanceof TypeError || error instanceof RangeError || error instanceof UnknownDocumentNode) {
+      throw new BadRequest('The body member "instructions" is not a valid document: every node needs a known "object" (block, inline, text) and the members of its type (blocks and inlines "type" and "nodes", texts "leaves").');
+    }
+    throw error;
+  }
+}
+
 /** New instructions, and a run that translates every page again with them. */
 export async function updateTranslation(ctx: Context, organizationId: string, translationId: string, body: UpdateTranslationBody): Promise<TranslationView> {
   const { view } = await findTranslation(ctx, organizationId, translationId);
   if (!view) throw translationNotFound(translationId);
   authorize(ctx, 'translation.edit', view.actor);
+  checkInstructions(body.instructions);
   return inTransaction(ctx, async (tx) => {
     const now = nowIso(tx);
     const changes = { instructions: JSON.stringify(body.instructions), status: 'pending', updated_at: now };
