@@ -11,6 +11,19 @@ import { fromIso6393, ISO_639_3, isTranslationLanguage } from './languages.ts';
  * come back around the words they wrapped. A batch of segments is one run of the command, each segment in
  * its own `<p>` (a block: Apertium does not reorder words across it) so the answer splits back into the same segments.
  */
+/**
+ * Placeholders as Apertium's HTML mode keeps them in the flow of the sentence: it knows `<span>` as inline
+ * (an unknown `<x>` ends a sentence for it, so the next word came back capitalized), and an empty element
+ * also starts a new sentence for it, so a standalone placeholder carries a middle dot.
+ */
+function toApertium(segment: string): string {
+  return segment.replace(/<x id="(\d+)"\/>/g, '<span id="q$1">·</span>').replace(/<x id="(\d+)">/g, '<span id="q$1">').replace(/<\/x>/g, '</span>');
+}
+
+function fromApertium(text: string): string {
+  return text.replace(/<span id="q(\d+)">·<\/span>/g, '<x id="$1"/>').replace(/<span id="q(\d+)">/g, '<x id="$1">').replace(/<\/span>/g, '</x>');
+}
+
 export class ApertiumEngine implements TranslationEngine {
   readonly name = 'apertium';
   private cached: Promise<EngineCapabilities> | undefined;
@@ -30,7 +43,7 @@ export class ApertiumEngine implements TranslationEngine {
 
   async translate(request: TranslateRequest): Promise<string[]> {
     const mode = `${ISO_639_3[request.from as keyof typeof ISO_639_3]}-${ISO_639_3[request.to as keyof typeof ISO_639_3]}`;
-    const input = request.segments.map((segment, index) => `<p id="s${index}">${segment.replace(/\n/g, '<br/>')}</p>`).join('\n');
+    const input = request.segments.map((segment, index) => `<p id="s${index}">${toApertium(segment).replace(/\n/g, '<br/>')}</p>`).join('\n');
     // The command reads its input from a file: from a pipe it opens /dev/stdin, which a socket pair (what
     // Node gives a child) cannot be opened as.
     const folder = await mkdtemp(join(tmpdir(), 'quire-apertium-'));
@@ -43,7 +56,7 @@ export class ApertiumEngine implements TranslationEngine {
       await rm(folder, { recursive: true, force: true });
     }
     const found = new Map<number, string>();
-    for (const match of output.matchAll(/<p id="s(\d+)">([\s\S]*?)<\/p>/g)) found.set(Number(match[1]), match[2].replace(/<br\/>/g, '\n'));
+    for (const match of output.matchAll(/<p id="s(\d+)">([\s\S]*?)<\/p>/g)) found.set(Number(match[1]), fromApertium(match[2].replace(/<br\/>/g, '\n')));
     return request.segments.map((_segment, index) => {
       const text = found.get(index);
       if (text === undefined) throw new EngineError(`Apertium (${mode}) lost segment ${index} of ${request.segments.length}.`);
