@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { AppServices } from '../context.ts';
 import { randomId } from '../ids.ts';
-import { runDueJobs, type RunOptions } from './queue.ts';
+import { releaseJobsOfDeadWorkers, runDueJobs, type RunOptions } from './queue.ts';
 import type { JobRegistry } from './registry.ts';
 import type { JobInfo } from './types.ts';
 
@@ -29,6 +29,8 @@ export interface JobRunnerOptions {
   onError?: (error: unknown, job?: JobInfo) => void;
   /** Told how every run ended and how long it took. */
   onFinished?: RunOptions['onFinished'];
+  /** Told how many jobs left running by dead workers of this host were taken back at start. */
+  onReleased?: (count: number) => void;
 }
 
 /**
@@ -46,6 +48,8 @@ export class JobRunner {
   private round: Promise<void> | null = null;
   /** A wake-up came during a round: run another right after it. */
   private woken = false;
+  /** The jobs left running by dead workers of this host have been released (done before the first round). */
+  private released = false;
 
   constructor(
     private readonly services: AppServices,
@@ -97,6 +101,12 @@ export class JobRunner {
 
   /** One round now; how many jobs it claimed. */
   async tick(): Promise<number> {
+    if (!this.released) {
+      // A process killed before this one (maybe this one's previous run) left its claimed jobs running.
+      const released = await releaseJobsOfDeadWorkers(this.services, { host: hostname(), workerId: this.workerId });
+      this.released = true;
+      if (released > 0) this.options.onReleased?.(released);
+    }
     const report = await runDueJobs(this.services, this.run);
     return report.claimed;
   }
