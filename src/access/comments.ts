@@ -57,7 +57,7 @@ export async function findComment(ctx: Context, scope: CommentScope, commentId: 
 /**
  * Holds the row that counts a discussion's open comments (the change request's, or the space's for its own
  * discussion) until the transaction ends on PostgreSQL. A transaction that locks a comment and then moves
- * that counter calls this first, so it takes the rows in the global order (space, change request, comment;
+ * that counter calls this first, so it takes the rows in the global order (change request, space, comment;
  * docs/architecture.md, "Lock order") instead of the comment before its parent.
  */
 export async function lockCommentCounter(ctx: Context, scope: CommentScope): Promise<void> {
