@@ -38,6 +38,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
     concurrency: config.jobConcurrency,
     onError: (error, job) => app.log.error({ err: error, job }, job ? 'background job failed' : 'background job round failed'),
     onFinished: (job, outcome, seconds) => app.metrics.job(job, outcome, seconds),
+    onReleased: (count) => app.log.warn({ jobs: count }, 'took back the jobs a stopped process of this host left running'),
   });
   const listener =
     database.dialect === 'postgres'

@@ -36,7 +36,9 @@ export async function changeRequestAccess(ctx: Context, spaceId: string, changeR
     .selectAll()
     .where('space_id', '=', space.id)
     .where((eb) => (/^[1-9][0-9]{0,9}$/.test(changeRequestId) ? eb.or([eb('id', '=', changeRequestId), eb('number', '=', Number(changeRequestId))]) : eb('id', '=', changeRequestId)))
-    .$call((q) => (options.lock ? lockRows(q, ctx.dialect) : q))
+    // FOR NO KEY UPDATE: it queues the writers of the change request, not the comments, reviews and
+    // contributors being inserted under it (see lockSpaceHead for the deadlock FOR UPDATE caused).
+    .$call((q) => (options.lock ? lockRows(q, ctx.dialect, { mode: 'no-key-update' }) : q))
     .executeTakeFirst();
   if (!changeRequest) throw new NotFound(`Space "${space.id}" has no change request "${changeRequestId}".`);
   return { space, actor, changeRequest };

@@ -54,6 +54,19 @@ export async function findComment(ctx: Context, scope: CommentScope, commentId: 
     .executeTakeFirst();
 }
 
+/**
+ * Holds the row that counts a discussion's open comments (the change request's, or the space's for its own
+ * discussion) until the transaction ends on PostgreSQL. A transaction that locks a comment and then moves
+ * that counter calls this first, so it takes the rows in the global order (change request, space, comment;
+ * docs/architecture.md, "Lock order") instead of the comment before its parent.
+ */
+export async function lockCommentCounter(ctx: Context, scope: CommentScope): Promise<void> {
+  const query = scope.changeRequest
+    ? ctx.db.selectFrom('change_requests').select('id').where('id', '=', scope.changeRequest.id)
+    : ctx.db.selectFrom('spaces').select('id').where('id', '=', scope.space.id);
+  await lockRows(query as typeof query, ctx.dialect, { mode: 'no-key-update' }).execute();
+}
+
 export async function requireComment(ctx: Context, scope: CommentScope, commentId: string, lock = false): Promise<CommentRow> {
   const comment = await findComment(ctx, scope, commentId, lock);
   if (!comment) throw new NotFound(`No comment "${commentId}" exists in ${placeName(scope)}.`);

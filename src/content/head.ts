@@ -1,6 +1,7 @@
 import type { Context } from '../context.ts';
 import { nowIso } from '../context.ts';
 import { lockRows } from '../db/locks.ts';
+import { NotFound } from '../errors.ts';
 
 /**
  * The head of a space: which revision is its current content. This module is the only writer of
@@ -27,6 +28,8 @@ export async function setSpaceHead(ctx: Context, spaceId: string, revisionId: st
     .updateTable('spaces')
     .set({ revision_id: revisionId, updated_at: nowIso(ctx) })
     .where('id', '=', spaceId)
+    // A space in the trash keeps the content it had when it was deleted (restoring it gives that back).
+    .where('deleted_at', 'is', null)
     .$if(options.expected !== undefined, (q) => q.where('revision_id', '=', options.expected!))
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) return false;
@@ -44,9 +47,16 @@ export async function announceNewSpaceHead(ctx: Context, spaceId: string, revisi
 
 /**
  * The space's current revision, its row locked until the transaction ends on PostgreSQL, so two writers
- * cannot both build on the same head (SQLite runs one write transaction at a time already).
+ * cannot both build on the same head (SQLite runs one write transaction at a time already). The lock is
+ * FOR NO KEY UPDATE, what moving the head takes anyway: it queues the other writers of the head but not
+ * the inserts that only reference the space (comments, revisions, change requests hold a key-share lock on
+ * its row until they commit). FOR UPDATE would wait for those, and a merge that holds its change request's
+ * row while a comment on that change request holds the space's key-share lock deadlocked (40P01).
+ * A space deleted meanwhile is not found: a write that waited for the deletion does not land in the trash.
  */
 export async function lockSpaceHead(ctx: Context, spaceId: string): Promise<string> {
-  const query = ctx.db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId);
-  return (await lockRows(query, ctx.dialect).executeTakeFirstOrThrow()).revision_id;
+  const query = ctx.db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).where('deleted_at', 'is', null);
+  const row = await lockRows(query, ctx.dialect, { mode: 'no-key-update' }).executeTakeFirst();
+  if (!row) throw new NotFound(`No space "${spaceId}" exists that you can read.`);
+  return row.revision_id;
 }

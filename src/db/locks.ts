@@ -11,8 +11,10 @@ import type { DialectName } from './database.ts';
  * away while something is put under them.
  *
  * The global lock order (so that no two transactions wait for each other): organization, collection,
- * space, change request, comment, job. A transaction that locks more than one of these takes them in
- * that order.
+ * change request, space, comment, a space's search index, job. A transaction that locks more than one of
+ * these takes them in that order. Rows that stay are locked 'no-key-update', so the inserts that reference
+ * them (holding key-share locks) never wait for the lock nor make it wait; see docs/architecture.md,
+ * "Lock order", for who locks what.
  */
 export type LockMode = 'update' | 'no-key-update' | 'share';
 

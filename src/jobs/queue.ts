@@ -170,6 +170,49 @@ export async function claimDue(services: AppServices, workerId: string, limit: n
   return rows.sort((a, b) => (a.run_at < b.run_at ? -1 : a.run_at > b.run_at ? 1 : a.id < b.id ? -1 : 1));
 }
 
+/** Whether a process of this host is alive (a signal 0 tests it; EPERM means it is, under another user). */
+export function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Ends the leases of the jobs a dead worker of this host left running, so they are taken over at once
+ * instead of when their lease runs out (up to 30 minutes): a process killed (SIGKILL, out of memory, power
+ * lost) never gives its claimed jobs back. A worker is named `host:pid:suffix` (src/jobs/runner.ts); one of
+ * `host` whose process is gone, or whose pid is now `self`'s own under another name (a restart that was given
+ * the same pid, as in a container), is dead. Workers of other hosts, or not named so, keep their leases.
+ * The takeover then counts as another attempt, as for any expired lease. Answers how many were released.
+ */
+export async function releaseJobsOfDeadWorkers(
+  services: Pick<AppServices, 'db' | 'clock'>,
+  self: { host: string; workerId: string },
+  isAlive: (pid: number) => boolean = processIsAlive,
+): Promise<number> {
+  const running = await services.db.selectFrom('jobs').select(['id', 'locked_by']).where('status', '=', 'running').execute();
+  const dead = new Set<string>();
+  for (const { locked_by: worker } of running) {
+    if (!worker || worker === self.workerId || dead.has(worker)) continue;
+    const parts = worker.split(':');
+    if (parts.length < 3 || parts.slice(0, -2).join(':') !== self.host) continue;
+    const pid = Number(parts[parts.length - 2]);
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    if (pid === process.pid || !isAlive(pid)) dead.add(worker);
+  }
+  if (dead.size === 0) return 0;
+  const result = await services.db
+    .updateTable('jobs')
+    .set({ locked_until: services.clock.now().toISOString() })
+    .where('status', '=', 'running')
+    .where('locked_by', 'in', [...dead])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 export interface RunOptions {
   workerId: string;
   /** At most this many jobs in this round (default 10). */

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import type { AppServices } from '../context.ts';
 import { randomId } from '../ids.ts';
 import type { JobsTable } from '../db/types.ts';
-import { claimDue, runClaimed, runDueJobs, type RunOptions } from './queue.ts';
+import { claimDue, releaseJobsOfDeadWorkers, runClaimed, runDueJobs, type RunOptions } from './queue.ts';
 import type { JobRegistry } from './registry.ts';
 import type { JobInfo } from './types.ts';
 
@@ -37,6 +37,8 @@ export interface JobRunnerOptions {
   onError?: (error: unknown, job?: JobInfo) => void;
   /** Told how every run ended and how long it took. */
   onFinished?: RunOptions['onFinished'];
+  /** Told how many jobs left running by dead workers of this host were taken back at start. */
+  onReleased?: (count: number) => void;
 }
 
 /**
@@ -60,6 +62,8 @@ export class JobRunner {
   private readonly inFlight = new Set<Promise<void>>();
   /** Something happened during a look (a wake-up, a finished job): look again right after it. */
   private woken = false;
+  /** The jobs left running by dead workers of this host have been released (done before the first round). */
+  private released = false;
 
   constructor(
     private readonly services: AppServices,
@@ -105,8 +109,17 @@ export class JobRunner {
 
   /** One round now, its jobs one after another (tests and tools); how many jobs it claimed. */
   async tick(): Promise<number> {
+    await this.releaseDead();
     const report = await runDueJobs(this.services, this.run);
     return report.claimed;
+  }
+
+  /** Before the first claim: a process killed before this one (maybe this one's previous run) left its claimed jobs running. */
+  private async releaseDead(): Promise<void> {
+    if (this.released) return;
+    const released = await releaseJobsOfDeadWorkers(this.services, { host: hostname(), workerId: this.workerId });
+    this.released = true;
+    if (released > 0) this.options.onReleased?.(released);
   }
 
   /** Jobs running now. */
@@ -150,6 +163,7 @@ export class JobRunner {
     const asked = Math.min(free, this.limit);
     let claimed: JobsTable[];
     try {
+      await this.releaseDead();
       claimed = await claimDue(this.services, this.workerId, asked);
     } catch (error) {
       this.options.onError?.(error);

@@ -20,7 +20,7 @@ import { assertActive, moveHead, recordContributor, setStatus } from './lifecycl
  * the space's revision with `where revision_id = <the head merged into>` and the change request's with
  * `where revision = <its head>`. When another writer got there first, that transaction is rolled back and
  * the second attempt computes the merge again inside a transaction that holds the change request's row and
- * the space's row (`FOR UPDATE` on PostgreSQL; SQLite runs one transaction at a time), so it cannot be
+ * the space's row (`FOR NO KEY UPDATE` on PostgreSQL; SQLite runs one transaction at a time), so it cannot be
  * overtaken again. Two merges into one space at the same moment therefore both land, or the later one
  * reports its conflicts with the earlier: no merge overwrites another's result.
  */

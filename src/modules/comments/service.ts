@@ -3,7 +3,7 @@ import { inTransaction, nowIso, requireActor } from '../../context.ts';
 import { jsonTextMember } from '../../db/dialect.ts';
 import { after, paginate, type Page } from '../../db/keyset.ts';
 import { authorize, type CommentActor, type CommentChange } from '../../policy/index.ts';
-import { adjustOpenComments, commentActor, commentScope, findComment, placeName, requireComment, type CommentRow } from '../../access/comments.ts';
+import { adjustOpenComments, commentActor, commentScope, findComment, lockCommentCounter, placeName, requireComment, type CommentRow } from '../../access/comments.ts';
 import { bodyMarkdown, checkEmoji } from './bodies.ts';
 import type { CommentView } from './presenter.ts';
 import { applyReactions, deleteReactions } from './reactions.ts';
@@ -100,6 +100,8 @@ export async function getComment(ctx: Context, place: CommentPlace, commentId: s
 export async function updateComment(ctx: Context, place: CommentPlace, commentId: string, input: UpdateCommentBody): Promise<CommentView> {
   return inTransaction(ctx, async (tx) => {
     const scope = await commentScope(tx, place);
+    // Resolving or reopening moves the open-comment counter: its row before the comment's.
+    if (input.resolved !== undefined) await lockCommentCounter(tx, scope);
     const comment = await requireComment(tx, scope, commentId, true);
     const actor = commentActor(scope, comment.author_id);
     const change = authorizeChange(tx, actor, input);
@@ -153,6 +155,7 @@ async function setResolved(tx: Context, comment: CommentRow, resolved: boolean, 
 export async function deleteComment(ctx: Context, place: CommentPlace, commentId: string): Promise<boolean> {
   return inTransaction(ctx, async (tx) => {
     const scope = await commentScope(tx, place);
+    await lockCommentCounter(tx, scope);
     const comment = await findComment(tx, scope, commentId, true);
     authorize(tx, 'comment.delete', comment ? commentActor(scope, comment.author_id) : null);
     if (!comment) return false;

@@ -89,6 +89,8 @@ export const purgeCollectionJob: JobDefinition<PurgeCollectionPayload> = {
       const top = collections[0];
       if (!top?.deleted_at) return; // purged already
       const ids = collections.map((c) => c.id);
+      // The collections before their spaces (the global lock order, docs/architecture.md "Lock order").
+      await lockRows(tx.db.selectFrom('collections').select('id').where('id', 'in', ids), tx.dialect).execute();
       const read = tx.db.selectFrom('spaces').select(['id', 'deleted_at']).where('collection_id', 'in', ids);
       const spaces = await lockRows(read, tx.dialect).execute();
       const items = [...collections, ...spaces];
