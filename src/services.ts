@@ -11,6 +11,8 @@ import { indexSpaceJob } from './search/index-job.ts';
 import { deliverWebhookJob, deliverWebhooks } from './modules/webhooks/deliveries.ts';
 import { pruneAuditLogJob } from './audit/retention.ts';
 import { gitOperationJob } from './git/jobs.ts';
+// gitsync (issue 12)
+import { exportOnContentChange, gitPollJob, gitSyncJob } from './git/auto.ts';
 import { processOpenAPISpecJob } from './openapi/job.ts';
 import { SecretBox, Signer } from './secrets.ts';
 import type { BlobStore } from './storage/blobs.ts';
@@ -24,12 +26,12 @@ import { runTranslationJob } from './modules/translations/run.ts';
  * that enqueues or emits never imports its listeners.
  */
 export function appJobs(): JobRegistry {
-  return new JobRegistry([purgeSpaceJob, purgeCollectionJob, indexSpaceJob, deliverWebhookJob, pruneAuditLogJob, runTranslationJob, gitOperationJob, processOpenAPISpecJob]);
+  return new JobRegistry([purgeSpaceJob, purgeCollectionJob, indexSpaceJob, deliverWebhookJob, pruneAuditLogJob, runTranslationJob, gitOperationJob, processOpenAPISpecJob, gitSyncJob, gitPollJob]);
 }
 
 export function appEvents(): DomainEvents {
   const events = new DomainEvents({
-    'space-content-changed': [indexOnContentChange, translateOnContentChange],
+    'space-content-changed': [indexOnContentChange, translateOnContentChange, exportOnContentChange],
   });
   // Every organization event is offered to the organization's webhooks.
   for (const name of ORGANIZATION_EVENTS) events.listen(name, deliverWebhooks(name));

@@ -15,6 +15,8 @@ import * as reviews from './2026-11-24-0081-reviews.ts';
 import * as mergeRules from './2026-11-24-0082-merge-rules.ts';
 import * as gitSync from './2026-11-24-0020-git-sync.ts';
 import * as openapi from './2026-11-24-0030-openapi.ts';
+// gitsync (issue 12)
+import * as gitAutoSync from './2026-11-26-0021-git-auto-sync.ts';
 
 /** Every migration, by its timestamped name; Kysely applies them in name order. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +36,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-0082-merge-rules': mergeRules,
   '2026-11-24-0020-git-sync': gitSync,
   '2026-11-24-0030-openapi': openapi,
+  // gitsync (issue 12)
+  '2026-11-26-0021-git-auto-sync': gitAutoSync,
 };
 
 export const migrationProvider: MigrationProvider = {
