@@ -195,14 +195,17 @@ async function divergedBothWays(ctx: Context, spaceId: string, request: GitReque
 }
 
 /** Runs an operation by id, recording its stages and outcome; an error is recorded, then thrown again. */
-export async function runOperation(ctx: Context, operationId: string, signal?: AbortSignal): Promise<OperationOutcome | null> {
+export async function runOperation(ctx: Context, operationId: string, signal?: AbortSignal, onStage?: (stage: GitStage) => void): Promise<OperationOutcome | null> {
   const operation = await findOperation(ctx, operationId);
   if (!operation || operation.state === 'success' || operation.state === 'failure') return null;
   const request = JSON.parse(operation.request) as GitRequest;
   const now = nowIso(ctx);
   await updateOperation(ctx, operationId, { state: 'running', started_at: now, stage: 'repo_fetch', error: null });
   await announce(ctx, operation);
-  const stage = (next: GitStage) => updateOperation(ctx, operationId, { stage: next });
+  const stage = async (next: GitStage) => {
+    await updateOperation(ctx, operationId, { stage: next });
+    onStage?.(next);
+  };
   try {
     const sync = await findSync(ctx, operation.space_id);
     if (request.timestamp && sync?.last_timestamp && request.timestamp < sync.last_timestamp && !request.force) {
