@@ -11,6 +11,7 @@ import { setSpaceHead } from '../../src/content/head.ts';
 import { RevisionWriter } from '../../src/content/writer.ts';
 import { cast, createWorld, type World } from '../helpers/factories.ts';
 import { createGitTestApp, lastOperation, runJobs } from './helpers.ts';
+import { Receiver } from '../webhooks/receiver.ts';
 import { PASSWORD, startGitServer, gitSync, type GitServer } from './server.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,6 +34,7 @@ for (const dialect of dialects) {
     let t: TestApp;
     let world: World;
     let remote: GitServer;
+    let receiver: Receiver;
     let counter = 0;
     const admin = () => world.admin.api;
 
@@ -98,13 +100,15 @@ for (const dialect of dialects) {
     }
 
     before(async () => {
-      t = await createGitTestApp(dialect);
+      t = await createGitTestApp(dialect, { QUIRE_WEBHOOK_ALLOW_PRIVATE: '1', QUIRE_WEBHOOK_TIMEOUT_MS: '1000' });
       world = await createWorld(t.ctx, t.app, t.clock);
       remote = await startGitServer();
+      receiver = await Receiver.start();
     });
     after(async () => {
       await t.close();
       await remote.close();
+      await receiver.close();
     });
 
     it('sets, shows and stops a sync with the space\'s triggerGitSync: the webhook secret once, credentials never', async () => {
@@ -166,6 +170,10 @@ for (const dialect of dialects) {
       assert.equal((await t.ctx.db.selectFrom('git_operations').select('id').where('space_id', '=', spaceId).execute()).length, 1, 'nothing scheduled by a refused event');
 
       assert.deepEqual(reply(await github(sync.id, sync.webhook.secret, {}, 'ping')).body, { result: 'pong' });
+      // GitHub's form encoding: the signature covers the form body; the JSON is its `payload` field.
+      const form = `payload=${encodeURIComponent(JSON.stringify({ ...event, ref: 'refs/heads/feature' }))}`;
+      const formReply = await t.app.inject({ method: 'POST', url: `/v1/git/webhooks/${sync.id}`, headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${createHmac('sha256', sync.webhook.secret).update(form).digest('hex')}` }, payload: form });
+      assert.deepEqual([formReply.statusCode, JSON.parse(formReply.body).reason], [200, 'A push to refs/heads/feature, not to the synced refs/heads/main.']);
       const other = reply(await github(sync.id, sync.webhook.secret, { ...event, ref: 'refs/heads/feature' }));
       assert.deepEqual([other.status, other.body.result], [200, 'ignored']);
       const good = reply(await github(sync.id, sync.webhook.secret, event));
@@ -239,6 +247,8 @@ for (const dialect of dialects) {
 
     it('retries a failed automatic export with exponential backoff, reports it, and succeeds once the remote is back', async () => {
       const { name, spaceId } = await synced('push');
+      const hook = await admin().post(`/v1/orgs/${world.organizationId}/webhooks`, { url: receiver.url, events: ['git_sync.completed'] });
+      assert.equal(hook.status, 201, JSON.stringify(hook.body));
       const before = remote.head(name);
       remote.down = true;
       try {
@@ -261,6 +271,10 @@ for (const dialect of dialects) {
         const listed = (await admin().get(`/v1/spaces/${spaceId}/git/operations`)).body.items as Array<{ state: string; error?: string }>;
         assert.deepEqual(listed.slice(0, 2).map((item) => item.state), ['failure', 'failure']);
         assert.ok(!JSON.stringify(listed).includes(PASSWORD));
+        // Reported to the organization's webhooks: git_sync.completed with the failure, once per attempt.
+        const told = await t.ctx.db.selectFrom('webhook_deliveries').select('payload').where('webhook_id', '=', hook.body.id).where('event', '=', 'git_sync.completed').execute();
+        const results = told.map((row) => JSON.parse(row.payload)).filter((payload) => JSON.stringify(payload).includes(spaceId)).map((payload) => JSON.stringify(payload).match(/"result":"(\w+)"/)?.[1]);
+        assert.deepEqual(results, ['failure', 'failure']);
       } finally {
         remote.down = false;
       }

@@ -64,13 +64,13 @@ for (const [dialect, setUp] of targets) {
     let spaceId: string;
     // Asynchronous: the Git server answering the CLI runs in this process.
     const quire = async (args: string[]) => {
-      const child = spawn(QUIRE, args, { env: { ...process.env, QUIRE_LOG_LEVEL: 'warn', QUIRE_IMPORT_ALLOW_PRIVATE: '1', ...env } });
+      const child = spawn(QUIRE, args, { env: { ...process.env, QUIRE_LOG_LEVEL: 'debug', QUIRE_IMPORT_ALLOW_PRIVATE: '1', ...env } });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-      assert.ok(!stdout.includes(PASSWORD) && !stderr.includes(PASSWORD), 'the credentials are never printed');
+      assert.ok(!stdout.includes(PASSWORD) && !stderr.includes(PASSWORD), 'the credentials are never printed, nor logged (at the debug level)');
       return { code, stdout, stderr };
     };
     /** Work on the CLI's database from the test (a space to sync, an edit). */

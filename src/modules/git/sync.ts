@@ -138,7 +138,9 @@ export async function receiveWebhook(ctx: Context, syncId: string, headers: Reco
   if (event !== undefined && event !== 'push' && event !== 'Push Hook') return ignored(`Not a push event ("${event.slice(0, 100)}").`);
   let body: unknown;
   try {
-    body = JSON.parse(raw.toString('utf8'));
+    // GitHub may send the JSON as the form field `payload` (content type application/x-www-form-urlencoded).
+    const form = (header(headers, 'content-type') ?? '').startsWith('application/x-www-form-urlencoded');
+    body = JSON.parse(form ? (new URLSearchParams(raw.toString('utf8')).get('payload') ?? '') : raw.toString('utf8'));
   } catch {
     return ignored('The body is not JSON.');
   }
