@@ -3,6 +3,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHmac } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { loadConfig, resolveMasterKey } from '../../src/config.ts';
@@ -146,6 +148,52 @@ for (const [dialect, setUp] of targets) {
       const usage = await quire(['git', 'pull', '--space', spaceId]);
       assert.equal(usage.code, 2);
       assert.equal((await quire(['git', 'status', '--space', 'nope'])).code, 1);
+    });
+
+    it('a served Quire imports a signed push by itself (its own job runner), and its debug log holds no credential or webhook secret', async () => {
+      const port = 20000 + Math.floor(Math.random() * 20000);
+      const server = spawn(QUIRE, ['serve'], { env: { ...process.env, ...env, PORT: String(port), QUIRE_LOG_LEVEL: 'debug', QUIRE_IMPORT_ALLOW_PRIVATE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let log = '';
+      server.stdout.on('data', (chunk) => (log += chunk));
+      server.stderr.on('data', (chunk) => (log += chunk));
+      try {
+        const base = `http://127.0.0.1:${port}`;
+        let ready = false;
+        for (let i = 0; i < 300 && !ready; i++) {
+          ready = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+          if (!ready) await new Promise((r) => setTimeout(r, 200));
+        }
+        assert.ok(ready, `serve did not become ready: ${log}`);
+        const { token } = JSON.parse((await quire(['token', 'create', '--email', 'ada@acme.test', '--json'])).stdout);
+        const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+        const put = await fetch(`${base}/v1/spaces/${spaceId}/git/sync`, { method: 'PUT', headers, body: JSON.stringify({ url: remote.url('cli'), ref: 'refs/heads/main', direction: 'both' }) });
+        const sync = (await put.json()) as { id: string; webhook: { url: string; secret: string } };
+        assert.equal(put.status, 200, JSON.stringify(sync));
+        const work = remote.clone('cli');
+        writeFileSync(join(work, 'README.md'), '# Welcome\n\nStart here, pushed while Quire serves.\n');
+        const pushed = remote.push(work, 'Pushed while serving');
+        const body = JSON.stringify({ ref: 'refs/heads/main', after: pushed });
+        const signed = (secret: string) => ({ 'content-type': 'application/json', 'x-github-event': 'push', 'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` });
+        const path = `/v1/git/webhooks/${sync.id}`;
+        const refused = await fetch(`${base}${path}`, { method: 'POST', headers: signed('guess'), body });
+        assert.equal(refused.status, 403);
+        assert.equal(((await refused.json()) as { error: { code: number } }).error.code, 403);
+        const accepted = await fetch(`${base}${path}`, { method: 'POST', headers: signed(sync.webhook.secret), body });
+        assert.equal(accepted.status, 202);
+        let imported = false;
+        for (let i = 0; i < 300 && !imported; i++) {
+          const operations = (await (await fetch(`${base}/v1/spaces/${spaceId}/git/operations`, { headers })).json()) as { items: Array<{ direction: string; state: string; commit?: string }> };
+          imported = operations.items.some((o) => o.direction === 'import' && o.state === 'success' && o.commit === pushed);
+          if (!imported) await new Promise((r) => setTimeout(r, 200));
+        }
+        assert.ok(imported, `the push was not imported: ${log.slice(-2000)}`);
+        assert.ok(log.length > 0, 'the server logged');
+        assert.ok(!log.includes(PASSWORD), 'no credential in the log');
+        assert.ok(!log.includes(sync.webhook.secret), 'no webhook secret in the log');
+      } finally {
+        server.kill('SIGTERM');
+        await new Promise((resolve) => server.once('exit', resolve));
+      }
     });
   });
 }
