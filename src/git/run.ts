@@ -211,7 +211,13 @@ export async function runOperation(ctx: Context, operationId: string, signal?: A
     if (request.timestamp && sync?.last_timestamp && request.timestamp < sync.last_timestamp && !request.force) {
       throw new BadRequest(`A later Git operation (of ${sync.last_timestamp}) already ran; this one (of ${request.timestamp}) was skipped. Use "force" to run it anyway.`);
     }
-    const outcome = operation.direction === 'import' && !(await divergedBothWays(ctx, operation.space_id, request)) ? await runImport(ctx, operation, request, stage, signal) : await runExport(ctx, operation, request, stage, signal);
+    let direction = operation.direction;
+    if (direction === 'import' && (await divergedBothWays(ctx, operation.space_id, request))) {
+      // The operations list tells what ran: the branch merged into the space, and the result exported.
+      direction = 'export';
+      await ctx.db.updateTable('git_operations').set({ direction }).where('id', '=', operationId).execute();
+    }
+    const outcome = direction === 'import' ? await runImport(ctx, operation, request, stage, signal) : await runExport(ctx, operation, request, stage, signal);
     await updateOperation(ctx, operationId, { state: 'success', commit: outcome.commit, revision_id: outcome.revisionId, completed_at: nowIso(ctx) });
     await announce(ctx, operation, 'success');
     return outcome;

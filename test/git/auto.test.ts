@@ -225,25 +225,38 @@ for (const dialect of dialects) {
       assert.equal(remote.log(name).length, 2, 'no echo commit');
     });
 
-    it('merges a push and an edit made at the same time (the existing three-way merge): both reach both sides', async () => {
-      const { name, spaceId, sync } = await synced('both');
-      t.clock.advance(1000);
-      const push = pushFile(name, 'README.md', '# Welcome\n\nStart here, edited in Git.\n', 'Edit in Git');
-      const page = (await pages(spaceId)).find((p) => p.node.git?.path === 'install.md')!;
-      t.clock.advance(1000);
-      await edit(spaceId, page.node.id, '# Install\n\nRun the installer, edited in Quire.\n');
-      t.clock.advance(1000);
-      assert.equal(reply(await github(sync.id, sync.webhook.secret, { ref: REF, after: push })).status, 202);
-      await settle();
-      const states = (await t.ctx.db.selectFrom('git_operations').select(['direction', 'state', 'error']).where('space_id', '=', spaceId).orderBy('created_at').execute()).map((row) => `${row.direction}:${row.state}${row.error ? ` ${row.error}` : ''}`);
-      assert.ok(states.every((state) => state.endsWith(':success')), states.join(', '));
-      const files = remote.files(name);
-      assert.equal(files.get('README.md')!.toString('utf8'), '# Welcome\n\nStart here, edited in Git.\n');
-      assert.match(files.get('install.md')!.toString('utf8'), /edited in Quire/);
-      assert.match(await bodyOf(spaceId, 'README.md'), /^Start here, edited in Git\.\n$/);
-      assert.match(await bodyOf(spaceId, 'install.md'), /edited in Quire/);
-      assert.equal(remote.log(name).length, 3, 'the Git commit, then one export on top of it');
-    });
+    for (const order of ['edit first', 'push announced first'] as const) {
+      it(`merges a push and an edit made at the same time (${order}; the existing three-way merge): both reach both sides`, async () => {
+        const { name, spaceId, sync } = await synced('both');
+        t.clock.advance(1000);
+        const push = pushFile(name, 'README.md', '# Welcome\n\nStart here, edited in Git.\n', 'Edit in Git');
+        const page = (await pages(spaceId)).find((p) => p.node.git?.path === 'install.md')!;
+        const announce = async () => assert.equal(reply(await github(sync.id, sync.webhook.secret, { ref: REF, after: push })).status, 202);
+        if (order === 'push announced first') await announce();
+        t.clock.advance(1000);
+        await edit(spaceId, page.node.id, '# Install\n\nRun the installer, edited in Quire.\n');
+        t.clock.advance(1000);
+        if (order === 'edit first') await announce();
+        await settle();
+        const states = (await t.ctx.db.selectFrom('git_operations').select(['direction', 'state', 'error']).where('space_id', '=', spaceId).orderBy('created_at').execute()).map((row) => `${row.direction}:${row.state}${row.error ? ` ${row.error}` : ''}`);
+        assert.ok(states.every((state) => state.endsWith(':success')), states.join(', '));
+        if (order === 'edit first') {
+          // The edit's export came first: it merged the pushed tip into the space and exported on top of it;
+          // the push's import then found the branch in step (the commit of the last sync) and imported nothing.
+          assert.deepEqual(states.slice(1), ['export:success', 'import:success']);
+        } else {
+          // The push's import found edits not yet exported: it ran as the export (merge, then push), and is
+          // listed as one; the edit's export then had nothing left to do.
+          assert.deepEqual(states.slice(1), ['export:success', 'export:success']);
+        }
+        const files = remote.files(name);
+        assert.equal(files.get('README.md')!.toString('utf8'), '# Welcome\n\nStart here, edited in Git.\n');
+        assert.match(files.get('install.md')!.toString('utf8'), /edited in Quire/);
+        assert.match(await bodyOf(spaceId, 'README.md'), /^Start here, edited in Git\.\n$/);
+        assert.match(await bodyOf(spaceId, 'install.md'), /edited in Quire/);
+        assert.equal(remote.log(name).length, 3, 'the Git commit, then one export on top of it');
+      });
+    }
 
     it('retries a failed automatic export with exponential backoff, reports it, and succeeds once the remote is back', async () => {
       const { name, spaceId } = await synced('push');
