@@ -150,7 +150,7 @@ export async function receiveWebhook(ctx: Context, syncId: string, headers: Reco
   if (isDeletion(push.after)) return ignored('The branch was deleted; the space is kept as it is.');
   if (!pulls(sync.direction)) return ignored('This sync only pushes to Git.');
   const last = await findSync(ctx, sync.space_id);
-  if (push.after === last?.last_commit || push.committer?.name === QUIRE_COMMITTER.name && push.committer.email === QUIRE_COMMITTER.email) {
+  if (push.after === last?.last_commit || (push.committer?.name === QUIRE_COMMITTER.name && push.committer.email === QUIRE_COMMITTER.email)) {
     return ignored("Quire's own push.");
   }
   await inTransaction(ctx, (tx) => scheduleSync(tx, sync.id, 'import'));
