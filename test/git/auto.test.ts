@@ -11,6 +11,7 @@ import { setSpaceHead } from '../../src/content/head.ts';
 import { RevisionWriter } from '../../src/content/writer.ts';
 import { cast, createWorld, type World } from '../helpers/factories.ts';
 import { createGitTestApp, lastOperation, runJobs } from './helpers.ts';
+import { runDueJobs } from '../../src/jobs/index.ts';
 import { Receiver } from '../webhooks/receiver.ts';
 import { PASSWORD, startGitServer, gitSync, type GitServer } from './server.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -232,11 +233,20 @@ for (const dialect of dialects) {
         const push = pushFile(name, 'README.md', '# Welcome\n\nStart here, edited in Git.\n', 'Edit in Git');
         const page = (await pages(spaceId)).find((p) => p.node.git?.path === 'install.md')!;
         const announce = async () => assert.equal(reply(await github(sync.id, sync.webhook.secret, { ref: REF, after: push })).status, 202);
-        if (order === 'push announced first') await announce();
-        t.clock.advance(1000);
-        await edit(spaceId, page.node.id, '# Install\n\nRun the installer, edited in Quire.\n');
-        t.clock.advance(1000);
-        if (order === 'edit first') await announce();
+        if (order === 'push announced first') {
+          // The push's import is recorded (its git-sync job, the only job due, runs), then the space is edited
+          // before that import runs.
+          await announce();
+          assert.equal((await runDueJobs(t.ctx, { workerId: 'git-test', limit: 1 })).claimed, 1);
+          t.clock.advance(1000);
+          await edit(spaceId, page.node.id, '# Install\n\nRun the installer, edited in Quire.\n');
+        } else {
+          // The edit is exported while the branch has moved; the push's event comes afterwards.
+          await edit(spaceId, page.node.id, '# Install\n\nRun the installer, edited in Quire.\n');
+          await settle();
+          t.clock.advance(1000);
+          await announce();
+        }
         await settle();
         const states = (await t.ctx.db.selectFrom('git_operations').select(['direction', 'state', 'error']).where('space_id', '=', spaceId).orderBy('created_at').execute()).map((row) => `${row.direction}:${row.state}${row.error ? ` ${row.error}` : ''}`);
         assert.ok(states.every((state) => state.endsWith(':success')), states.join(', '));
