@@ -274,7 +274,8 @@ export async function automaticMessage(ctx: Pick<Context, 'db'>, spaceId: string
     const subject = merged.subject?.trim() || 'No subject';
     return { message: template.replaceAll('{number}', String(merged.number)).replaceAll('{subject}', subject), authorId: merged.merged_by };
   }
-  const revision = await ctx.db.selectFrom('revisions').select('type').where('id', '=', revisionId).executeTakeFirst();
+  const revision = await ctx.db.selectFrom('revisions').select(['type', 'created_by']).where('id', '=', revisionId).executeTakeFirst();
   const what = revision?.type === 'merge' ? 'merged changes' : revision?.type === 'rollback' ? 'a rollback' : 'edits';
-  return { message: `Quire: ${what} (revision ${revisionId})`, authorId: null };
+  // The author is who made the revision, when a person did (else Quire).
+  return { message: `Quire: ${what} (revision ${revisionId})`, authorId: revision?.created_by ?? null };
 }
