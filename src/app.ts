@@ -30,7 +30,7 @@ import { searchRoutes } from './modules/search/routes.ts';
 import { linkRoutes } from './modules/links/routes.ts';
 import { importRoutes } from './modules/imports/routes.ts';
 import { siteRoutes } from './modules/sites/routes/index.ts';
-import { gitRoutes } from './modules/git/routes.ts';
+import { gitRoutes, gitWebhookRoutes } from './modules/git/routes.ts';
 import { publishedRoutes } from './published/routes.ts';
 import { registerAuditTrail } from './audit/http.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
@@ -153,6 +153,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/v1' },
   );
+  // gitsync (issue 12): Git hosts' push events, signed with the sync's secret instead of an API token
+  await app.register(gitWebhookRoutes, { prefix: '/v1' });
   await app.register(contentFileRoutes);
   await app.register(pdfFileRoutes);
   await app.register(publishedRoutes);

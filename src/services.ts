@@ -11,6 +11,8 @@ import { indexSpaceJob } from './search/index-job.ts';
 import { deliverWebhookJob, deliverWebhooks } from './modules/webhooks/deliveries.ts';
 import { pruneAuditLogJob } from './audit/retention.ts';
 import { gitOperationJob } from './git/jobs.ts';
+// gitsync (issue 12)
+import { exportOnContentChange, gitPollJob, gitSyncJob } from './git/auto.ts';
 import { processOpenAPISpecJob } from './openapi/job.ts';
 import { SecretBox, Signer } from './secrets.ts';
 import type { BlobStore } from './storage/blobs.ts';
@@ -25,14 +27,14 @@ import { collectGarbageJob } from './content/gc.ts';
  * that enqueues or emits never imports its listeners.
  */
 export function appJobs(): JobRegistry {
-  return new JobRegistry([purgeSpaceJob, purgeCollectionJob, indexSpaceJob, deliverWebhookJob, pruneAuditLogJob, runTranslationJob, gitOperationJob, processOpenAPISpecJob,
+  return new JobRegistry([purgeSpaceJob, purgeCollectionJob, indexSpaceJob, deliverWebhookJob, pruneAuditLogJob, runTranslationJob, gitOperationJob, processOpenAPISpecJob, gitSyncJob, gitPollJob,
     // gc: the content store's garbage collection (src/content/gc.ts)
     collectGarbageJob]);
 }
 
 export function appEvents(): DomainEvents {
   const events = new DomainEvents({
-    'space-content-changed': [indexOnContentChange, translateOnContentChange],
+    'space-content-changed': [indexOnContentChange, translateOnContentChange, exportOnContentChange],
   });
   // Every organization event is offered to the organization's webhooks.
   for (const name of ORGANIZATION_EVENTS) events.listen(name, deliverWebhooks(name));

@@ -13,6 +13,7 @@ import { openDatabase } from '../db/database.ts';
 import { importCommand } from './import.ts';
 import { backupCommand, restoreCommand } from './backup.ts';
 import { openAPIPublishCommand } from './openapi.ts';
+import { gitOperationCommand, gitStatusCommand } from './git.ts';
 
 const USAGE = `Usage: quire <command> [options]
 
@@ -45,6 +46,12 @@ Commands:
   openapi publish --org <id> --spec <slug> <file-or-url> [--json]
                                           Create or update an OpenAPI specification from a file (JSON or
                                           YAML) or a URL, process it, and print its state and any error.
+  git import|export --space <id> --url <url> --ref refs/heads/<branch> [--project-dir <dir>]
+                    [--message <m>] [--force] [--json]
+                                          Run a Git Sync import or export now, in the foreground, with a
+                                          progress bar by stage; exits 1 when it failed.
+  git status --space <id> [--json]        The space's Git Sync: last synced commit, automatic sync, recent
+                                          operations.
 
 Configuration comes from the environment (QUIRE_DATA_DIR, QUIRE_DATABASE_URL, QUIRE_PUBLIC_URL, HOST, PORT,
 QUIRE_LOG_LEVEL, QUIRE_SECRET_KEY); see README.md.`;
@@ -257,6 +264,29 @@ async function gc(config: Config, args: string[]): Promise<number> {
   });
 }
 
+async function gitCommand(config: Config, args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === 'status') {
+    const values = parse(rest, { space: { type: 'string' } });
+    const spaceId = required(values, 'space');
+    return withContext(config, (ctx) => gitStatusCommand(ctx, spaceId, values.json === true));
+  }
+  if (sub !== 'import' && sub !== 'export') throw new UsageError('Did you mean "quire git import|export --space <id> --url <url> --ref refs/heads/<branch>" or "quire git status --space <id>"?');
+  const values = parse(rest, { space: { type: 'string' }, url: { type: 'string' }, ref: { type: 'string' }, 'project-dir': { type: 'string' }, message: { type: 'string' }, force: { type: 'boolean' } });
+  const command = {
+    direction: sub,
+    spaceId: required(values, 'space'),
+    url: required(values, 'url'),
+    ref: required(values, 'ref'),
+    projectDirectory: typeof values['project-dir'] === 'string' ? values['project-dir'] : undefined,
+    message: typeof values.message === 'string' ? values.message : undefined,
+    force: values.force === true,
+    json: values.json === true,
+  } as const;
+  if (command.message !== undefined && sub === 'import') throw new UsageError('--message is for git export.');
+  return withContext(config, (ctx) => gitOperationCommand(ctx, command));
+}
+
 async function migrate(config: Config): Promise<number> {
   const database = openDatabase(config.databaseUrl);
   try {
@@ -304,6 +334,8 @@ export async function main(argv: string[]): Promise<number> {
       case 'openapi':
         if (rest[0] !== 'publish') throw new UsageError('Did you mean "quire openapi publish --org <id> --spec <slug> <file-or-url>"?');
         return await openapiPublish(config, rest.slice(1));
+      case 'git':
+        return await gitCommand(config, rest);
       default:
         throw new UsageError(`Unknown command "${command}".`);
     }

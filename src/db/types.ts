@@ -634,6 +634,26 @@ export interface GitOperationsTable {
   completed_at: string | null;
 }
 
+/** A space kept in sync with a branch by itself (src/git/auto.ts). */
+export interface GitAutoSyncsTable {
+  id: string;
+  space_id: string;
+  url: string;
+  credentials: string | null;
+  ref: string;
+  project_directory: string;
+  direction: string;
+  webhook_secret: string;
+  commit_template: string;
+  poll_interval_seconds: number | null;
+  failures: number;
+  last_error: string | null;
+  next_retry_at: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface OpenapiSpecsTable {
   id: string;
   organization_id: string;
@@ -711,6 +731,8 @@ export interface DB {
   merge_rule_bypasses: MergeRuleBypassesTable;
   git_syncs: GitSyncsTable;
   git_operations: GitOperationsTable;
+  // gitsync (issue 12)
+  git_auto_syncs: GitAutoSyncsTable;
   openapi_specs: OpenapiSpecsTable;
   openapi_spec_versions: OpenapiSpecVersionsTable;
 }

@@ -21,6 +21,8 @@ export interface DocsLayout {
   /** README and SUMMARY files, relative to `root`. */
   readme: string;
   summary: string;
+  /** `.gitbook.yaml` redirects (old address → file relative to `root`), answered with 301 by the reader. */
+  redirects?: Record<string, string>;
 }
 
 export const DEFAULT_LAYOUT: DocsLayout = { root: '', readme: 'README.md', summary: 'SUMMARY.md' };

@@ -1,4 +1,5 @@
 import type { JobDefinition } from '../jobs/types.ts';
+import { afterAutomatic } from './auto.ts';
 import { runOperation } from './run.ts';
 import { findOperation, operationAhead } from './state.ts';
 
@@ -26,10 +27,13 @@ export const gitOperationJob: JobDefinition<GitOperationPayload> = {
     if (ahead && !(ahead.state === 'running' && job.attempts > 1 && ahead.id === operation.id)) {
       return { rescheduleAt: new Date(ctx.clock.now().getTime() + 1000) };
     }
+    let ran = true;
     try {
-      await runOperation(ctx, payload.operationId);
+      ran = (await runOperation(ctx, payload.operationId)) !== null;
     } catch {
-      // The failure is recorded on the operation (state, message); a job retry would not change it.
+      // The failure is recorded on the operation (state, message); a job retry would not change it (an
+      // automatic sync schedules its own retry, with backoff, below).
     }
+    if (ran) await afterAutomatic(ctx, payload.operationId);
   },
 };

@@ -88,7 +88,7 @@ export async function readCommit(ctx: Pick<Context, 'blobs'>, gitDir: string, co
       assets: new AssetCollector(ctx.blobs),
       env: { limits: { ...DEFAULT_LIMITS, maxEntries: Number.MAX_SAFE_INTEGER, maxUnpackedBytes: Number.MAX_SAFE_INTEGER }, signal, allowPrivate: false },
     });
-    return { content, layout: { root, readme: config.readme, summary: config.summary }, entries };
+    return { content, layout: { root, readme: config.readme, summary: config.summary, ...(config.redirects ? { redirects: config.redirects } : {}) }, entries };
   } finally {
     reader.close();
   }

@@ -5,6 +5,7 @@ import { createRevision, findRevision } from '../content/revisions.ts';
 import { loadTree } from '../content/tree.ts';
 import { BadRequest } from '../errors.ts';
 import { mergeRevisions } from '../content/merge/index.ts';
+import { automaticMessage } from './auto.ts';
 import { gitText } from './cli.ts';
 import { exportChanges } from './export-files.ts';
 import { incrementalImport } from './incremental.ts';
@@ -159,8 +160,10 @@ export async function runExport(ctx: Context, operation: GitOperationRow, reques
   const entries = tip ? await listTree(gitDir, tip) : [];
   const changes = await exportChanges(ctx, { tree, last, layout, tip: entries, gitDir });
   await stage('finalize');
-  const author = operation.created_by ? await ctx.db.selectFrom('users').select(['display_name', 'email']).where('id', '=', operation.created_by).executeTakeFirst() : undefined;
-  const message = request.commitMessage?.trim() || 'Quire: No commit message';
+  const automatic = request.automatic && !request.commitMessage ? await automaticMessage(ctx, spaceId, head.id, request.automatic.template) : undefined;
+  const authorId = automatic?.authorId ?? operation.created_by;
+  const author = authorId ? await ctx.db.selectFrom('users').select(['display_name', 'email']).where('id', '=', authorId).executeTakeFirst() : undefined;
+  const message = request.commitMessage?.trim() || automatic?.message || 'Quire: No commit message';
   const commit = changes.length === 0 ? null : await writeCommit(gitDir, {
     parent: tip,
     message: message.endsWith('\n') ? message : `${message}\n`,
@@ -178,21 +181,43 @@ export async function runExport(ctx: Context, operation: GitOperationRow, reques
   return { commit: synced, revisionId: head.id };
 }
 
+/**
+ * Whether an automatic import of a two-way sync must go through the export instead: the space changed
+ * since the last sync, so the branch's tip is merged into it (the three-way merge of `runExport`) and the
+ * result pushed, rather than the tip laid over the space's unsynced edits.
+ */
+async function divergedBothWays(ctx: Context, spaceId: string, request: GitRequest): Promise<boolean> {
+  if (request.automatic?.direction !== 'both') return false;
+  const sync = await findSync(ctx, spaceId);
+  if (!sync?.last_revision_id || sync.url !== request.url || sync.ref !== request.ref || sync.project_directory !== request.projectDirectory) return false;
+  const space = await ctx.db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirstOrThrow();
+  return space.revision_id !== sync.last_revision_id;
+}
+
 /** Runs an operation by id, recording its stages and outcome; an error is recorded, then thrown again. */
-export async function runOperation(ctx: Context, operationId: string, signal?: AbortSignal): Promise<OperationOutcome | null> {
+export async function runOperation(ctx: Context, operationId: string, signal?: AbortSignal, onStage?: (stage: GitStage) => void): Promise<OperationOutcome | null> {
   const operation = await findOperation(ctx, operationId);
   if (!operation || operation.state === 'success' || operation.state === 'failure') return null;
   const request = JSON.parse(operation.request) as GitRequest;
   const now = nowIso(ctx);
   await updateOperation(ctx, operationId, { state: 'running', started_at: now, stage: 'repo_fetch', error: null });
   await announce(ctx, operation);
-  const stage = (next: GitStage) => updateOperation(ctx, operationId, { stage: next });
+  const stage = async (next: GitStage) => {
+    await updateOperation(ctx, operationId, { stage: next });
+    onStage?.(next);
+  };
   try {
     const sync = await findSync(ctx, operation.space_id);
     if (request.timestamp && sync?.last_timestamp && request.timestamp < sync.last_timestamp && !request.force) {
       throw new BadRequest(`A later Git operation (of ${sync.last_timestamp}) already ran; this one (of ${request.timestamp}) was skipped. Use "force" to run it anyway.`);
     }
-    const outcome = operation.direction === 'import' ? await runImport(ctx, operation, request, stage, signal) : await runExport(ctx, operation, request, stage, signal);
+    let direction = operation.direction;
+    if (direction === 'import' && (await divergedBothWays(ctx, operation.space_id, request))) {
+      // The operations list tells what ran: the branch merged into the space, and the result exported.
+      direction = 'export';
+      await ctx.db.updateTable('git_operations').set({ direction }).where('id', '=', operationId).execute();
+    }
+    const outcome = direction === 'import' ? await runImport(ctx, operation, request, stage, signal) : await runExport(ctx, operation, request, stage, signal);
     await updateOperation(ctx, operationId, { state: 'success', commit: outcome.commit, revision_id: outcome.revisionId, completed_at: nowIso(ctx) });
     await announce(ctx, operation, 'success');
     return outcome;

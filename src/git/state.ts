@@ -4,6 +4,7 @@ import { nowIso } from '../context.ts';
 import type { GitOperationsTable, GitSyncsTable } from '../db/types.ts';
 import { DEFAULT_LAYOUT, type DocsLayout } from './files.ts';
 import { repoName } from './remote.ts';
+import type { AutomaticRequest } from './auto.ts';
 
 /**
  * What Quire remembers of a space's Git Sync: the remote and branch (`git_syncs`), the operations run
@@ -35,6 +36,8 @@ export interface GitRequest {
   standalone: boolean;
   commitMessage?: string;
   provider?: 'github' | 'gitlab';
+  /** Set on the operations an automatic sync started (src/git/auto.ts). */
+  automatic?: AutomaticRequest;
 }
 
 /** The commit of a revision, as the client's `GitSyncCommit` shows it. */

@@ -26,6 +26,13 @@ export interface LayoutConfig {
   root: string;
   readme: string;
   summary: string;
+  /** `.gitbook.yaml` `redirects`: an old address (relative to the space) → the file it now leads to (relative to `root`). */
+  redirects?: Record<string, string>;
+}
+
+/** A redirect's source as Quire looks it up: no leading or trailing slash, no `.md`. */
+export function redirectKey(source: string): string {
+  return source.trim().replace(/^\/+|\/+$/g, '').replace(/\.md$/i, '');
 }
 
 /** A relative path made clean ("./docs/" → "docs"); refused when it leaves the set. */
@@ -47,7 +54,17 @@ export function readLayoutConfig(text: string | undefined): LayoutConfig {
   }
   if (data === null || data === undefined) return config;
   if (typeof data !== 'object' || Array.isArray(data)) throw new BadRequest('.gitbook.yaml must be a YAML mapping (root, structure.readme, structure.summary).');
-  const { root, structure } = data as { root?: unknown; structure?: unknown };
+  const { root, structure, redirects } = data as { root?: unknown; structure?: unknown; redirects?: unknown };
+  if (redirects && typeof redirects === 'object' && !Array.isArray(redirects)) {
+    // GitBook's redirects: `old/address: new/file.md`. Entries that are not text, or leave the folder, are skipped.
+    const kept: Record<string, string> = {};
+    for (const [source, destination] of Object.entries(redirects as Record<string, unknown>)) {
+      if (typeof destination !== 'string' || !destination.trim() || destination.split(/[\\/]/).includes('..')) continue;
+      const key = redirectKey(source);
+      if (key) kept[key] = cleanPath(destination, 'A redirect of .gitbook.yaml');
+    }
+    if (Object.keys(kept).length > 0) config.redirects = kept;
+  }
   if (root !== undefined) {
     if (typeof root !== 'string') throw new BadRequest('The "root" of .gitbook.yaml must be a folder path such as ./docs/.');
     config.root = cleanPath(root, 'The "root" of .gitbook.yaml');

@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 /** A test app whose data folder (the cached clones) is a fresh temporary folder, allowed to reach 127.0.0.1. */
 export async function createGitTestApp(dialect: DialectName, env: Record<string, string> = {}): Promise<TestApp & { dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-git-data-'));
-  const t = await createTestApp(dialect, { ...env, QUIRE_DATA_DIR: dataDir, QUIRE_IMPORT_ALLOW_PRIVATE: '1' });
+  const t = await createTestApp(dialect, { QUIRE_DATA_DIR: dataDir, QUIRE_IMPORT_ALLOW_PRIVATE: '1', ...env });
   const close = t.close;
   return {
     ...t,

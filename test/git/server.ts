@@ -42,6 +42,8 @@ export interface GitServer {
   diff(name: string, from: string, to: string, ...options: string[]): string;
   /** Every request line seen (method, path, Authorization present or not). */
   requests: string[];
+  /** While true, every request is answered 503 (a remote that is down, to test retries). */
+  down: boolean;
   root: string;
   close(): Promise<void>;
 }
@@ -63,6 +65,10 @@ export async function startGitServer(): Promise<GitServer> {
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     requests.push(`${req.method} ${url.pathname}${url.search} auth=${req.headers.authorization ? 'yes' : 'no'}`);
+    if (api.down) {
+      res.writeHead(503).end('down for maintenance');
+      return;
+    }
     if (req.headers.authorization !== expected) {
       res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="git"' }).end('authentication required');
       return;
@@ -115,6 +121,7 @@ export async function startGitServer(): Promise<GitServer> {
   const api: GitServer = {
     root,
     requests,
+    down: false,
     url: (name, credentials = `${USER}:${PASSWORD}`) => `http://${credentials ? `${credentials}@` : ''}127.0.0.1:${port}/${name}.git`,
     createRepo(name, files) {
       const work = mkdtempSync(join(root, 'work-'));

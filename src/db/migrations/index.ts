@@ -20,6 +20,8 @@ import * as orphanGrants from './2026-11-26-0090-orphan-grants.ts';
 import * as apiTokenLifecycle from './2026-11-26-0050-api-token-lifecycle.ts';
 import * as contentGc from './2026-11-26-0051-content-gc.ts';
 import * as jobQueueKeys from './2026-11-26-0091-job-queue-keys.ts';
+// gitsync (issue 12)
+import * as gitAutoSync from './2026-11-26-0021-git-auto-sync.ts';
 
 /** Every migration, by its timestamped name; Kysely applies them in name order. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +46,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-26-0050-api-token-lifecycle': apiTokenLifecycle,
   '2026-11-26-0051-content-gc': contentGc,
   '2026-11-26-0091-job-queue-keys': jobQueueKeys,
+  // gitsync (issue 12)
+  '2026-11-26-0021-git-auto-sync': gitAutoSync,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -17,7 +17,8 @@ import type { ExportGitBody, ImportGitBody } from './schemas.ts';
  * at once and kept sealed.
  */
 
-function requestOf(ctx: Context, body: ImportGitBody | ExportGitBody): GitRequest {
+/** The stored request of an import or export (also `quire git`, src/cli/git.ts). */
+export function requestOf(ctx: Context, body: ImportGitBody | ExportGitBody): GitRequest {
   const remote = parseRemote(body.url);
   const request: GitRequest = {
     url: remote.url,
