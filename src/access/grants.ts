@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../context.ts';
+import { preparedQuery } from '../db/prepared.ts';
 import { MEMBER_ROLES, roleRank, type MemberRole, type MemberRoleOrGuest } from '../policy/roles.ts';
 
 /**
@@ -24,9 +25,9 @@ function keepBest(map: Map<string, MemberRole>, id: string, role: MemberRole): v
   if (!held || roleRank(role) > roleRank(held)) map.set(id, role);
 }
 
-/** The grants of a user in an organization (one query); null when they have none, which is most callers. */
-export async function loadGrants(ctx: Pick<Context, 'db'>, organizationId: string, userId: string): Promise<Grants | null> {
-  const rows = await ctx.db
+/** Runs on every space route: built and compiled once. */
+const grantsOf = preparedQuery((db, organizationId: string, userId: string) =>
+  db
     .selectFrom('content_permissions')
     .select(['resource_kind', 'resource_id', 'role'])
     .where('organization_id', '=', organizationId)
@@ -35,8 +36,12 @@ export async function loadGrants(ctx: Pick<Context, 'db'>, organizationId: strin
         eb.and([eb('subject_kind', '=', 'user'), eb('subject_id', '=', userId)]),
         eb.and([eb('subject_kind', '=', 'team'), eb('subject_id', 'in', eb.selectFrom('team_members').select('team_id').where('user_id', '=', userId))]),
       ]),
-    )
-    .execute();
+    ),
+);
+
+/** The grants of a user in an organization (one query); null when they have none, which is most callers. */
+export async function loadGrants(ctx: Pick<Context, 'db' | 'dialect'>, organizationId: string, userId: string): Promise<Grants | null> {
+  const rows = await grantsOf(ctx, organizationId, userId);
   if (rows.length === 0) return null;
   const grants: Grants = { spaces: new Map(), collections: new Map() };
   for (const row of rows) {
@@ -47,7 +52,7 @@ export async function loadGrants(ctx: Pick<Context, 'db'>, organizationId: strin
 }
 
 /** The grants of a caller whose organization role is `orgRole`: none for outsiders and disabled members. */
-export async function memberGrants(ctx: Pick<Context, 'db'>, organizationId: string, userId: string, orgRole: MemberRoleOrGuest | undefined): Promise<Grants | null> {
+export async function memberGrants(ctx: Pick<Context, 'db' | 'dialect'>, organizationId: string, userId: string, orgRole: MemberRoleOrGuest | undefined): Promise<Grants | null> {
   return orgRole === undefined ? null : loadGrants(ctx, organizationId, userId);
 }
 

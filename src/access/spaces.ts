@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Context } from '../context.ts';
 import { requireActor } from '../context.ts';
 import type { SpaceRow } from '../db/rows.ts';
+import { preparedQuery } from '../db/prepared.ts';
 import { NotFound } from '../errors.ts';
 import type { OrganizationActor } from '../policy/index.ts';
 import type { MemberRole, MemberRoleOrGuest } from '../policy/roles.ts';
@@ -21,15 +22,37 @@ export async function collectionLevelChain(ctx: Context, collectionId: string | 
 /** A collection and its ancestors, nearest first, with their default levels. */
 export async function collectionChain(ctx: Context, collectionId: string | null): Promise<Array<{ id: string; level: StoredLevel }>> {
   if (!collectionId) return [];
-  const result = await sql<{ id: string; default_level: string; depth: number }>`
+  const rows = await collectionChainQuery(ctx, collectionId);
+  return rows.map((row) => ({ id: row.id, level: row.default_level as StoredLevel }));
+}
+
+const collectionChainQuery = preparedQuery((db, collectionId: string) => {
+  const query = sql<{ id: string; default_level: string; depth: number }>`
     with recursive chain(id, parent_id, default_level, depth) as (
       select id, parent_id, default_level, 0 from collections where id = ${collectionId}
       union all
       select c.id, c.parent_id, c.default_level, chain.depth + 1 from collections c join chain on c.id = chain.parent_id where chain.depth < 64
     )
-    select id, default_level, depth from chain order by depth`.execute(ctx.db);
-  return result.rows.map((row) => ({ id: row.id, level: row.default_level as StoredLevel }));
+    select id, default_level, depth from chain order by depth`;
+  return { compile: () => query.compile(db) };
+});
+
+/** A space with the caller's membership of its organization (run on every space route: built and compiled once). */
+function spaceWithMembership(includeDeleted: boolean) {
+  return preparedQuery((db, spaceId: string, userId: string) =>
+    db
+      .selectFrom('spaces')
+      .leftJoin('members', (join) =>
+        join.onRef('members.organization_id', '=', 'spaces.organization_id').on('members.user_id', '=', userId).on('members.disabled', '=', 0),
+      )
+      .selectAll('spaces')
+      .select(['members.role as member_role', 'members.user_id as member_user'])
+      .where('spaces.id', '=', spaceId)
+      .$if(!includeDeleted, (q) => q.where('spaces.deleted_at', 'is', null)),
+  );
 }
+const liveSpaceWithMembership = spaceWithMembership(false);
+const anySpaceWithMembership = spaceWithMembership(true);
 
 export interface SpaceAccess {
   space: SpaceRow;
@@ -47,16 +70,7 @@ export interface SpaceAccessOptions {
  */
 export async function findSpaceAccess(ctx: Context, spaceId: string, options: SpaceAccessOptions = {}): Promise<SpaceAccess | null> {
   const user = requireActor(ctx);
-  const row = await ctx.db
-    .selectFrom('spaces')
-    .leftJoin('members', (join) =>
-      join.onRef('members.organization_id', '=', 'spaces.organization_id').on('members.user_id', '=', user.userId).on('members.disabled', '=', 0),
-    )
-    .selectAll('spaces')
-    .select(['members.role as member_role', 'members.user_id as member_user'])
-    .where('spaces.id', '=', spaceId)
-    .$if(!options.includeDeleted, (q) => q.where('spaces.deleted_at', 'is', null))
-    .executeTakeFirst();
+  const [row] = await (options.includeDeleted ? anySpaceWithMembership : liveSpaceWithMembership)(ctx, spaceId, user.userId);
   if (!row) return null;
   const { member_role, member_user, ...space } = row;
   const orgRole = member_user ? (member_role as MemberRoleOrGuest) : undefined;

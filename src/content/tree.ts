@@ -83,6 +83,11 @@ export async function loadTree(ctx: Store, rootHash: string): Promise<RevisionTr
   return tree;
 }
 
+/** The tree of `rootHash` if this process holds it in memory now; never reads the database. */
+export function cachedTree(rootHash: string): RevisionTree | undefined {
+  return cache.get(rootHash);
+}
+
 /** Puts a tree that was just written into the cache (the writer knows it already: no need to read it back). */
 export function rememberTree(tree: RevisionTree): void {
   cache.set(tree.rootHash, tree, Math.max(1, tree.size));
