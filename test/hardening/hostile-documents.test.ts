@@ -139,6 +139,21 @@ for (const dialect of dialects) {
       });
     }
 
+    it('a comment whose document is nested 10,000 deep is refused with a 4xx, and the server keeps answering', async () => {
+      // Built as text: the document is deeper than JSON.stringify can walk.
+      const depth = 10_000;
+      const document = `{"object":"document","nodes":[${'{"object":"block","type":"blockquote","nodes":['.repeat(depth)}{"object":"text","leaves":[{"object":"leaf","text":"deep"}]}${']}'.repeat(depth)}]}`;
+      for (const body of [`{"body":{"document":${document}}}`, `{"body":{"markdown":"x","document":${document}}}`]) {
+        const { reply, worst, reads } = await underLoad(t, pageUrl, world.members.edit.token, async () => {
+          const raw = await t.app.inject({ method: 'POST', url: `/v1/spaces/${spaceId}/comments`, headers: { authorization: `Bearer ${world.members.edit.token}`, 'content-type': 'application/json' }, payload: body });
+          return { status: raw.statusCode, body: raw.json(), headers: raw.headers } as Reply;
+        });
+        console.log(`# [${dialect}] comment document nested ${depth} deep: ${reply.status} (${reply.body?.error?.message ?? 'taken'}); worst /readyz + page read ${Math.round(worst)} ms over ${reads} reads`);
+        assert.ok(reply.status >= 400 && reply.status < 500, `a 4xx, not ${reply.status}`);
+        assert.equal(typeof reply.body.error.message, 'string');
+      }
+    });
+
     for (const [what, html] of HTML) {
       it(`an HTML import of ${what} answers without a 5xx`, async () => {
         await send(`HTML import of ${what}`, `/v1/spaces/${spaceId}/content/import`, { source: 'html', url: dataUrl('text/html', html) });
