@@ -1,4 +1,5 @@
 import { EngineError, type EngineCapabilities, type TranslateRequest, type TranslationEngine } from './engine.ts';
+import { fromApertium, toApertium } from './apertium.ts';
 import { joinUrl } from './http-engine.ts';
 import { fromIso6393, ISO_639_3 } from './languages.ts';
 
@@ -32,13 +33,13 @@ export class ApertiumApyEngine implements TranslationEngine {
 
   async translate(request: TranslateRequest): Promise<string[]> {
     const langpair = `${ISO_639_3[request.from as keyof typeof ISO_639_3]}|${ISO_639_3[request.to as keyof typeof ISO_639_3]}`;
-    const q = request.segments.map((segment, index) => `<p id="s${index}">${segment.replace(/\n/g, '<br/>')}</p>`).join('\n');
+    const q = request.segments.map((segment, index) => `<p id="s${index}">${toApertium(segment).replace(/\n/g, '<br/>')}</p>`).join('\n');
     const body = new URLSearchParams({ langpair, q, format: 'html', markUnknown: 'no' });
     const answer = (await call(joinUrl(this.url, '/translate'), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })) as { responseData?: { translatedText?: unknown } };
     const text = answer.responseData?.translatedText;
     if (typeof text !== 'string') throw new EngineError('apertium-apy answered without responseData.translatedText.');
     const found = new Map<number, string>();
-    for (const match of text.matchAll(/<p id="s(\d+)">([\s\S]*?)<\/p>/g)) found.set(Number(match[1]), match[2].replace(/<br\/>/g, '\n'));
+    for (const match of text.matchAll(/<p id="s(\d+)">([\s\S]*?)<\/p>/g)) found.set(Number(match[1]), fromApertium(match[2].replace(/<br\/>/g, '\n')));
     return request.segments.map((_segment, index) => {
       const segment = found.get(index);
       if (segment === undefined) throw new EngineError(`apertium-apy (${langpair}) lost segment ${index} of ${request.segments.length}.`);

@@ -14,13 +14,14 @@ import { fromIso6393, ISO_639_3, isTranslationLanguage } from './languages.ts';
 /**
  * Placeholders as Apertium's HTML mode keeps them in the flow of the sentence: it knows `<span>` as inline
  * (an unknown `<x>` ends a sentence for it, so the next word came back capitalized), and an empty element
- * also starts a new sentence for it, so a standalone placeholder carries a middle dot.
+ * also starts a new sentence for it, so a standalone placeholder carries a middle dot. The command and
+ * apertium-apy (src/translations/apertium-apy.ts) share them.
  */
-function toApertium(segment: string): string {
+export function toApertium(segment: string): string {
   return segment.replace(/<x id="(\d+)"\/>/g, '<span id="q$1">·</span>').replace(/<x id="(\d+)">/g, '<span id="q$1">').replace(/<\/x>/g, '</span>');
 }
 
-function fromApertium(text: string): string {
+export function fromApertium(text: string): string {
   return text.replace(/<span id="q(\d+)">·<\/span>/g, '<x id="$1"/>').replace(/<span id="q(\d+)">/g, '<x id="$1">').replace(/<\/span>/g, '</x>');
 }
 
