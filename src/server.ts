@@ -5,6 +5,7 @@ import { migrateToLatest, openDatabase, type Database } from './db/database.ts';
 import { listenForJobs } from './jobs/listen.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { scheduleAuditPrune } from './audit/retention.ts';
+import { scheduleJobsPrune } from './jobs/prune.ts';
 import { scheduleGarbageCollection } from './content/gc.ts';
 import { listenOnChannel } from './db/notifications.ts';
 import { TOKEN_REVOKED_CHANNEL } from './http/auth.ts';
@@ -67,6 +68,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
     process.once(signal, () => shutDown(app, config, signal));
   }
   await scheduleAuditPrune(app.services);
+  await scheduleJobsPrune(app.services);
   await scheduleGarbageCollection(app.services);
   await app.listen({ host: config.host, port: config.port });
   runner.start();

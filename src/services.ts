@@ -10,6 +10,7 @@ import { indexOnContentChange } from './search/changes.ts';
 import { indexSpaceJob } from './search/index-job.ts';
 import { deliverWebhookJob, deliverWebhooks } from './modules/webhooks/deliveries.ts';
 import { pruneAuditLogJob } from './audit/retention.ts';
+import { pruneJobsJob } from './jobs/prune.ts';
 import { gitOperationJob } from './git/jobs.ts';
 // gitsync (issue 12)
 import { exportOnContentChange, gitPollJob, gitSyncJob } from './git/auto.ts';
@@ -27,7 +28,7 @@ import { collectGarbageJob } from './content/gc.ts';
  * that enqueues or emits never imports its listeners.
  */
 export function appJobs(): JobRegistry {
-  return new JobRegistry([purgeSpaceJob, purgeCollectionJob, indexSpaceJob, deliverWebhookJob, pruneAuditLogJob, runTranslationJob, gitOperationJob, processOpenAPISpecJob, gitSyncJob, gitPollJob,
+  return new JobRegistry([purgeSpaceJob, purgeCollectionJob, indexSpaceJob, deliverWebhookJob, pruneAuditLogJob, pruneJobsJob, runTranslationJob, gitOperationJob, processOpenAPISpecJob, gitSyncJob, gitPollJob,
     // gc: the content store's garbage collection (src/content/gc.ts)
     collectGarbageJob]);
 }

@@ -5,6 +5,9 @@ import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
 import { inTransaction } from '../../src/context.ts';
 import { enqueue, JobRegistry, JobRunner, runDueJobs, type JobInfo } from '../../src/jobs/index.ts';
 import { defaultBackoffMs } from '../../src/jobs/types.ts';
+import { pruneJobsJob, scheduleJobsPrune } from '../../src/jobs/prune.ts';
+
+const DAY = 24 * 60 * 60 * 1000;
 
 for (const dialect of dialects) {
   describe(`job queue [${dialect}]`, () => {
@@ -271,6 +274,31 @@ for (const dialect of dialects) {
       await stopped;
       assert.deepEqual(done.at(-1), 'long');
       assert.equal((await t.ctx.db.selectFrom('jobs').select('status').where('kind', '=', 'long').executeTakeFirstOrThrow()).status, 'done');
+    });
+
+    it('removes finished jobs past their keeping time: done after 7 days, failed after 30; nothing else', async () => {
+      const registry = new JobRegistry()
+        .define({ kind: 'ok', run: async () => {} })
+        .define({ kind: 'broken', maxAttempts: 1, run: async () => { throw new Error('always'); } });
+      const done = await enqueue(t.ctx, 'ok', {}, { registry });
+      const failed = await enqueue(t.ctx, 'broken', {}, { registry });
+      await runDueJobs(t.ctx, { workerId: 'w1', registry });
+      assert.deepEqual([(await job(done)).status, (await job(failed)).status], ['done', 'failed']);
+      const later = await enqueue(t.ctx, 'ok', {}, { registry, runAt: new Date(t.clock.now().getTime() + 60 * DAY) });
+      const prune = () => runDueJobs(t.ctx, { workerId: 'w1', registry: new JobRegistry([pruneJobsJob]) });
+      const exists = async (id: string) => (await t.ctx.db.selectFrom('jobs').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+      await scheduleJobsPrune(t.ctx);
+      t.clock.advance(6 * DAY);
+      await prune();
+      assert.deepEqual([await exists(done), await exists(failed)], [true, true], 'kept within 7 days');
+      t.clock.advance(2 * DAY);
+      await prune();
+      assert.deepEqual([await exists(done), await exists(failed)], [false, true], 'done jobs go after 7 days, failed ones stay');
+      t.clock.advance(23 * DAY);
+      await prune();
+      assert.equal(await exists(failed), false, 'failed jobs go after 30 days');
+      assert.equal((await job(later)).status, 'pending', 'a pending job is never pruned');
+      assert.equal(await t.ctx.db.selectFrom('jobs').select('id').where('kind', '=', 'jobs-prune').where('status', '=', 'pending').executeTakeFirst().then(Boolean), true, 'the schedule stays');
     });
 
     it('JobRunner polls until stopped, and stop waits for the round in progress', async () => {
