@@ -108,17 +108,19 @@ for (const [dialect, setUp] of targets) {
     it('serve says how to run init on an empty database, then serves the token that init printed', async () => {
       const { env, cleanup } = await setUp();
       cleanups.push(cleanup);
-      const port = 20000 + Math.floor(Math.random() * 20000);
-      const server = spawn(QUIRE, ['serve'], { env: { ...process.env, ...env, PORT: String(port), QUIRE_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      // Any free port (PORT=0): the address comes from the "Server listening at" line, so no other process can hold it.
+      const server = spawn(QUIRE, ['serve'], { env: { ...process.env, ...env, PORT: '0', QUIRE_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
       let log = '';
       server.stdout.on('data', (chunk) => (log += chunk));
       server.stderr.on('data', (chunk) => (log += chunk));
+      const exited = new Promise((resolve) => server.once('exit', resolve));
       try {
-        const base = `http://127.0.0.1:${port}`;
         let ready = false;
+        let base = '';
         // Up to a minute: a loaded machine (CI with other jobs) can be slow to start a process.
-        for (let i = 0; i < 300 && !ready; i++) {
-          ready = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
+        for (let i = 0; i < 300 && !ready && server.exitCode === null; i++) {
+          base ||= /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(log)?.[1] ?? '';
+          ready = base !== '' && (await fetch(`${base}/readyz`).then((r) => r.ok, () => false));
           if (!ready) await new Promise((r) => setTimeout(r, 200));
         }
         assert.ok(ready, `serve did not become ready: ${log}`);
@@ -130,8 +132,8 @@ for (const [dialect, setUp] of targets) {
         assert.equal((await reply.json()).title, 'Acme');
         assert.ok(!log.includes(token), 'the token never appears in the log');
       } finally {
-        server.kill('SIGTERM');
-        await new Promise((resolve) => server.once('exit', resolve));
+        if (server.exitCode === null) server.kill('SIGTERM');
+        await exited;
       }
     });
   });
