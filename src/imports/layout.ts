@@ -1,6 +1,7 @@
 import { posix } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { BadRequest } from '../errors.ts';
+import { yamlDepth } from '../yaml-depth.ts';
 import { markdownPage, titleFromName, type MarkdownPageOptions } from './markdown.ts';
 import { parseSummary, type SummaryItem } from './summary.ts';
 import { gitBlobOid, type ImportedPage } from './types.ts';
@@ -47,6 +48,7 @@ export function readLayoutConfig(text: string | undefined): LayoutConfig {
   const config: LayoutConfig = { root: '', readme: 'README.md', summary: 'SUMMARY.md' };
   if (text === undefined) return config;
   let data: unknown;
+  if (yamlDepth(text) > 64) throw new BadRequest('.gitbook.yaml nests its values more than 64 deep; it holds a few settings (root, structure, redirects).');
   try {
     data = parseYaml(text);
   } catch (error) {

@@ -1,5 +1,6 @@
 import { validate } from '@scalar/openapi-parser';
 import { parse as parseYaml } from 'yaml';
+import { yamlDepth } from '../yaml-depth.ts';
 import { SpecProcessingError } from './errors.ts';
 
 export type SpecObject = Record<string, unknown>;
@@ -15,6 +16,8 @@ export function parseDescription(text: string, where: string): SpecObject {
       throw new SpecProcessingError('PARSE_ERROR', `${where} is not valid JSON (${(error as Error).message}); fix the syntax, or give YAML instead.`);
     }
   } else {
+    // Real descriptions nest a few dozen levels; thousands would exhaust the parser's stack.
+    if (yamlDepth(trimmed) > 256) throw new SpecProcessingError('PARSE_ERROR', `${where} nests its values more than 256 deep; no API description needs that many levels.`);
     try {
       value = parseYaml(trimmed, { maxAliasCount: 10_000, uniqueKeys: false });
     } catch (error) {

@@ -32,6 +32,7 @@ const MARKDOWN: Array<[string, string]> = [
   ['an unclosed code fence', '```\n' + 'code line\n'.repeat(60_000)],
   ['a YAML alias bomb in front matter', aliasBomb],
   ['YAML nested 10,000 deep in front matter', `---\na: ${'['.repeat(10_000)}${']'.repeat(10_000)}\n---\n\ntext\n`],
+  ['YAML sequences nested 10,000 deep on one line of front matter', `---\na:\n  ${'- '.repeat(10_000)}x\n---\n\ntext\n`],
   ['a blockquote nested 10,000 deep', '>'.repeat(10_000) + ' deep'],
   ['HTML of 10,000 nested <div>s', '<div>'.repeat(10_000) + 'x' + '</div>'.repeat(10_000)],
   ['HTML of 2,000 nested tables', '<table><tr><td>'.repeat(2_000) + 'x' + '</td></tr></table>'.repeat(2_000)],

@@ -2,9 +2,12 @@
 import { parse, stringify, YAMLParseError } from 'yaml';
 import { BadRequest } from '../../errors.ts';
 import type { Frontmatter } from './types.ts';
+import { yamlDepth } from '../../yaml-depth.ts';
 
 /** The longest front matter a page may have, in characters. */
 const MAX_FRONTMATTER_LENGTH = 100_000;
+/** The deepest front matter a page may have: far beyond any real page, far below what the parser's stack holds. */
+const MAX_FRONTMATTER_DEPTH = 64;
 
 /** Front matter that is not a YAML mapping; the page is refused rather than read without it. */
 export class FrontmatterError extends BadRequest {}
@@ -19,6 +22,7 @@ export function readFrontmatter(yaml: string): Frontmatter {
   try {
     // Aliases are bounded (a few aliases can expand to billions of values), and so is the text.
     if (yaml.length > MAX_FRONTMATTER_LENGTH) throw new FrontmatterError(`The page's front matter is longer than ${MAX_FRONTMATTER_LENGTH} characters, the most a page's front matter may be.`);
+    if (yamlDepth(yaml) > MAX_FRONTMATTER_DEPTH) throw new FrontmatterError(`The page's front matter nests its values more than ${MAX_FRONTMATTER_DEPTH} deep, the most a page's front matter may.`);
     value = parse(yaml, { maxAliasCount: 100 });
   } catch (error) {
     if (error instanceof YAMLParseError) throw new FrontmatterError(`The page's front matter is not valid YAML: ${error.message.split('\n')[0]}`);
