@@ -8,7 +8,7 @@ export interface ChannelListener {
  * Listens on a PostgreSQL notification channel on a connection of its own, and calls `onNotification` with
  * each payload. When the connection drops, it says so (`onError`) and connects again after `retryMs`;
  * `onConnect` runs after every (re)connection, so a caller can make up for notifications it may have missed
- * while away. (src/jobs/listen.ts is the same mechanism for the job queue's channel.)
+ * while away. The job queue (src/jobs/listen.ts) and token revocation listen through it.
  */
 export function listenOnChannel(
   databaseUrl: string,
