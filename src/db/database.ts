@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type DatabaseIntrospector, type SchemaMetadata, type SqliteDatabase, type TableMetadata } from 'kysely';
 import type { DB } from './types.ts';
 import { migrationProvider } from './migrations/index.ts';
 
@@ -42,6 +42,40 @@ function withStatementCache(sqlite: SQLite.Database, size = 500): SqliteDatabase
   };
 }
 
+/**
+ * Kysely's PostgreSQL introspector reads every column of every table of every schema and calls
+ * `has_schema_privilege` and `pg_get_serial_sequence` by name on each: slow on a database with many
+ * schemas, and it fails ("schema … does not exist") when another schema is dropped while it runs. The
+ * migrator only asks whether a schema and its bookkeeping tables exist, so Quire answers from the
+ * catalog by oid, for the tables of one schema (the configured one, else the first on the search path).
+ */
+class NarrowPostgresIntrospector implements DatabaseIntrospector {
+  constructor(private readonly db: Kysely<any>) {}
+
+  async getSchemas(): Promise<SchemaMetadata[]> {
+    const { rows } = await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace`.execute(this.db);
+    return rows;
+  }
+
+  async getTables(): Promise<TableMetadata[]> {
+    const { rows } = await sql<{ name: string; schema: string; kind: string }>`
+      select c.relname as name, ns.nspname as schema, c.relkind as kind
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace ns on ns.oid = c.relnamespace
+      where ns.nspname = current_schema() and c.relkind in ('r', 'v', 'p')`.execute(this.db);
+    return rows.map((row) => ({ name: row.name, schema: row.schema, isView: row.kind === 'v', columns: [] }));
+  }
+
+  async getMetadata(): Promise<{ tables: TableMetadata[] }> {
+    return { tables: await this.getTables() };
+  }
+}
+
+class QuirePostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new NarrowPostgresIntrospector(db);
+  }
+}
+
 export interface OpenOptions {
   /** PostgreSQL only: the schema to work in (tests give each app its own). */
   schema?: string;
@@ -65,7 +99,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     max: 10,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new QuirePostgresDialect({ pool }) });
   return { db, dialect: 'postgres', schema: options.schema, close: () => db.destroy() };
 }
 
@@ -84,8 +118,16 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
-/** True when every known migration has been applied. */
+const fullyMigrated = new WeakSet<Database>();
+
+/**
+ * True when every migration this process knows has been applied. Once true it stays true (migrations are
+ * never taken back while a process runs), so `/readyz` asks the database only until then.
+ */
 export async function migrationsApplied(database: Database): Promise<boolean> {
+  if (fullyMigrated.has(database)) return true;
   const all = await migrator(database).getMigrations();
-  return all.every((m) => m.executedAt !== undefined);
+  const applied = all.every((m) => m.executedAt !== undefined);
+  if (applied) fullyMigrated.add(database);
+  return applied;
 }
