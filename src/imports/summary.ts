@@ -70,20 +70,86 @@ function itemsOf(list: List): SummaryItem[] {
   });
 }
 
+/** A link reference definition (`[name]: url`): links elsewhere in the file may use it. */
+const DEFINITION = /^ {0,3}\[[^\]]+\]:/m;
+const BLOCK_START = /^(?:[*+-][ \t]+\S|#{1,6}(?:[ \t]|$))/;
+const FENCE = /^ *(`{3,}|~{3,})/;
+const HTML_ENDS: Array<[RegExp, RegExp]> = [
+  [/^ {0,3}<!--/, /-->/],
+  [/^ {0,3}<(?:script|pre|style|textarea)(?:\s|>|$)/i, /<\/(?:script|pre|style|textarea)>/i],
+  [/^ {0,3}<\?/, /\?>/],
+  [/^ {0,3}<!\[CDATA\[/, /\]\]>/],
+  [/^ {0,3}<![A-Za-z]/, />/],
+];
+
+/**
+ * SUMMARY.md cut where a top-level list item or a heading starts, so that each piece is parsed alone.
+ * CommonMark parses a document of tens of thousands of nested list items as one list: micromark holds all
+ * its events at once (hundreds of megabytes for 50,000 entries) and takes time quadratic in the number of
+ * top-level items. A piece never starts inside a fenced code block, an HTML block or a comment, nor where a
+ * reference definition could be used across pieces (then the file is one piece), so the pieces give the
+ * same items as the whole file.
+ */
+export function summaryPieces(source: string): string[] {
+  if (DEFINITION.test(source)) return [source];
+  const pieces: string[] = [];
+  const lines = source.split('\n');
+  let start = 0;
+  let fence: { char: string; length: number } | null = null;
+  let htmlEnd: RegExp | null = null;
+  let inHtml = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (fence) {
+      const close = FENCE.exec(line);
+      if (close && close[1][0] === fence.char && close[1].length >= fence.length && line.trim() === close[1]) fence = null;
+      continue;
+    }
+    if (htmlEnd) {
+      if (htmlEnd.test(line)) htmlEnd = null;
+      continue;
+    }
+    if (inHtml) {
+      if (line.trim() === '') inHtml = false;
+      continue;
+    }
+    if (i > start && BLOCK_START.test(line)) {
+      pieces.push(lines.slice(start, i).join('\n'));
+      start = i;
+    }
+    const open = FENCE.exec(line);
+    if (open) {
+      fence = { char: open[1][0], length: open[1].length };
+      continue;
+    }
+    const html = HTML_ENDS.map(([begins, ends]) => [begins.exec(line), ends] as const).find(([begun]) => begun);
+    if (html) {
+      const [begun, ends] = html;
+      if (!ends.test(line.slice(begun!.index + begun![0].length))) htmlEnd = ends;
+    } else if (/^ {0,3}</.test(line)) inHtml = true;
+  }
+  pieces.push(lines.slice(start).join('\n'));
+  return pieces;
+}
+
+const summaryReader = unified().use(remarkParse);
+
 export function parseSummary(source: string): SummaryGroup[] {
-  const tree = unified().use(remarkParse).parse(normalizeSource(source)) as Root;
   const groups: SummaryGroup[] = [{ items: [] }];
   let seenTitle = false;
-  for (const node of tree.children) {
-    if (node.type === 'heading') {
-      if (node.depth === 1 && !seenTitle) {
-        seenTitle = true;
-        continue;
+  for (const piece of summaryPieces(normalizeSource(source))) {
+    const tree = summaryReader.parse(piece) as Root;
+    for (const node of tree.children) {
+      if (node.type === 'heading') {
+        if (node.depth === 1 && !seenTitle) {
+          seenTitle = true;
+          continue;
+        }
+        const anchor = anchorOf(node.children);
+        groups.push({ title: textOf(node.children).trim() || 'Untitled', ...(anchor ? { anchor } : {}), items: [] });
+      } else if (node.type === 'list') {
+        for (const item of itemsOf(node)) groups[groups.length - 1].items.push(item);
       }
-      const anchor = anchorOf(node.children);
-      groups.push({ title: textOf(node.children).trim() || 'Untitled', ...(anchor ? { anchor } : {}), items: [] });
-    } else if (node.type === 'list') {
-      groups[groups.length - 1].items.push(...itemsOf(node));
     }
   }
   return groups.filter((group) => group.title !== undefined || group.items.length > 0);
