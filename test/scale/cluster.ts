@@ -33,7 +33,8 @@ export function startQuire(env: Record<string, string>): Promise<QuireProcess> {
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   createInterface({ input: child.stderr! }).on('line', (line) => log.push(line));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`quire serve did not start in 60 s:\n${log.join('\n')}`)), 60_000);
+    // Generous: on a loaded machine tsx compiles the sources for each new process before it can listen.
+    const timer = setTimeout(() => reject(new Error(`quire serve did not start in 180 s (exit code ${child.exitCode ?? 'none yet'}):\n${log.join('\n')}`)), 180_000);
     createInterface({ input: child.stdout! }).on('line', (line) => {
       log.push(line);
       if (log.length > 2000) log.splice(0, 1000);
