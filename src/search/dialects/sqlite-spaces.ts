@@ -3,7 +3,7 @@ import type { DB } from '../../db/types.ts';
 import type { PageMatch, SpaceMatches, Window } from '../engine.ts';
 import { MATCH_END, MATCH_START } from '../page-text.ts';
 import type { SearchQuery } from '../query.ts';
-import { BM25, ftsExpression, textMatch } from './sqlite.ts';
+import { BM25, ftsExpression, textMatch } from './fts5-expression.ts';
 
 /**
  * SQLite: matching pages grouped by space, without scoring every hit (docs/decisions/0065). Each space is
