@@ -6,16 +6,13 @@ import type { SearchQuery } from '../query.ts';
 import { BM25, ftsExpression, textMatch } from './fts5-expression.ts';
 
 /**
- * SQLite: matching pages grouped by space, without scoring every hit (docs/decisions/0065). Each space is
- * searched inside the FTS5 index (`{scope} : "<token>"`, migration 2026-11-26-0120), tier by tier: the
- * title, then the headings, then anywhere. A tier gives at most CANDIDATES_PER_TIER hits, in index order,
- * and only those are scored (BM25 of the tier's columns, all candidates of a tier in one statement); the
- * next tier is read only while the space has fewer than `perSpace` pages. So a title match still comes before a heading match and a body match, and
- * a space with fewer candidates than that in a tier is ranked exactly; in a space where a word is in more
- * titles than that, its best pages are the best of the first CANDIDATES_PER_TIER.
+ * SQLite: matching pages grouped by space, without a join or a window over every hit (docs/decisions/0065).
+ * Each space is searched inside the FTS5 index (`{scope} : "<token>"`, migration 2026-11-26-0120), tier by
+ * tier: the title, then the headings, then anywhere, each tier's hits ranked by FTS5 itself (BM25 of the
+ * tier's columns, `order by … limit`), and the next tier read only while the space has fewer than
+ * `perSpace` pages. So a title match still comes before a heading match and a body match, and the ranking
+ * within a tier is exact: the cost is BM25 over the space's hits of the tiers read, done in C.
  */
-export const CANDIDATES_PER_TIER = 50;
-
 const TIERS = [
   { tier: 3, columns: '{title}' },
   { tier: 2, columns: '{headings}' },
@@ -27,13 +24,10 @@ export function spaceScopeToken(spaceId: string): string {
   return Buffer.from(spaceId, 'utf8').toString('hex').toUpperCase();
 }
 
-interface Candidate {
+interface Ranked {
   spaceId: string;
   docId: number;
   tier: number;
-}
-
-interface Ranked extends Candidate {
   score: number;
 }
 
@@ -48,35 +42,21 @@ function docIds(ids: number[]) {
 
 const byRank = (a: Ranked, b: Ranked) => b.tier - a.tier || a.score - b.score || a.docId - b.docId;
 
-/** Up to CANDIDATES_PER_TIER pages of one space per tier, read until the space has `perSpace`. */
-async function candidatesOfSpace(db: Kysely<DB>, expression: string, spaceId: string, perSpace: number): Promise<Candidate[]> {
-  const picked = new Map<number, Candidate>();
+/** The best `perSpace` pages of one space: by tier, then by BM25 within the tier. */
+async function bestOfSpace(db: Kysely<DB>, expression: string, spaceId: string, perSpace: number): Promise<Ranked[]> {
+  const picked = new Map<number, Ranked>();
   const scope = `{scope} : "${spaceScopeToken(spaceId)}"`;
   for (const { tier, columns } of TIERS) {
     if (picked.size >= perSpace) break;
     // Pages of the tiers above are matched again here: read past them.
-    const rows = await sql<{ doc_id: number }>`select rowid as doc_id from search_fts
-      where search_fts match ${`${columns} : (${expression}) AND ${scope}`} limit ${CANDIDATES_PER_TIER + picked.size}`.execute(db);
-    for (const row of rows.rows) if (!picked.has(row.doc_id)) picked.set(row.doc_id, { spaceId, docId: row.doc_id, tier });
+    const rows = await sql<{ doc_id: number; score: number }>`select rowid as doc_id, ${BM25} as score from search_fts
+      where search_fts match ${`${columns} : (${expression}) AND ${scope}`} order by score, rowid limit ${perSpace}`.execute(db);
+    for (const row of rows.rows) {
+      if (picked.size >= perSpace) break;
+      if (!picked.has(row.doc_id)) picked.set(row.doc_id, { spaceId, docId: row.doc_id, tier, score: row.score });
+    }
   }
   return [...picked.values()];
-}
-
-/**
- * The candidates with their scores: one statement per tier, so BM25 reads each term's statistics once
- * (that, not the score of a page, is most of its cost).
- */
-async function scored(db: Kysely<DB>, expression: string, candidates: Candidate[]): Promise<Ranked[]> {
-  const ranked: Ranked[] = [];
-  for (const { tier, columns } of TIERS) {
-    const ofTier = new Map(candidates.filter((c) => c.tier === tier).map((c) => [c.docId, c]));
-    if (ofTier.size === 0) continue;
-    const ids = [...ofTier.keys()];
-    const rows = await sql<{ doc_id: number; score: number }>`select rowid as doc_id, ${BM25} as score from search_fts
-      where search_fts match ${`${columns} : (${expression})`} and ${docIds(ids)}`.execute(db);
-    for (const row of rows.rows) ranked.push({ ...ofTier.get(row.doc_id)!, score: row.score });
-  }
-  return ranked;
 }
 
 /** The text of the ranked pages, headings and body marked, by doc id; only pages of `spaceIds`. */
@@ -96,15 +76,11 @@ async function markedPages(db: Kysely<DB>, query: SearchQuery, spaceIds: string[
  */
 export async function sqliteMatchingSpaces(db: Kysely<DB>, query: SearchQuery, spaceIds: string[], window: Window, perSpace: number): Promise<SpaceMatches> {
   const expression = ftsExpression(query);
-  const candidates: Candidate[] = [];
-  for (const spaceId of spaceIds) candidates.push(...(await candidatesOfSpace(db, expression, spaceId, perSpace)));
-  const bySpace = new Map<string, Ranked[]>();
-  for (const page of await scored(db, expression, candidates)) {
-    const pages = bySpace.get(page.spaceId) ?? [];
-    pages.push(page);
-    bySpace.set(page.spaceId, pages);
+  const spaces: Ranked[][] = [];
+  for (const spaceId of spaceIds) {
+    const pages = await bestOfSpace(db, expression, spaceId, perSpace);
+    if (pages.length > 0) spaces.push(pages.sort(byRank));
   }
-  const spaces = [...bySpace.values()].map((pages) => pages.sort(byRank).slice(0, perSpace));
   spaces.sort((a, b) => byRank(a[0], b[0]) || (a[0].spaceId < b[0].spaceId ? -1 : 1));
   const shown = spaces.slice(window.offset, window.offset + window.limit);
   const marked = await markedPages(db, query, shown.map((pages) => pages[0].spaceId), shown.flat());
