@@ -204,7 +204,8 @@ export interface JobsTable {
  * One indexed page of a space's current content (document pages without `noIndex`). `headings` and `body`
  * hold the text of the page's sections, in order, separated by SECTION_SEPARATOR (src/search/page-text.ts);
  * `sections` is the JSON array of their anchors. The full-text index over these columns is per dialect
- * (migration 2026-11-21-0003).
+ * (migration 2026-11-21-0003); on SQLite it also holds each page's space as a token (migration
+ * 2026-11-26-0120, through the view `search_fts_content`).
  */
 export interface SearchPagesTable {
   space_id: string;

@@ -35,6 +35,11 @@ export interface BodyText {
 
 export interface SearchDialect {
   match(query: SearchQuery): MatchSql;
+  /**
+   * matchingSpaces of its own, when the engine has a cheaper way than ranking every hit in SQL (SQLite:
+   * src/search/dialects/sqlite-spaces.ts); otherwise the ranking below is used.
+   */
+  matchingSpaces?(db: Kysely<DB>, query: SearchQuery, spaceIds: string[], window: Window, perSpace: number): Promise<SpaceMatches>;
   /** Holds off other index writers of the space until the transaction ends (the state row must exist). */
   lockSpace(db: Kysely<DB>, spaceId: string): Promise<void>;
   /** Indexed text of bodies already indexed somewhere: at most one row per body hash. */
@@ -64,6 +69,12 @@ export interface PageMatch {
 export interface Window {
   offset: number;
   limit: number;
+}
+
+/** Spaces with matching pages: how many, and the pages of those in the window (see matchingSpaces). */
+export interface SpaceMatches {
+  count: number;
+  rows: PageMatch[];
 }
 
 type Target = { db: Kysely<DB>; dialect: DialectName };
@@ -102,10 +113,22 @@ export async function countPages({ db, dialect }: Target, query: SearchQuery, sc
 }
 
 /**
- * Matching pages grouped by space: the spaces in the window, best first (each ranked by its best page),
- * with their best `perSpace` pages each, best first.
+ * Matching pages grouped by space: how many spaces have any, and the spaces in the window, best first (each
+ * ranked by its best page), with their best `perSpace` pages each, best first.
  */
-export async function matchingSpaces({ db, dialect }: Target, query: SearchQuery, scope: SpaceScope, window: Window, perSpace: number): Promise<PageMatch[]> {
+export async function matchingSpaces(target: Target, query: SearchQuery, scope: { spaceIds: Expression<unknown> }, window: Window, perSpace: number): Promise<SpaceMatches> {
+  const engine = searchDialect(target.dialect);
+  if (engine.matchingSpaces) {
+    const readable = await sql<{ id: string }>`select id from ${scope.spaceIds} as readable`.execute(target.db);
+    return engine.matchingSpaces(target.db, query, readable.rows.map((row) => row.id), window, perSpace);
+  }
+  const count = await countSpaces(target, query, scope);
+  const rows = window.limit === 0 || window.offset >= count ? [] : await rankedSpaces(target, query, scope, window, perSpace);
+  return { count, rows };
+}
+
+/** Every hit ranked in SQL: a window over the hits of each space. */
+async function rankedSpaces({ db, dialect }: Target, query: SearchQuery, scope: SpaceScope, window: Window, perSpace: number): Promise<PageMatch[]> {
   const m = searchDialect(dialect).match(query);
   const statement = sql<PageMatch>`${withClause(
     m,
@@ -118,7 +141,7 @@ export async function matchingSpaces({ db, dialect }: Target, query: SearchQuery
   return (await statement.execute(db)).rows.map((row) => ({ ...row, position: Number(row.position) }));
 }
 
-export async function countSpaces({ db, dialect }: Target, query: SearchQuery, scope: SpaceScope): Promise<number> {
+async function countSpaces({ db, dialect }: Target, query: SearchQuery, scope: SpaceScope): Promise<number> {
   const m = searchDialect(dialect).match(query);
   const statement = sql<{ n: number }>`${withClause(m, hits(m, scope))} select count(distinct space_id) as n from hits`;
   return Number((await statement.execute(db)).rows[0]?.n ?? 0);

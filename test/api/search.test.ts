@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { assertError, createTestApp, dialects, type TestApp } from '../helpers/app.ts';
 import { cast, createWorld, type TestUser, type World } from '../helpers/factories.ts';
 import { indexNow, spaceWithPages } from '../search/support.ts';
+import { spaceScopeToken } from '../../src/search/dialects/sqlite-spaces.ts';
 
 const filler = (n: number) => Array.from({ length: n }, (_, i) => `filler${i}`).join(' ');
 
@@ -142,6 +143,10 @@ for (const dialect of dialects) {
       spaces.public = await spaceWithPages(t.ctx, world.organizationId, [page('Public page', '## Otters\n\nIn public.\n')], { title: 'Public', visibility: 'public', defaultLevel: 'none' });
       spaces.trashed = await spaceWithPages(t.ctx, world.organizationId, [page('Otters', 'Deleted soon.\n')], { title: 'Trashed' });
       spaces.many = await spaceWithPages(t.ctx, world.organizationId, Array.from({ length: 12 }, (_, i) => page(`Walrus ${i}`, 'Tusks.\n')), { title: 'Many' });
+      // Many title matches, the best of them (the shortest title) written last, and a body match ranked below them all.
+      const herons = Array.from({ length: 80 }, (_, i) => page(`Heron of the marsh ${i}`, 'Grey.\n'));
+      spaces.crowd = await spaceWithPages(t.ctx, world.organizationId, [page('Marsh', 'A heron, a heron.\n'), ...herons, page('Heron', 'Grey.\n')], { title: 'Crowd' });
+      spaces.quiet = await spaceWithPages(t.ctx, world.organizationId, [page('Pond', '## Reeds\n\nOne heron.\n')], { title: 'Quiet' });
       spaces.elsewhere = await spaceWithPages(t.ctx, world.otherOrganizationId, [page('Otters', 'Another organization.\n')], { title: 'Elsewhere', visibility: 'public' });
       await indexNow(t.ctx);
       assert.equal((await world.admin.api.delete(`/v1/spaces/${spaces.trashed}`)).status, 205);
@@ -189,6 +194,24 @@ for (const dialect of dialects) {
       const second = await search(world.admin, 'otter', `&limit=2&page=${encodeURIComponent(first.body.next.page)}`);
       assert.deepEqual([second.body.items.map((item: { title: string }) => item.title), second.body.next, second.body.count], [['Closed'], undefined, 3]);
       assertError(await world.admin.api.get(`/v1/orgs/${world.organizationId}/search?query=otter&page=${encodeURIComponent(first.body.next.page)}&limit=2x`), 400);
+    });
+
+    it('ranks title matches first, the best of all of them first, and counts every space', async () => {
+      const { body } = await search(world.members.read, 'heron');
+      assert.equal(body.count, 2);
+      assert.deepEqual(body.items.map((item: { title: string }) => item.title), ['Crowd', 'Quiet']);
+      const [crowd, quiet] = body.items;
+      assert.equal(crowd.pages.length, 10);
+      assert.equal(crowd.pages[0].title, 'Heron', 'the best title match, though written last');
+      assert.ok(crowd.pages.every((p: { title: string }) => /^Heron( of the marsh \d+)?$/.test(p.title)), 'title matches only');
+      assert.deepEqual(quiet.pages.map((p: { title: string }) => p.title), ['Pond']);
+    });
+
+    it('never matches a space by its id, whatever the engine keeps of it', async () => {
+      for (const query of [spaces.open, spaceScopeToken(spaces.open), `"${spaceScopeToken(spaces.open)}"`]) {
+        const { body } = await search(world.admin, query);
+        assert.deepEqual([body.count, body.items], [0, []], query);
+      }
     });
 
     it('refuses a missing or too long query', async () => {

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { MATCH_END as E, MATCH_START as S, pageText, SECTION_SEPARATOR } from '../../src/search/page-text.ts';
 import { isEmptyQuery, MAX_SEARCH_WORDS, parseSearchQuery } from '../../src/search/query.ts';
 import { matchedSections, snippet, SNIPPET_LENGTH } from '../../src/search/snippets.ts';
-import { ftsExpression } from '../../src/search/dialects/sqlite.ts';
+import { ftsExpression } from '../../src/search/dialects/fts5-expression.ts';
 
 describe('search queries', () => {
   it('reads words as prefixes, quoted text as phrases, and nothing else', () => {

@@ -16,6 +16,8 @@ import * as mergeRules from './2026-11-24-0082-merge-rules.ts';
 import * as gitSync from './2026-11-24-0020-git-sync.ts';
 import * as openapi from './2026-11-24-0030-openapi.ts';
 import * as orphanGrants from './2026-11-26-0090-orphan-grants.ts';
+// search (issue 16: organization search)
+import * as searchSpaceScope from './2026-11-26-0120-search-space-scope.ts';
 // gc (issue 17 items 6 and 8)
 import * as apiTokenLifecycle from './2026-11-26-0050-api-token-lifecycle.ts';
 import * as contentGc from './2026-11-26-0051-content-gc.ts';
@@ -48,6 +50,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-26-0091-job-queue-keys': jobQueueKeys,
   // gitsync (issue 12)
   '2026-11-26-0021-git-auto-sync': gitAutoSync,
+  // search (issue 16: organization search)
+  '2026-11-26-0120-search-space-scope': searchSpaceScope,
 };
 
 export const migrationProvider: MigrationProvider = {

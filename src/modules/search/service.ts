@@ -2,7 +2,7 @@ import type { Context } from '../../context.ts';
 import { BadRequest } from '../../errors.ts';
 import { decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, type Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
-import { countPages, countSpaces, matchingPages, matchingSpaces, type PageMatch, type SpaceScope } from '../../search/engine.ts';
+import { countPages, matchingPages, matchingSpaces, type PageMatch, type SpaceScope } from '../../search/engine.ts';
 import { isEmptyQuery, parseSearchQuery } from '../../search/query.ts';
 import { matchedSections, type SectionMatch } from '../../search/snippets.ts';
 import { organizationAccess } from '../../access/organizations.ts';
@@ -88,9 +88,7 @@ export async function searchOrganization(ctx: Context, organizationId: string, r
     .where('spaces.organization_id', '=', organization.id)
     .where('spaces.deleted_at', 'is', null)
     .where(orGranted(spaceViewableBy(actor.role, spaceResolvedLevel), spaceGrantRank(grants)));
-  const spaces: SpaceScope = { spaceIds: readable };
-  const count = await countSpaces(ctx, query, spaces);
-  const rows = limit === 0 || offset >= count ? [] : await matchingSpaces(ctx, query, spaces, { offset, limit: limit + 1 }, PAGES_PER_SPACE);
+  const { count, rows } = await matchingSpaces(ctx, query, { spaceIds: readable }, { offset, limit: limit + 1 }, PAGES_PER_SPACE);
 
   const groups = new Map<string, PageHit[]>();
   for (const row of rows) {

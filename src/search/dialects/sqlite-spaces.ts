@@ -1,0 +1,94 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/types.ts';
+import type { PageMatch, SpaceMatches, Window } from '../engine.ts';
+import { MATCH_END, MATCH_START } from '../page-text.ts';
+import type { SearchQuery } from '../query.ts';
+import { BM25, ftsExpression, textMatch } from './fts5-expression.ts';
+
+/**
+ * SQLite: matching pages grouped by space, without a join or a window over every hit (docs/decisions/0065).
+ * Each space is searched inside the FTS5 index (`{scope} : "<token>"`, migration 2026-11-26-0120), tier by
+ * tier: the title, then the headings, then anywhere, each tier's hits ranked by FTS5 itself (BM25 of the
+ * tier's columns, `order by … limit`), and the next tier read only while the space has fewer than
+ * `perSpace` pages. So a title match still comes before a heading match and a body match, and the ranking
+ * within a tier is exact: the cost is BM25 over the space's hits of the tiers read, done in C.
+ */
+const TIERS = [
+  { tier: 3, columns: '{title}' },
+  { tier: 2, columns: '{headings}' },
+  { tier: 1, columns: '{title headings body}' },
+] as const;
+
+/** The token the `scope` column holds for a space: its id in hexadecimal, as SQLite's hex() writes it. */
+export function spaceScopeToken(spaceId: string): string {
+  return Buffer.from(spaceId, 'utf8').toString('hex').toUpperCase();
+}
+
+interface Ranked {
+  spaceId: string;
+  docId: number;
+  tier: number;
+  score: number;
+}
+
+/**
+ * The pages of `ids`: FTS5 reads its index between their bounds (it seeks to them), and the list itself is
+ * a filter on the rows it gives (`+rowid`: kept out of FTS5's plan, which would read the index once per id).
+ */
+function docIds(ids: number[]) {
+  const [first, last] = ids.reduce(([lo, hi], id) => [Math.min(lo, id), Math.max(hi, id)], [Infinity, -Infinity]);
+  return sql`search_fts.rowid >= ${first} and search_fts.rowid <= ${last} and +search_fts.rowid in (select value from json_each(${JSON.stringify(ids)}))`;
+}
+
+const byRank = (a: Ranked, b: Ranked) => b.tier - a.tier || a.score - b.score || a.docId - b.docId;
+
+/** The best `perSpace` pages of one space: by tier, then by BM25 within the tier. */
+async function bestOfSpace(db: Kysely<DB>, expression: string, spaceId: string, perSpace: number): Promise<Ranked[]> {
+  const picked = new Map<number, Ranked>();
+  const scope = `{scope} : "${spaceScopeToken(spaceId)}"`;
+  for (const { tier, columns } of TIERS) {
+    if (picked.size >= perSpace) break;
+    // Pages of the tiers above are matched again here: read past them.
+    const rows = await sql<{ doc_id: number; score: number }>`select rowid as doc_id, ${BM25} as score from search_fts
+      where search_fts match ${`${columns} : (${expression}) AND ${scope}`} order by score, rowid limit ${perSpace}`.execute(db);
+    for (const row of rows.rows) {
+      if (picked.size >= perSpace) break;
+      if (!picked.has(row.doc_id)) picked.set(row.doc_id, { spaceId, docId: row.doc_id, tier, score: row.score });
+    }
+  }
+  return [...picked.values()];
+}
+
+/** The text of the ranked pages, headings and body marked, by doc id; only pages of `spaceIds`. */
+async function markedPages(db: Kysely<DB>, query: SearchQuery, spaceIds: string[], pages: Ranked[]): Promise<Map<number, Omit<PageMatch, 'position'>>> {
+  if (pages.length === 0) return new Map();
+  const rows = await sql<Omit<PageMatch, 'position'> & { doc_id: number }>`select search_fts.rowid as doc_id, p.space_id, p.page_id, p.title, p.path, p.sections,
+      highlight(search_fts, 1, ${MATCH_START}, ${MATCH_END}) as headings, highlight(search_fts, 2, ${MATCH_START}, ${MATCH_END}) as body
+    from search_fts join search_pages p on p.doc_id = search_fts.rowid
+    where search_fts match ${textMatch(query)}
+      and ${docIds(pages.map((page) => page.docId))} and p.space_id in (${sql.join(spaceIds)})`.execute(db);
+  return new Map(rows.rows.map(({ doc_id, ...row }) => [doc_id, row]));
+}
+
+/**
+ * The spaces of `spaceIds` with matching pages: how many, and those in `window`, best first (each ranked by
+ * its best page), with their best `perSpace` pages each, best first.
+ */
+export async function sqliteMatchingSpaces(db: Kysely<DB>, query: SearchQuery, spaceIds: string[], window: Window, perSpace: number): Promise<SpaceMatches> {
+  const expression = ftsExpression(query);
+  const spaces: Ranked[][] = [];
+  for (const spaceId of spaceIds) {
+    const pages = await bestOfSpace(db, expression, spaceId, perSpace);
+    if (pages.length > 0) spaces.push(pages.sort(byRank));
+  }
+  spaces.sort((a, b) => byRank(a[0], b[0]) || (a[0].spaceId < b[0].spaceId ? -1 : 1));
+  const shown = spaces.slice(window.offset, window.offset + window.limit);
+  const marked = await markedPages(db, query, shown.map((pages) => pages[0].spaceId), shown.flat());
+  const rows = shown.flatMap((pages) =>
+    pages.flatMap((page, index) => {
+      const row = marked.get(page.docId);
+      return row ? [{ ...row, position: index + 1 }] : [];
+    }),
+  );
+  return { count: spaces.length, rows };
+}
