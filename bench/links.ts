@@ -6,11 +6,13 @@
  * it. Target: the first analysis in at most 0.5 s.
  *
  * `npm run bench -- links` runs it alone (BENCH_LINK_PAGES, default 10,000; BENCH_LINK_RUNS fresh servers,
- * default 3, the median printed with the spread).
+ * default 3, the median printed with the spread; BENCH_LINK_INDEXED=0 leaves the space unindexed, see
+ * seedLinkSpace).
  */
 import { join } from 'node:path';
 import { api, median, ms, row, start, stop, type Api } from './lib.ts';
 import { fillSpace, pageMarkdown, withContext, type PageMaker } from './seed.ts';
+import { indexSpace } from '../src/search/indexer.ts';
 
 /** A bench page with links: to the next topic (relative to its group's folder), to its own anchor, to the web. */
 export const linkedPage: PageMaker = (n) => ({
@@ -26,9 +28,17 @@ export interface LinkBenchSetup {
   spaceId: string;
 }
 
-/** Seeds the space (the server must be stopped); returns nothing, the pages are in the space's current revision. */
+/**
+ * Seeds the space (the server must be stopped); returns nothing, the pages are in the space's current
+ * revision. The space is indexed as a space in use would be (every revision is, by the `index-space` job),
+ * which also stores the link facts of its bodies; BENCH_LINK_INDEXED=0 leaves it unindexed, as content
+ * written before the link facts were stored is: the first server then reads every body (and stores their facts).
+ */
 export async function seedLinkSpace(dataDir: string, spaceId: string, pages: number): Promise<void> {
-  await withContext(dataDir, (ctx) => fillSpace(ctx, spaceId, pages, linkedPage));
+  await withContext(dataDir, async (ctx) => {
+    await fillSpace(ctx, spaceId, pages, linkedPage);
+    if (process.env.BENCH_LINK_INDEXED !== '0') await indexSpace(ctx, spaceId);
+  });
 }
 
 /** Starts a fresh server `runs` times and times its first and second link listing; prints the row. */

@@ -114,6 +114,8 @@ async function main(): Promise<void> {
       await seedLinkSpace(dataDir, spaces.links, linkPages);
       header();
       await linkAnalysisTimes(linkSetup, linkPages, linkRuns);
+      // The baseline server is not used here, but it keeps the process alive until it is stopped.
+      await stop(hello);
       return;
     }
     const { pageId, smallPage, largePage, indexSeconds } = await withContext(dataDir, async (ctx) => {

@@ -4,6 +4,7 @@ import { enqueue } from '../jobs/queue.ts';
 import type { JobDefinition } from '../jobs/types.ts';
 import { decodeNode } from './nodes.ts';
 import type { RevisionRoot } from './revisions.ts';
+import { sweepLinkFacts } from './link-analysis/store.ts';
 
 /**
  * Garbage collection of the content store: mark and sweep with a grace period (docs/architecture.md,
@@ -21,6 +22,8 @@ import type { RevisionRoot } from './revisions.ts';
  * own statement, so a write that starts using an old object during the sweep either touched it first (the
  * delete skips it; on PostgreSQL it waits for the writer's row lock and then sees the new time) or comes
  * after the delete (its insert stores the object again). A blob's row and its bytes go in one transaction.
+ * What was derived from a body and kept by its hash (link facts) goes once the body is gone and the row is
+ * older than the grace.
  */
 
 export const GC_KIND = 'content-gc';
@@ -32,6 +35,8 @@ export interface GcReport {
   cutoff: string;
   reachable: { revisions: number; objects: number; blobs: number };
   removed: { revisions: number; objects: number; blobs: number; blobBytes: number };
+  /** Rows derived from bodies that are gone: the link facts stored by body hash. */
+  derived: { linkFacts: number };
 }
 
 type GcContext = Context;
@@ -131,6 +136,7 @@ export async function collectGarbage(ctx: GcContext, options: GcOptions = {}): P
     cutoff,
     reachable: { revisions: marked.revisions.size, objects: marked.objects.size, blobs: marked.blobs.size },
     removed: { revisions: 0, objects: 0, blobs: 0, blobBytes: 0 },
+    derived: { linkFacts: 0 },
   };
 
   // Revisions first: a revision's root is a foreign key, and an object goes only when no revision names it.
@@ -172,6 +178,7 @@ export async function collectGarbage(ctx: GcContext, options: GcOptions = {}): P
       .executeTakeFirst();
     report.removed.objects += Number(result.numDeletedRows);
   }
+  report.derived.linkFacts = await sweepLinkFacts(ctx, cutoff, objects, dryRun);
 
   const staleBlobs = await ctx.db
     .selectFrom('content_blobs')

@@ -157,6 +157,16 @@ export interface ContentObjectsTable {
   touched_at: Generated<string | null>;
 }
 
+/** What a page body says about links as written (src/content/link-analysis/store.ts), by the body's hash. */
+export interface LinkFactsTable {
+  body_hash: string;
+  /** The reading the facts came from (WRITTEN_FACTS_VERSION); facts of another reading are read again. */
+  version: number;
+  /** WrittenFacts as JSON. */
+  facts: string;
+  created_at: string;
+}
+
 export interface ContentBlobsTable {
   hash: string;
   size: number;
@@ -697,6 +707,7 @@ export interface DB {
   spaces: SpacesTable;
   content_objects: ContentObjectsTable;
   content_blobs: ContentBlobsTable;
+  link_facts: LinkFactsTable;
   revisions: RevisionsTable;
   jobs: JobsTable;
   change_requests: ChangeRequestsTable;

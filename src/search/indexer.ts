@@ -5,7 +5,9 @@ import { getObjects } from '../content/objects.ts';
 import { cachedTree, loadTree, walkPages, type RevisionTree } from '../content/tree.ts';
 import type { SearchPagesTable } from '../db/types.ts';
 import { searchDialect } from './engine.ts';
-import { cleanText, EMPTY_TEXT, pageText } from './page-text.ts';
+import { cleanText, documentText, EMPTY_TEXT } from './page-text.ts';
+import { storeWrittenFacts } from '../content/link-analysis/store.ts';
+import { readWritten, type WrittenFacts } from '../content/link-analysis/written.ts';
 
 /**
  * Keeps a space's search index in step with its current revision, incrementally: pages are compared with
@@ -92,8 +94,11 @@ async function indexedRootOf(ctx: Pick<Context, 'db'>, spaceId: string): Promise
   return (await ctx.db.selectFrom('search_spaces').select('root_hash').where('space_id', '=', spaceId).executeTakeFirst())?.root_hash;
 }
 
-/** Adds to `texts` the text of every body in `hashes` it lacks: reused from the index, else parsed. */
-async function readTexts(ctx: Pick<Context, 'db' | 'dialect'>, hashes: string[], texts: Map<string, IndexedText>): Promise<void> {
+/**
+ * Adds to `texts` the text of every body in `hashes` it lacks: reused from the index, else parsed. A body
+ * parsed here also gives its link facts as written (the same reading), stored for the link analysis.
+ */
+async function readTexts(ctx: Pick<Context, 'db' | 'dialect' | 'clock'>, hashes: string[], texts: Map<string, IndexedText>): Promise<void> {
   const wanted = [...new Set(hashes)].filter((hash) => hash !== '' && !texts.has(hash));
   const dialect = searchDialect(ctx.dialect);
   for (let i = 0; i < wanted.length; i += 500) {
@@ -106,13 +111,17 @@ async function readTexts(ctx: Pick<Context, 'db' | 'dialect'>, hashes: string[],
   for (let i = 0; i < unread.length; i += 200) {
     const bodies = await getObjects(ctx, unread.slice(i, i + 200));
     let parsed = 0;
+    const linkFacts = new Map<string, WrittenFacts>();
     for (const [hash, markdown] of bodies) {
-      const text = pageText(markdown);
+      const { document, facts } = readWritten(markdown);
+      const text = markdown.trim() === '' ? EMPTY_TEXT : documentText(document);
       texts.set(hash, { headings: text.headings, body: text.body, sections: JSON.stringify(text.sections) });
+      linkFacts.set(hash, facts);
       indexStats.parsed++;
       // Parsing is the costly part: let requests through now and then while a large space is read.
       if (++parsed % 20 === 0) await yieldToEventLoop();
     }
+    await storeWrittenFacts(ctx, linkFacts, nowIso(ctx));
   }
 }
 

@@ -1,4 +1,5 @@
-import { extractSections, FrontmatterError, normalizeSource, parseMarkdown, type Document } from '../content/markdown/index.ts';
+import { extractSections, type Document } from '../content/markdown/index.ts';
+import { readMarkdownBody } from '../content/link-analysis/written.ts';
 
 /**
  * The searchable text of a page body: its sections (the parts between top-level headings), kept in two
@@ -36,24 +37,18 @@ export function cleanText(text: string): string {
   return text.replace(RESERVED, ' ');
 }
 
-/** Reads a body; front matter that cannot be read is set aside, so that the text below it is still found. */
-function readDocument(markdown: string): Document {
-  try {
-    return parseMarkdown(markdown).document;
-  } catch (error) {
-    if (!(error instanceof FrontmatterError)) throw error;
-    return parseMarkdown(normalizeSource(markdown).replace(/^---\n[\s\S]*?\n---(?:\n|$)/, '')).document;
-  }
-}
-
 /** The searchable text of a Markdown body. */
 export function pageText(markdown: string): PageText {
-  if (markdown.trim() === '') return EMPTY_TEXT;
+  return markdown.trim() === '' ? EMPTY_TEXT : documentText(readMarkdownBody(markdown));
+}
+
+/** The searchable text of a body already read (without a tree, as `parseMarkdown(markdown)` reads it). */
+export function documentText(document: Document): PageText {
   const headings: string[] = [];
   const texts: string[] = [];
   const sections: string[] = [];
   let room = MAX_INDEXED_TEXT;
-  for (const section of extractSections(readDocument(markdown))) {
+  for (const section of extractSections(document)) {
     if (room <= 0) break;
     const text = cleanText(section.text).slice(0, room);
     room -= text.length;

@@ -2,17 +2,18 @@
  * The link analysis of a revision: every link of every page, classified, grouped by target, with the
  * pages that use each file. A revision's content never changes, so its analysis is a pure function of
  * its root hash (and of the server's public URL, which decides what is one of its own addresses): it is
- * computed once and kept in a bounded cache; each body is read once across revisions (facts.ts). Spaces and change requests (for
+ * computed once and kept in a bounded cache; each body is read once, its link facts kept by body hash in
+ * memory and in the database (facts.ts, store.ts). Spaces and change requests (for
  * their mirrors) read it through `analyzeRevision`.
  */
-import type { Context } from '../../context.ts';
+import { nowIso, type Context } from '../../context.ts';
 import { LruCache } from '../../lru.ts';
-import { getObjects } from '../objects.ts';
 import { findRevision } from '../revisions.ts';
-import { loadTree, walkPages, type RevisionTree, type TreePage } from '../tree.ts';
+import { loadTree, walkPages, type RevisionTree } from '../tree.ts';
 import { classify, type AnalyzedLink, type ClassifyScope } from './classify.ts';
 import { nodeRefs, type FoundRef } from './extract.ts';
-import { bodyFacts, bodyFactsStats, knownBodyFacts, type BodyFacts } from './facts.ts';
+import { bodyFactsStats, pageFacts } from './facts.ts';
+import { storeWrittenFacts } from './store.ts';
 
 export type { AnalyzedLink, LinkStatus, LinkTarget } from './classify.ts';
 export type { LinkRelation } from './extract.ts';
@@ -36,7 +37,7 @@ export interface RevisionLinks {
   spaces: string[];
 }
 
-type Store = Pick<Context, 'db' | 'dialect' | 'config'>;
+type Store = Pick<Context, 'db' | 'dialect' | 'config' | 'clock'>;
 
 const NO_ANCHORS: ReadonlySet<string> = new Set();
 
@@ -80,23 +81,9 @@ async function compute(ctx: Store, rootHash: string, publicUrl: string): Promise
   const tree = await loadTree(ctx, rootHash);
   const pages = [...walkPages(tree.pages)];
 
-  // The facts of each body (references, anchors): known from an earlier revision with the same paths, or
-  // read now from the bodies not seen yet, which alone are loaded.
-  const factsByPage = new Map<string, BodyFacts>();
-  const unknown: TreePage[] = [];
-  for (const page of pages) {
-    if (page.node.type !== 'document' || !page.node.body) continue;
-    const known = knownBodyFacts(tree, page, page.node.body);
-    if (known) factsByPage.set(page.node.id, known);
-    else unknown.push(page);
-  }
-  if (unknown.length > 0) {
-    const bodies = await getObjects(ctx, [...new Set(unknown.map((page) => page.node.body!))]);
-    for (const page of unknown) {
-      const source = bodies.get(page.node.body!);
-      if (source) factsByPage.set(page.node.id, bodyFacts(tree, page, page.node.body!, source));
-    }
-  }
+  // The facts of each body (references, anchors): from memory, from the facts stored by body hash, or
+  // read now from the bodies that have none (their facts are stored once the analysis is done).
+  const { byPage: factsByPage, newlyRead } = await pageFacts(ctx, tree, pages);
   const found = new Map<string, FoundRef[]>();
   for (const page of pages) {
     const refs = [...nodeRefs(page.node), ...(factsByPage.get(page.node.id)?.refs ?? [])];
@@ -130,6 +117,8 @@ async function compute(ctx: Store, rootHash: string, publicUrl: string): Promise
     if (own.size > 0) byPage.set(pageId, [...own.values()].sort(byKey));
     weight += own.size;
   }
+
+  if (newlyRead.size > 0) await storeWrittenFacts(ctx, newlyRead, nowIso(ctx));
 
   const analysis: RevisionLinks = { rootHash, tree, usages: [...usages.values()].sort(byKey), byPage, fileBacklinks, spaces: [...spaces] };
   linkAnalysisStats.built++;

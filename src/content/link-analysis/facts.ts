@@ -1,25 +1,40 @@
 /**
- * What one page body says about links, kept across revisions: its references (as the revision's tree
- * resolves them) and its anchors. A new revision usually changes a few bodies and no path, so its analysis
- * parses only the bodies it changed; the facts of the others are reused.
+ * What one page body says about links, kept across revisions and processes: its references (as the
+ * revision's tree resolves them) and its anchors. Three levels, each consulted only for what the one
+ * before it lacks:
  *
- * The references a body holds depend on the body, on the folder of its file (relative links) and on how
- * the tree resolves names: the paths of its pages and files and the ids of its reusable contents. That
- * last part is summed up by `resolutionKey`, computed once per tree.
+ * 1. In process, the facts as a tree resolves them, keyed by body hash, the folder of the body's file
+ *    (relative links) and `resolutionKey` (a digest of everything by which a tree resolves names: the paths
+ *    of its pages and files, the ids of its reusable contents). A new revision usually changes a few bodies
+ *    and no path: the facts of the others are reused as they are.
+ * 2. In the database, the facts as written, by body hash (store.ts): resolved against the tree without
+ *    reading the body (written.ts). The search indexer stores them for every body it reads.
+ * 3. The body itself, read once; its facts as written are then stored (written back by the caller with
+ *    `storeWrittenFacts`), so the next process finds them at level 2.
  */
 import { createHash } from 'node:crypto';
+import type { Context } from '../../context.ts';
 import { parseOptions } from '../documents.ts';
 import { folderOfFile, pageFile } from '../links.ts';
 import { LruCache } from '../../lru.ts';
-import { extractSections, FrontmatterError, normalizeSource, parseMarkdown, type Document } from '../markdown/index.ts';
+import { getObjects } from '../objects.ts';
 import { reusableContentsOf, reusableContentFile } from '../reusable-contents.ts';
 import { walkPages, type RevisionTree, type TreePage } from '../tree.ts';
 import { documentRefs, type FoundRef } from './extract.ts';
+import { loadWrittenFacts } from './store.ts';
+import { documentAnchors, readMarkdownBody, readWritten, resolveWritten, type WrittenFacts } from './written.ts';
 
 export interface BodyFacts {
   refs: FoundRef[];
   /** The body's anchors; read from the body the first time they are asked for when it holds no reference. */
   anchors(): ReadonlySet<string>;
+}
+
+/** The facts of the bodies of a revision's pages, and the facts as written read from bodies meanwhile (to be stored). */
+export interface PageFacts {
+  byPage: Map<string, BodyFacts>;
+  /** Grows while anchors are read lazily: store it once the analysis is done. */
+  newlyRead: Map<string, WrittenFacts>;
 }
 
 /**
@@ -32,7 +47,13 @@ const MAY_REFER = /[[<{@]|:\/\/|www\./i;
 const facts = new LruCache<string, BodyFacts>(500_000, 2_000_000);
 const resolutionKeys = new WeakMap<RevisionTree, string>();
 
+/** Bodies read with the Markdown reader, for tests and measurements. */
 export const bodyFactsStats = { parsed: 0 };
+
+/** Empties the in-process level (level 1), as a freshly started process has it. */
+export function clearBodyFactsCache(): void {
+  facts.clear();
+}
 
 /** A digest of everything by which a tree resolves the names written in its bodies. */
 export function resolutionKey(tree: RevisionTree): string {
@@ -47,54 +68,85 @@ export function resolutionKey(tree: RevisionTree): string {
   return key;
 }
 
-/** Reads a body; front matter that cannot be read is set aside so that the links below it are still found. */
-function readBody(markdown: string, tree: RevisionTree, page: TreePage): Document {
-  const options = parseOptions(tree, page);
-  try {
-    return parseMarkdown(markdown, options).document;
-  } catch (error) {
-    if (!(error instanceof FrontmatterError)) throw error;
-    return parseMarkdown(normalizeSource(markdown).replace(/^---\n[\s\S]*?\n---(?:\n|$)/, ''), options).document;
-  }
-}
-
 function factsKey(tree: RevisionTree, page: TreePage, bodyHash: string): string {
   return `${bodyHash}|${folderOfFile(pageFile(page)).join('/')}|${resolutionKey(tree)}`;
 }
 
-function anchorsOf(document: Document): ReadonlySet<string> {
-  return new Set(extractSections(document).map((section) => section.id).filter((id) => id !== ''));
+function remember(tree: RevisionTree, page: TreePage, bodyHash: string, found: BodyFacts, weight: number): BodyFacts {
+  facts.set(factsKey(tree, page, bodyHash), found, weight);
+  return found;
 }
 
-/** The facts of a body already read (by this or an earlier revision with the same paths), without its source. */
-export function knownBodyFacts(tree: RevisionTree, page: TreePage, bodyHash: string): BodyFacts | undefined {
-  return facts.get(factsKey(tree, page, bodyHash));
+/** Facts as written, resolved in the page's tree: no body is read. */
+function resolved(tree: RevisionTree, page: TreePage, written: Extract<WrittenFacts, { treeDependent: false }>): BodyFacts {
+  let anchors: ReadonlySet<string> | undefined;
+  return { refs: resolveWritten(written.refs, parseOptions(tree, page)), anchors: () => (anchors ??= new Set(written.anchors)) };
 }
 
-/** The facts of the body `source` (stored as `bodyHash`) of `page` in `tree`: from memory, or read once. */
-export function bodyFacts(tree: RevisionTree, page: TreePage, bodyHash: string, source: string): BodyFacts {
-  const key = factsKey(tree, page, bodyHash);
-  const known = facts.get(key);
-  if (known) return known;
-  let found: BodyFacts;
-  if (MAY_REFER.test(source)) {
-    bodyFactsStats.parsed++;
-    const document = readBody(source, tree, page);
-    const anchors = anchorsOf(document);
-    found = { refs: documentRefs(document), anchors: () => anchors };
-  } else {
+/** A body whose structure depends on its tree, read in it (its facts cannot be kept as written). */
+function readInTree(tree: RevisionTree, page: TreePage, source: string): BodyFacts {
+  bodyFactsStats.parsed++;
+  const document = readMarkdownBody(source, parseOptions(tree, page));
+  const anchors = new Set(documentAnchors(document));
+  return { refs: documentRefs(document), anchors: () => anchors };
+}
+
+/** A body read now (level 3); its facts as written go to `newlyRead`. */
+function readSource(tree: RevisionTree, page: TreePage, hash: string, source: string, newlyRead: Map<string, WrittenFacts>): BodyFacts {
+  const readBefore = newlyRead.get(hash);
+  if (readBefore && !readBefore.treeDependent) return resolved(tree, page, readBefore);
+  if (!MAY_REFER.test(source)) {
+    // No reference and (no tag) nothing that depends on the tree: read only if an anchor is asked for.
     let anchors: ReadonlySet<string> | undefined;
-    found = {
+    return {
       refs: [],
       anchors: () => {
         if (!anchors) {
           bodyFactsStats.parsed++;
-          anchors = anchorsOf(readBody(source, tree, page));
+          const { facts: written } = readWritten(source);
+          newlyRead.set(hash, written);
+          anchors = new Set(written.treeDependent ? [] : written.anchors);
         }
         return anchors;
       },
     };
   }
-  facts.set(key, found, 1 + found.refs.length + Math.ceil(source.length / 1000));
-  return found;
+  if (readBefore) return readInTree(tree, page, source);
+  bodyFactsStats.parsed++;
+  const { facts: written } = readWritten(source);
+  newlyRead.set(hash, written);
+  return written.treeDependent ? readInTree(tree, page, source) : resolved(tree, page, written);
+}
+
+/** The facts of the body of every document page in `pages` (pages without a body have none). */
+export async function pageFacts(ctx: Pick<Context, 'db' | 'dialect'>, tree: RevisionTree, pages: TreePage[]): Promise<PageFacts> {
+  const byPage = new Map<string, BodyFacts>();
+  const newlyRead = new Map<string, WrittenFacts>();
+  let unknown: TreePage[] = [];
+  for (const page of pages) {
+    if (page.node.type !== 'document' || !page.node.body) continue;
+    const known = facts.get(factsKey(tree, page, page.node.body));
+    if (known) byPage.set(page.node.id, known);
+    else unknown.push(page);
+  }
+  if (unknown.length === 0) return { byPage, newlyRead };
+
+  const stored = await loadWrittenFacts(ctx, unknown.map((page) => page.node.body!));
+  const unread: TreePage[] = [];
+  for (const page of unknown) {
+    const written = stored.get(page.node.body!);
+    if (written && !written.treeDependent) byPage.set(page.node.id, remember(tree, page, page.node.body!, resolved(tree, page, written), 1 + written.refs.length + written.anchors.length));
+    else unread.push(page);
+  }
+  unknown = unread;
+  if (unknown.length === 0) return { byPage, newlyRead };
+
+  const bodies = await getObjects(ctx, [...new Set(unknown.map((page) => page.node.body!))]);
+  for (const page of unknown) {
+    const hash = page.node.body!;
+    const source = bodies.get(hash)!;
+    const found = stored.has(hash) ? readInTree(tree, page, source) : readSource(tree, page, hash, source, newlyRead);
+    byPage.set(page.node.id, remember(tree, page, hash, found, 1 + found.refs.length + Math.ceil(source.length / 1000)));
+  }
+  return { byPage, newlyRead };
 }

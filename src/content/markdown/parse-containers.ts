@@ -11,7 +11,7 @@ import { phrasingOf } from './parse-html.ts';
 import { convertInline } from './parse-inline.ts';
 import { fragment, paragraph } from './nodes.ts';
 import { wrapAllowed, type Container } from './nesting.ts';
-import { fileIdOf, linkRefOf } from './refs.ts';
+import { fileBlockRefOf, linkRefOf } from './refs.ts';
 import { convertColumns, convertIf, convertOpenApiBlock, convertStepper, convertSwagger, convertUpdates } from './parse-gitbook.ts';
 import type { DocumentBlock, DocumentBlockExpandable, DocumentBlockParagraph, DocumentBlockTabsItem, DocumentFragment, HintStyle } from './types.ts';
 
@@ -145,10 +145,11 @@ function honour(group: TagGroup, ctx: ParseContext, container: Container): Docum
       return [block, ...(isTitleLink || items.length === 0 ? [] : convertItems(items, ctx, container))];
     }
     case 'file': {
-      const file = attrs.src === undefined ? undefined : fileIdOf(attrs.src, ctx.options);
-      if (file === undefined || !validAttributes(attrs, { src: anyValue })) return undefined;
+      if (attrs.src === undefined || !validAttributes(attrs, { src: anyValue })) return undefined;
+      const ref = fileBlockRefOf(attrs.src, ctx.options);
+      if (ref === undefined) return undefined;
       const { caption, rest } = group.closeRaw === undefined ? { caption: [], rest: convertItems(items, ctx, container) } : splitCaption(items, ctx, container);
-      return [{ object: 'block', type: 'file', data: { ref: { kind: 'file', file } }, ...(caption.length > 0 ? { fragments: caption } : {}), isVoid: true }, ...rest];
+      return [{ object: 'block', type: 'file', data: { ref }, ...(caption.length > 0 ? { fragments: caption } : {}), isVoid: true }, ...rest];
     }
     case 'embed': {
       if (attrs.url === undefined || !validAttributes(attrs, { url: anyValue, fullWidth: bool })) return undefined;

@@ -3,7 +3,10 @@
  * content store passes hooks to resolve paths to its files and pages; without them, `files/<id>` stands
  * for a file and everything else stays a URL.
  */
-import type { ContentRef, ContentRefReusableContent, ImageRef } from './types.ts';
+import type { ContentRef, ContentRefFile, ContentRefReusableContent, ImageRef } from './types.ts';
+
+/** How a reference was written: a link's URL, an image's source, a file block's source. */
+export type WrittenVia = 'link' | 'image' | 'file';
 
 export interface ParseOptions {
   /** Maps an image or file `src` (`assets/x.png`, `files/abc`) to the id of one of the space's files. */
@@ -12,6 +15,12 @@ export interface ParseOptions {
   resolveLink?: (url: string) => ContentRef | undefined;
   /** Maps the path of an include (`../.gitbook/includes/setup.md`) to the id of one of the space's reusable contents. */
   resolveReusableContent?: (path: string) => string | undefined;
+  /**
+   * Told of every reference made from text of the page, with that text and how it was read, for readers
+   * that keep what was written rather than what it resolved to (link facts). `ref` is the object the
+   * document holds; undefined for a file block whose source named no file (it was given back as text).
+   */
+  noteWritten?: (ref: ContentRef | undefined, text: string, via: WrittenVia) => void;
 }
 
 export interface RenderOptions {
@@ -37,7 +46,17 @@ export function fileIdOf(src: string, options: ParseOptions): string | undefined
 /** An image source: one of the space's files when it resolves to one, else a URL. */
 export function imageRefOf(src: string, options: ParseOptions): ImageRef {
   const file = fileIdOf(src, options);
-  return file === undefined ? { kind: 'url', url: src } : { kind: 'file', file };
+  const ref: ImageRef = file === undefined ? { kind: 'url', url: src } : { kind: 'file', file };
+  options.noteWritten?.(ref, src, 'image');
+  return ref;
+}
+
+/** The file a `{% file src %}` block shows; undefined when `src` names none (the block is then given back as text). */
+export function fileBlockRefOf(src: string, options: ParseOptions): ContentRefFile | undefined {
+  const file = fileIdOf(src, options);
+  const ref: ContentRefFile | undefined = file === undefined ? undefined : { kind: 'file', file };
+  options.noteWritten?.(ref, src, 'file');
+  return ref;
 }
 
 /**
@@ -61,6 +80,12 @@ export function includeHref(id: string, options: RenderOptions): string {
 
 /** A link target: the hook's answer, a file, an anchor of this page (`#id`), or a URL. */
 export function linkRefOf(url: string, options: ParseOptions): ContentRef {
+  const ref = linkTargetOf(url, options);
+  options.noteWritten?.(ref, url, 'link');
+  return ref;
+}
+
+function linkTargetOf(url: string, options: ParseOptions): ContentRef {
   const resolved = options.resolveLink?.(url);
   if (resolved) return resolved;
   const file = fileIdOf(url, options);

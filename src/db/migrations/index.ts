@@ -24,6 +24,8 @@ import * as contentGc from './2026-11-26-0051-content-gc.ts';
 import * as jobQueueKeys from './2026-11-26-0091-job-queue-keys.ts';
 // gitsync (issue 12)
 import * as gitAutoSync from './2026-11-26-0021-git-auto-sync.ts';
+// links (issue 16)
+import * as linkFacts from './2026-11-26-0110-link-facts.ts';
 
 /** Every migration, by its timestamped name; Kysely applies them in name order. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +52,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-26-0091-job-queue-keys': jobQueueKeys,
   // gitsync (issue 12)
   '2026-11-26-0021-git-auto-sync': gitAutoSync,
+  // links (issue 16)
+  '2026-11-26-0110-link-facts': linkFacts,
   // search (issue 16: organization search)
   '2026-11-26-0120-search-space-scope': searchSpaceScope,
 };
