@@ -1,11 +1,10 @@
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Context } from '../context.ts';
 import { inTransaction, nowIso } from '../context.ts';
 import { getObjects } from '../content/objects.ts';
 import { cachedTree, loadTree, walkPages, type RevisionTree } from '../content/tree.ts';
 import type { SearchPagesTable } from '../db/types.ts';
 import { searchDialect } from './engine.ts';
-import { cleanText, EMPTY_TEXT, pageText } from './page-text.ts';
+import { cleanText, EMPTY_TEXT, readPageTexts } from './page-text.ts';
 
 /**
  * Keeps a space's search index in step with its current revision, incrementally: pages are compared with
@@ -104,15 +103,14 @@ async function readTexts(ctx: Pick<Context, 'db' | 'dialect'>, hashes: string[],
   }
   const unread = wanted.filter((hash) => !texts.has(hash));
   for (let i = 0; i < unread.length; i += 200) {
-    const bodies = await getObjects(ctx, unread.slice(i, i + 200));
-    let parsed = 0;
-    for (const [hash, markdown] of bodies) {
-      const text = pageText(markdown);
+    const bodies = [...(await getObjects(ctx, unread.slice(i, i + 200)))];
+    // Parsing is the costly part: on the worker pool, so requests keep answering while a large space is read.
+    const read = await readPageTexts(bodies.map(([, markdown]) => markdown));
+    bodies.forEach(([hash], j) => {
+      const text = read[j];
       texts.set(hash, { headings: text.headings, body: text.body, sections: JSON.stringify(text.sections) });
       indexStats.parsed++;
-      // Parsing is the costly part: let requests through now and then while a large space is read.
-      if (++parsed % 20 === 0) await yieldToEventLoop();
-    }
+    });
   }
 }
 

@@ -1,4 +1,6 @@
 import { extractSections, FrontmatterError, normalizeSource, parseMarkdown, type Document } from '../content/markdown/index.ts';
+import { MarkdownLimitError } from '../content/markdown/limits.ts';
+import { runTaskInBatches, workerTask } from '../workers/pool.ts';
 
 /**
  * The searchable text of a page body: its sections (the parts between top-level headings), kept in two
@@ -62,4 +64,23 @@ export function pageText(markdown: string): PageText {
     sections.push(section.id);
   }
   return { headings: headings.join(SECTION_SEPARATOR), body: texts.join(SECTION_SEPARATOR), sections };
+}
+
+/** pageText of each body; the task the worker pool runs. */
+export function pageTexts(bodies: string[]): PageText[] {
+  return bodies.map(pageText);
+}
+
+const PAGE_TEXTS = workerTask(import.meta.url, 'pageTexts', pageTexts);
+
+/**
+ * pageText of many bodies, in batches on the worker pool (small batches on this thread), so that reading a
+ * large page, or the many pages of a large space, keeps requests answering meanwhile.
+ */
+export function readPageTexts(bodies: string[]): Promise<PageText[]> {
+  return runTaskInBatches(PAGE_TEXTS, bodies, {
+    sizeOf: (markdown) => markdown.length,
+    what: (batch) => `the text of ${batch.length === 1 ? 'a page' : `${batch.length} pages`} for search`,
+    errors: [MarkdownLimitError, FrontmatterError],
+  });
 }
