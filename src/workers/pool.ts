@@ -58,6 +58,8 @@ export interface RunTaskOptions {
   signal?: AbortSignal;
   /** Error classes beyond those of src/errors.ts that the task may throw (rebuilt by name). */
   errors?: TaskErrorClass[];
+  /** Longest the task may run on a worker; TASK_TIMEOUT_MS unless given. */
+  timeoutMs?: number;
 }
 
 type TaskAnswer<O> = { ok: true; value: O } | { ok: false; error: { name: string; message: string; status?: number } };
@@ -128,7 +130,8 @@ export async function runTask<I, O>(task: WorkerTask<I, O>, input: I, options: R
   options.signal?.throwIfAborted();
   if (options.size < INLINE_BELOW) return task.run(input);
   const release = await slot();
-  const timeout = AbortSignal.timeout(TASK_TIMEOUT_MS);
+  const timeoutMs = options.timeoutMs ?? TASK_TIMEOUT_MS;
+  const timeout = AbortSignal.timeout(timeoutMs);
   try {
     options.signal?.throwIfAborted();
     const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
@@ -138,7 +141,7 @@ export async function runTask<I, O>(task: WorkerTask<I, O>, input: I, options: R
     } catch (error) {
       options.signal?.throwIfAborted();
       if (timeout.aborted) {
-        throw new BadRequest(`Reading ${options.what} took longer than ${TASK_TIMEOUT_MS / 1000} seconds and was stopped; nothing was changed. Simplify it or split it into smaller parts.`);
+        throw new BadRequest(`Reading ${options.what} took longer than ${timeoutMs / 1000} seconds and was stopped; nothing was changed. Simplify it or split it into smaller parts.`);
       }
       throw error;
     }
