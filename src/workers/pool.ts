@@ -161,9 +161,10 @@ export interface BatchOptions<I> extends Omit<RunTaskOptions, 'size' | 'what'> {
 
 /**
  * Runs a task that maps an array of inputs to an array of outputs over many inputs: in batches of about
- * BATCH_SIZE, each run as runTask runs one (so a small batch stays on the calling thread), side by side on
- * the pool's threads. The outputs are in the order of the inputs; when batches fail, the error of the
- * first failing one is thrown, as if the inputs had been read one after the other.
+ * BATCH_SIZE, each run as runTask runs one (so a small batch stays on the calling thread), as many at once
+ * as the pool has threads. The outputs are in the order of the inputs. When a batch fails, no later batch
+ * is started, and the error of the first failing batch is thrown, as if the inputs had been read one after
+ * the other (so an archive of 500 pages that are all too long costs one refusal, not 500 hops).
  */
 export async function runTaskInBatches<I, O>(task: WorkerTask<I[], O[]>, items: I[], options: BatchOptions<I>): Promise<O[]> {
   const batches: Array<{ items: I[]; size: number }> = [];
@@ -175,9 +176,23 @@ export async function runTaskInBatches<I, O>(task: WorkerTask<I[], O[]>, items: 
       last.size += size;
     } else batches.push({ items: [item], size });
   }
-  const outcomes = await Promise.allSettled(batches.map((batch) => runTask(task, batch.items, { ...options, size: batch.size, what: options.what(batch.items) })));
-  return outcomes.flatMap((outcome) => {
-    if (outcome.status === 'rejected') throw outcome.reason;
-    return outcome.value;
-  });
+  const outputs: O[][] = [];
+  const errors: unknown[] = [];
+  let failedAt = Infinity;
+  let next = 0;
+  const consume = async () => {
+    while (next < batches.length && next < failedAt) {
+      const index = next++;
+      const batch = batches[index];
+      try {
+        outputs[index] = await runTask(task, batch.items, { ...options, size: batch.size, what: options.what(batch.items) });
+      } catch (error) {
+        errors[index] = error;
+        failedAt = Math.min(failedAt, index);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(threads, batches.length) }, consume));
+  if (failedAt !== Infinity) throw errors[failedAt];
+  return outputs.flat();
 }
