@@ -1,11 +1,17 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { parseBlobUrl, type BlobLocation } from './storage/blob-url.ts';
 import { parseDuration } from './duration.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Threads of the worker pool when QUIRE_WORKERS is not set: one per core, at most 4. */
+export function defaultWorkerThreads(): number {
+  return Math.min(4, availableParallelism());
+}
 
 /** Everything Quire reads from its environment, validated once at start. See the table in README.md. */
 export interface Config {
@@ -41,6 +47,8 @@ export interface Config {
   drainSeconds: number;
   /** Background jobs one process runs at once. */
   jobConcurrency: number;
+  /** Threads of the worker pool that reads large imports off the event loop (src/workers/pool.ts). */
+  workers: number;
   /** On SIGTERM: seconds to wait for requests and jobs in flight before exiting anyway. */
   shutdownTimeoutSeconds: number;
   /** The machine-translation engine of translations (src/translations/engines.ts). */
@@ -194,6 +202,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: env.QUIRE_METRICS_TOKEN || undefined,
     drainSeconds: integer(env, 'QUIRE_DRAIN_SECONDS', 0, 0, 600),
     jobConcurrency: integer(env, 'QUIRE_JOB_CONCURRENCY', 4, 1, 64),
+    workers: integer(env, 'QUIRE_WORKERS', defaultWorkerThreads(), 1, 64),
     shutdownTimeoutSeconds: integer(env, 'QUIRE_SHUTDOWN_TIMEOUT_SECONDS', 30, 1, 3600),
     translation: translationConfig(env),
     openapiRefreshHours: integer(env, 'QUIRE_OPENAPI_REFRESH_HOURS', 6, 0, 24 * 365),

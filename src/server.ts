@@ -10,6 +10,7 @@ import { scheduleGarbageCollection } from './content/gc.ts';
 import { listenOnChannel } from './db/notifications.ts';
 import { TOKEN_REVOKED_CHANNEL } from './http/auth.ts';
 import { S3BlobStore } from './storage/s3.ts';
+import { closeWorkerPool, configureWorkerPool } from './workers/pool.ts';
 
 /** Opens the configured database and applies pending migrations. */
 export async function openMigratedDatabase(config: Config): Promise<{ database: Database; applied: string[] }> {
@@ -27,6 +28,7 @@ export async function openMigratedDatabase(config: Config): Promise<{ database: 
 export async function serve(config: Config): Promise<FastifyInstance> {
   const masterKey = resolveMasterKey(config);
   const { database, applied } = await openMigratedDatabase(config);
+  configureWorkerPool({ threads: config.workers });
   const app = await buildApp({ config, database, masterKey });
   if (applied.length > 0) app.log.info({ migrations: applied }, 'applied migrations');
   const organizations = await database.db.selectFrom('organizations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -56,9 +58,10 @@ export async function serve(config: Config): Promise<FastifyInstance> {
         })
       : null;
   // Fastify runs onClose once the requests in flight have been answered: then the running job finishes
-  // (the ones claimed but not started go back to the queue), and only then the database closes.
+  // (the ones claimed but not started go back to the queue), then the worker pool, and only then the database.
   app.addHook('onClose', async () => {
     await runner.stop();
+    await closeWorkerPool();
     await listener?.close();
     await revocations?.close();
     if (app.services.blobs instanceof S3BlobStore) await app.services.blobs.destroy();

@@ -1,10 +1,10 @@
 import { posix } from 'node:path';
-import { parseMarkdown } from '../content/markdown/index.ts';
 import { BadRequest } from '../errors.ts';
 import { timeUp } from './limits.ts';
 import { cleanPath, isMarkdown, pagesFromFolders, pagesFromSummary, readLayoutConfig, SCHEME } from './layout.ts';
 import type { ImportEnvironment } from './source.ts';
 import { gitBlobOid, type AssetCollector, type ImportedContent, type ImportedPage, type ImportedReusableContent, type Reference } from './types.ts';
+import { readReferences } from './conversions.ts';
 import { markdownPage, titleFromName } from './markdown.ts';
 import { includeNameOf } from '../content/markdown/refs.ts';
 import type { FileSet } from './zip.ts';
@@ -128,15 +128,14 @@ export async function importFileSet(set: FileSet, options: FileSetOptions): Prom
   // Files the pages and reusable contents refer to become files of the space.
   const referenced = new Set<string>();
   const includes: ImportedPage[] = reusableContents.map((content) => ({ key: content.file.path, type: 'document', title: content.title, markdown: content.markdown, pages: [] }));
-  for (const page of [...walk(pages), ...includes]) {
-    if (!page.markdown) continue;
-    const note = (reference: string) => {
+  const bodies = [...walk(pages), ...includes].filter((page) => page.markdown);
+  const references = await readReferences(bodies.map((page) => ({ markdown: page.markdown!, name: page.file?.path ?? page.key })), env.signal);
+  bodies.forEach((page, i) => {
+    for (const reference of references[i]) {
       const found = resolve(page, reference);
       if (found && files.has(found.key) && !isMarkdown(found.key)) referenced.add(found.key);
-      return undefined;
-    };
-    parseMarkdown(page.markdown, { resolveFile: note, resolveLink: note });
-  }
+    }
+  });
   for (const key of [...referenced].sort()) {
     await assets.add(key, posix.basename(key), await read(files.get(key)!), undefined, key);
     progress();

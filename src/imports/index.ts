@@ -5,8 +5,8 @@ import type { Resolver } from '../net/addresses.ts';
 import { importDocx } from './docx.ts';
 import { importFileSet } from './fileset.ts';
 import { Deadline, DEFAULT_LIMITS, type ImportLimits } from './limits.ts';
-import { markdownPage, titleFromName } from './markdown.ts';
-import { parseMarkdown } from '../content/markdown/index.ts';
+import { readMarkdownPage } from './conversions.ts';
+import { titleFromName } from './markdown.ts';
 import { checkImportUrl, decodeText, readSource, type ImportEnvironment } from './source.ts';
 import { AssetCollector, gitBlobOid, type ImportedContent } from './types.ts';
 import { importHtml, importWebsite } from './web.ts';
@@ -54,10 +54,10 @@ async function load(request: ImportRequest, assets: AssetCollector, env: ImportE
       if (file.bytes.subarray(0, 8192).includes(0)) throw new BadRequest('The source is not a Markdown text file (it holds binary data); use the "zip" or "docx" source for archives and documents.');
       const name = file.name || 'the Markdown file';
       const text = decodeText(file);
-      const page = markdownPage(text, { key: 'markdown:page', fallbackTitle: file.name ? titleFromName(file.name) : 'Imported page', name });
-      // Read once now, so that a page beyond the bounds of a page (src/content/markdown/limits.ts) is refused
-      // here rather than stored and refused every time it is read.
-      parseMarkdown(page.markdown ?? '');
+      // Read once now (on a worker when it is large), so that a page beyond the bounds of a page
+      // (src/content/markdown/limits.ts) is refused here rather than stored and refused every time it is read.
+      const options = { key: 'markdown:page', fallbackTitle: file.name ? titleFromName(file.name) : 'Imported page', name };
+      const page = await readMarkdownPage(text, options, file.name ? `the Markdown of "${file.name}"` : 'the Markdown file', env.signal);
       // Kept as written, like a page of a folder (nothing to rewrite: a lone file links to nothing imported).
       page.file = { path: /\.(md|markdown)$/i.test(file.name ?? '') ? file.name! : 'README.md', oid: gitBlobOid(text) };
       return { pages: [page], assets: [], skipped: 0, resolve: () => undefined };

@@ -1,13 +1,12 @@
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Context } from '../context.ts';
 import { inTransaction, nowIso } from '../context.ts';
 import { getObjects } from '../content/objects.ts';
 import { cachedTree, loadTree, walkPages, type RevisionTree } from '../content/tree.ts';
 import type { SearchPagesTable } from '../db/types.ts';
 import { searchDialect } from './engine.ts';
-import { cleanText, documentText, EMPTY_TEXT } from './page-text.ts';
+import { cleanText, EMPTY_TEXT, readPageBodies } from './page-text.ts';
 import { storeWrittenFacts } from '../content/link-analysis/store.ts';
-import { readWritten, type WrittenFacts } from '../content/link-analysis/written.ts';
+import type { WrittenFacts } from '../content/link-analysis/written.ts';
 
 /**
  * Keeps a space's search index in step with its current revision, incrementally: pages are compared with
@@ -109,18 +108,16 @@ async function readTexts(ctx: Pick<Context, 'db' | 'dialect' | 'clock'>, hashes:
   }
   const unread = wanted.filter((hash) => !texts.has(hash));
   for (let i = 0; i < unread.length; i += 200) {
-    const bodies = await getObjects(ctx, unread.slice(i, i + 200));
-    let parsed = 0;
+    const bodies = [...(await getObjects(ctx, unread.slice(i, i + 200)))];
+    // Parsing is the costly part: on the worker pool, so requests keep answering while a large space is read.
+    const read = await readPageBodies(bodies.map(([, markdown]) => markdown));
     const linkFacts = new Map<string, WrittenFacts>();
-    for (const [hash, markdown] of bodies) {
-      const { document, facts } = readWritten(markdown);
-      const text = markdown.trim() === '' ? EMPTY_TEXT : documentText(document);
+    bodies.forEach(([hash], j) => {
+      const { text, facts } = read[j];
       texts.set(hash, { headings: text.headings, body: text.body, sections: JSON.stringify(text.sections) });
       linkFacts.set(hash, facts);
       indexStats.parsed++;
-      // Parsing is the costly part: let requests through now and then while a large space is read.
-      if (++parsed % 20 === 0) await yieldToEventLoop();
-    }
+    });
     await storeWrittenFacts(ctx, linkFacts, nowIso(ctx));
   }
 }

@@ -1,5 +1,7 @@
-import { extractSections, type Document } from '../content/markdown/index.ts';
-import { readMarkdownBody } from '../content/link-analysis/written.ts';
+import { extractSections, FrontmatterError, type Document } from '../content/markdown/index.ts';
+import { MarkdownLimitError } from '../content/markdown/limits.ts';
+import { readMarkdownBody, readWritten, type WrittenFacts } from '../content/link-analysis/written.ts';
+import { runTaskInBatches, workerTask } from '../workers/pool.ts';
 
 /**
  * The searchable text of a page body: its sections (the parts between top-level headings), kept in two
@@ -57,4 +59,32 @@ export function documentText(document: Document): PageText {
     sections.push(section.id);
   }
   return { headings: headings.join(SECTION_SEPARATOR), body: texts.join(SECTION_SEPARATOR), sections };
+}
+
+/** What indexing reads of a body: its searchable text and its link facts as written (one parse for both). */
+export interface BodyRead {
+  text: PageText;
+  facts: WrittenFacts;
+}
+
+/** Each body read for the index; the task the worker pool runs. */
+export function readBodies(bodies: string[]): BodyRead[] {
+  return bodies.map((markdown) => {
+    const { document, facts } = readWritten(markdown);
+    return { text: markdown.trim() === '' ? EMPTY_TEXT : documentText(document), facts };
+  });
+}
+
+const READ_BODIES = workerTask(import.meta.url, 'readBodies', readBodies);
+
+/**
+ * readBodies of many bodies, in batches on the worker pool (small batches on this thread), so that reading a
+ * large page, or the many pages of a large space, keeps requests answering meanwhile.
+ */
+export function readPageBodies(bodies: string[]): Promise<BodyRead[]> {
+  return runTaskInBatches(READ_BODIES, bodies, {
+    sizeOf: (markdown) => markdown.length,
+    what: (batch) => `the text of ${batch.length === 1 ? 'a page' : `${batch.length} pages`} for search`,
+    errors: [MarkdownLimitError, FrontmatterError],
+  });
 }

@@ -1,0 +1,62 @@
+import { parseMarkdown } from '../content/markdown/index.ts';
+import { FrontmatterError } from '../content/markdown/frontmatter.ts';
+import { MarkdownLimitError } from '../content/markdown/limits.ts';
+import { runTask, runTaskInBatches, workerTask, type TaskErrorClass } from '../workers/pool.ts';
+import { markdownPage, type MarkdownPageOptions } from './markdown.ts';
+import type { ImportedPage } from './types.ts';
+
+/**
+ * The CPU-heavy steps of an import, as pure functions that run on the worker pool (src/workers/pool.ts)
+ * when their Markdown is large: reading a Markdown file into a page, and reading the references of a
+ * page's body. Each reads the page through parseMarkdown, which refuses a page beyond the bounds of a page
+ * (src/content/markdown/limits.ts) with the same 400 or 413 on either thread.
+ */
+
+const ERRORS: TaskErrorClass[] = [MarkdownLimitError, FrontmatterError];
+
+/** A Markdown file as a page (markdown.ts), read once so that a page beyond the bounds is refused now. */
+export function markdownSourcePage(input: { text: string; options: MarkdownPageOptions }): ImportedPage {
+  const page = markdownPage(input.text, input.options);
+  parseMarkdown(page.markdown ?? '');
+  return page;
+}
+
+/** A page's body, and its name in refusals. */
+export interface NamedBody {
+  markdown: string;
+  name: string;
+}
+
+/** Every image, file and link reference each body makes, as written, in order; the first body beyond the bounds throws. */
+export function markdownReferences(bodies: NamedBody[]): string[][] {
+  return bodies.map(({ markdown }) => {
+    const references: string[] = [];
+    const note = (reference: string) => {
+      references.push(reference);
+      return undefined;
+    };
+    parseMarkdown(markdown, { resolveFile: note, resolveLink: note });
+    return references;
+  });
+}
+
+const SOURCE_PAGE = workerTask(import.meta.url, 'markdownSourcePage', markdownSourcePage);
+const REFERENCES = workerTask(import.meta.url, 'markdownReferences', markdownReferences);
+
+/** markdownSourcePage, on a worker when the file is large; `what` names it in a refusal, `signal` is the import's deadline. */
+export function readMarkdownPage(text: string, options: MarkdownPageOptions, what: string, signal?: AbortSignal): Promise<ImportedPage> {
+  return runTask(SOURCE_PAGE, { text, options }, { size: text.length, what, signal, errors: ERRORS });
+}
+
+/**
+ * markdownReferences of many pages (a file set), in batches on the workers; the first refusal in page order
+ * wins, as if they were read one by one. `signal` is the import's deadline.
+ */
+export function readReferences(pages: NamedBody[], signal?: AbortSignal): Promise<string[][]> {
+  return runTaskInBatches(REFERENCES, pages, {
+    sizeOf: (page) => page.markdown.length,
+    what: (batch) => (batch.length === 1 ? `the Markdown of "${batch[0].name}"` : `the Markdown of ${batch.length} pages from "${batch[0].name}" on`),
+    signal,
+    errors: ERRORS,
+  });
+}

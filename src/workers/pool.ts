@@ -1,0 +1,198 @@
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { defaultWorkerThreads } from '../config.ts';
+import { BadRequest, Conflict, Forbidden, Gone, NotFound, PayloadTooLarge, QuireError, Unauthorized } from '../errors.ts';
+
+/**
+ * The worker pool: CPU-heavy pure conversions (Markdown read into a page, the references of a page) run on
+ * worker threads, so that a large or hostile body keeps the event loop, and with it `/readyz` and every
+ * other request, answering. One pool per process, of QUIRE_WORKERS threads, started on first use (a thread
+ * is started when a task needs one and stops after a minute idle); `quire serve` closes it on shutdown.
+ * Why piscina, and what runs where: docs/decisions/0063-worker-pool.md.
+ *
+ * A task is a pure function of a module (`workerTask`): the worker imports the module and calls it; its
+ * input and output cross threads by structured clone (plain data: no functions, no class instances). An
+ * input smaller than INLINE_BELOW runs on the calling thread instead: under it, the hop costs more than the
+ * work (docs/performance.md). Many inputs at once (the pages of an archive, the bodies a search index
+ * reads) go in batches, so that many small pages cost few hops and large ones use every thread. An error a task throws reaches the caller as the same class with
+ * the same message, so the HTTP answer does not depend on the thread the work ran on.
+ */
+
+/**
+ * Inputs smaller than this (characters or bytes) run on the calling thread: measured with
+ * `npm run bench -- workers`, reading Markdown of about 1,000 to 2,000 characters costs as much as the
+ * round trip to a worker; above, the parse blocks the event loop longer than the hop delays the request.
+ */
+export const INLINE_BELOW = 2_000;
+
+/** Many small inputs (runTaskInBatches) are sent in batches of about this size, one task each. */
+export const BATCH_SIZE = 256_000;
+
+/** Longest one task may run on a worker before it is stopped (the thread is ended) and refused with a 400. */
+export const TASK_TIMEOUT_MS = 30_000;
+
+/** A pure function that may run on a worker thread: the module that exports it, its export name, and itself. */
+export interface WorkerTask<I, O> {
+  module: string;
+  name: string;
+  run: (input: I) => O;
+}
+
+/**
+ * Declares `run`, exported as `name` by the module at `moduleUrl` (pass `import.meta.url`), as a task. The
+ * module must be importable on its own in a worker: it holds pure functions and what they need, no state.
+ */
+export function workerTask<I, O>(moduleUrl: string, name: string, run: (input: I) => O): WorkerTask<I, O> {
+  return { module: moduleUrl, name, run };
+}
+
+/** An error class a task may throw, rebuilt by its name on the calling thread. */
+export type TaskErrorClass = new (message: string) => Error;
+
+export interface RunTaskOptions {
+  /** The size of the input (characters or bytes): below INLINE_BELOW the task runs on the calling thread. */
+  size: number;
+  /** What the task reads, for the refusal when it runs out of time: `the Markdown of "guide.md"`. */
+  what: string;
+  /** The caller's own deadline: when it fires, the task is stopped and rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Error classes beyond those of src/errors.ts that the task may throw (rebuilt by name). */
+  errors?: TaskErrorClass[];
+  /** Longest the task may run on a worker; TASK_TIMEOUT_MS unless given. */
+  timeoutMs?: number;
+}
+
+type TaskAnswer<O> = { ok: true; value: O } | { ok: false; error: { name: string; message: string; status?: number } };
+
+const KERNEL_ERRORS: TaskErrorClass[] = [BadRequest, Unauthorized, Forbidden, NotFound, Conflict, Gone, PayloadTooLarge];
+const STANDARD_ERRORS: Record<string, new (message: string) => Error> = { Error, RangeError, TypeError, SyntaxError, ReferenceError, URIError, EvalError };
+
+let threads = defaultWorkerThreads();
+let pool: Piscina | undefined;
+/** Tasks handed to piscina: at most `threads`, so a task's time limit counts from when a thread takes it. */
+let running = 0;
+const waiting: Array<() => void> = [];
+
+/** Sets the number of threads (QUIRE_WORKERS); a pool already started with another number is replaced. */
+export function configureWorkerPool(options: { threads: number }): void {
+  if (options.threads === threads) return;
+  threads = options.threads;
+  const previous = pool;
+  pool = undefined;
+  void previous?.close();
+}
+
+/** Stops the pool once its running tasks are done; a later task starts a new one. */
+export async function closeWorkerPool(): Promise<void> {
+  const previous = pool;
+  pool = undefined;
+  await previous?.close();
+}
+
+function thePool(): Piscina {
+  pool ??= new Piscina({
+    filename: fileURLToPath(new URL('./worker.mjs', import.meta.url)),
+    minThreads: 0,
+    maxThreads: threads,
+    idleTimeout: 60_000,
+  });
+  return pool;
+}
+
+async function slot(): Promise<() => void> {
+  if (running >= threads) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  return () => {
+    running--;
+    waiting.shift()?.();
+  };
+}
+
+/** The error a task threw in a worker, as the class the caller knows. */
+function rebuild(error: { name: string; message: string; status?: number }, classes: TaskErrorClass[]): Error {
+  const known = classes.find((candidate) => candidate.name === error.name);
+  if (known) return new known(error.message);
+  if (error.status !== undefined) {
+    const rebuilt = new QuireError(error.status, error.message);
+    rebuilt.name = error.name;
+    return rebuilt;
+  }
+  const rebuilt = new (STANDARD_ERRORS[error.name] ?? Error)(error.message);
+  rebuilt.name = error.name;
+  return rebuilt;
+}
+
+/**
+ * Runs a task: on the calling thread when its input is small, else on a worker, within TASK_TIMEOUT_MS
+ * (a runaway task is stopped and refused with a 400 that names `what`) and within the caller's signal.
+ */
+export async function runTask<I, O>(task: WorkerTask<I, O>, input: I, options: RunTaskOptions): Promise<O> {
+  options.signal?.throwIfAborted();
+  if (options.size < INLINE_BELOW) return task.run(input);
+  const release = await slot();
+  const timeoutMs = options.timeoutMs ?? TASK_TIMEOUT_MS;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  try {
+    options.signal?.throwIfAborted();
+    const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+    let answer: TaskAnswer<O>;
+    try {
+      answer = await thePool().run({ module: task.module, name: task.name, input }, { signal });
+    } catch (error) {
+      options.signal?.throwIfAborted();
+      if (timeout.aborted) {
+        throw new BadRequest(`Reading ${options.what} took longer than ${timeoutMs / 1000} seconds and was stopped; nothing was changed. Simplify it or split it into smaller parts.`);
+      }
+      throw error;
+    }
+    if (!answer.ok) throw rebuild(answer.error, [...KERNEL_ERRORS, ...(options.errors ?? [])]);
+    return answer.value;
+  } finally {
+    release();
+  }
+}
+
+export interface BatchOptions<I> extends Omit<RunTaskOptions, 'size' | 'what'> {
+  /** The size of one input (characters or bytes). */
+  sizeOf: (item: I) => number;
+  /** What a batch reads, for the refusal when it runs out of time. */
+  what: (batch: I[]) => string;
+}
+
+/**
+ * Runs a task that maps an array of inputs to an array of outputs over many inputs: in batches of about
+ * BATCH_SIZE, each run as runTask runs one (so a small batch stays on the calling thread), as many at once
+ * as the pool has threads. The outputs are in the order of the inputs. When a batch fails, no later batch
+ * is started, and the error of the first failing batch is thrown, as if the inputs had been read one after
+ * the other (so an archive of 500 pages that are all too long costs one refusal, not 500 hops).
+ */
+export async function runTaskInBatches<I, O>(task: WorkerTask<I[], O[]>, items: I[], options: BatchOptions<I>): Promise<O[]> {
+  const batches: Array<{ items: I[]; size: number }> = [];
+  for (const item of items) {
+    const size = options.sizeOf(item);
+    const last = batches[batches.length - 1];
+    if (last && last.size + size <= BATCH_SIZE) {
+      last.items.push(item);
+      last.size += size;
+    } else batches.push({ items: [item], size });
+  }
+  const outputs: O[][] = [];
+  const errors: unknown[] = [];
+  let failedAt = Infinity;
+  let next = 0;
+  const consume = async () => {
+    while (next < batches.length && next < failedAt) {
+      const index = next++;
+      const batch = batches[index];
+      try {
+        outputs[index] = await runTask(task, batch.items, { ...options, size: batch.size, what: options.what(batch.items) });
+      } catch (error) {
+        errors[index] = error;
+        failedAt = Math.min(failedAt, index);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(threads, batches.length) }, consume));
+  if (failedAt !== Infinity) throw errors[failedAt];
+  return outputs.flat();
+}
