@@ -1,6 +1,6 @@
 import { extractSections, FrontmatterError, type Document } from '../content/markdown/index.ts';
 import { MarkdownLimitError } from '../content/markdown/limits.ts';
-import { readMarkdownBody, readWritten, type WrittenFacts } from '../content/link-analysis/written.ts';
+import { readWritten, type WrittenFacts } from '../content/link-analysis/written.ts';
 import { runTaskInBatches, workerTask } from '../workers/pool.ts';
 
 /**
@@ -41,7 +41,7 @@ export function cleanText(text: string): string {
 
 /** The searchable text of a Markdown body. */
 export function pageText(markdown: string): PageText {
-  return markdown.trim() === '' ? EMPTY_TEXT : documentText(readMarkdownBody(markdown));
+  return readBodies([markdown])[0].text;
 }
 
 /** The searchable text of a body already read (without a tree, as `parseMarkdown(markdown)` reads it). */
