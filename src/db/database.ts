@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type DatabaseIntrospector, type SchemaMetadata, type SqliteDatabase, type TableMetadata } from 'kysely';
 import type { DB } from './types.ts';
-import { migrationProvider } from './migrations/index.ts';
+import { migrationProvider } from './migration-provider.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 

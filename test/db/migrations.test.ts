@@ -1,10 +1,43 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { migrateToLatest, migrationsApplied, openDatabase } from '../../src/db/database.ts';
+import { migrationProvider } from '../../src/db/migration-provider.ts';
 import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
+
+const FOLDER = join(import.meta.dirname, '..', '..', 'src', 'db', 'migrations');
+
+describe('migrations are found in their folder', () => {
+  it('lists every file of src/db/migrations, in name order, with nothing else in the folder', async () => {
+    const files = readdirSync(FOLDER).sort();
+    const found = Object.keys(await migrationProvider.getMigrations());
+    assert.deepEqual(found, files.map((name) => name.replace(/\.ts$/, '')));
+    assert.ok(found.length > 20);
+  });
+
+  it('bin/quire migrate (under tsx) applies every file of the folder', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quire-migrate-'));
+    try {
+      const run = spawnSync(join(import.meta.dirname, '..', '..', 'bin', 'quire'), ['migrate'], {
+        env: { ...process.env, QUIRE_DATA_DIR: dir, QUIRE_DATABASE_URL: '', QUIRE_LOG_LEVEL: 'warn' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      assert.equal(run.status, 0, run.stderr);
+      const files = readdirSync(FOLDER).sort();
+      assert.match(run.stdout, new RegExp(`^Applied ${files.length} migration\\(s\\): ${files[0]!.replace(/\.ts$/, '')}, `));
+      assert.ok(run.stdout.trim().endsWith(files.at(-1)!.replace(/\.ts$/, '')), run.stdout);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 for (const dialect of dialects) {
   describe(`readiness and migrations [${dialect}]`, () => {
