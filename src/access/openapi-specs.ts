@@ -1,5 +1,5 @@
 import type { Context } from '../context.ts';
-import type { OpenapiSpecsTable } from '../db/types.ts';
+import type { OpenapiSpecsTable } from '../db/tables/openapi.ts';
 import { NotFound } from '../errors.ts';
 import type { OpenAPISpecActor } from '../policy/index.ts';
 import { organizationAccess, type OrganizationAccess } from './organizations.ts';

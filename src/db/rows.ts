@@ -1,20 +1,12 @@
 /**
  * The rows Quire reads from its tables, as the code passes them around. Kysely's `Selectable` of each table
- * type (src/db/types.ts); every layer (access, services, presenters, engines) names rows from here.
+ * type (src/db/tables/); every layer (access, services, presenters, engines) names rows from here.
  */
 import type { Selectable } from 'kysely';
-import type {
-  ChangeRequestsTable,
-  CollectionsTable,
-  CommentRepliesTable,
-  CommentsTable,
-  OrganizationsTable,
-  SiteSectionGroupsTable,
-  SiteSectionsTable,
-  SitesTable,
-  SiteSpacesTable,
-  SpacesTable,
-} from './types.ts';
+import type { ChangeRequestsTable, CommentRepliesTable, CommentsTable } from './tables/change-requests.ts';
+import type { CollectionsTable, SpacesTable } from './tables/content.ts';
+import type { OrganizationsTable } from './tables/people.ts';
+import type { SiteSectionGroupsTable, SiteSectionsTable, SitesTable, SiteSpacesTable } from './tables/sites.ts';
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type CollectionRow = Selectable<CollectionsTable>;

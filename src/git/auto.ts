@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Context } from '../context.ts';
 import { inTransaction, nowIso } from '../context.ts';
-import type { GitAutoSyncsTable } from '../db/types.ts';
+import type { GitAutoSyncsTable } from '../db/tables/git.ts';
 import type { DomainEventListener, SpaceContentChanged } from '../events.ts';
 import { cancelPending, enqueue } from '../jobs/queue.ts';
 import type { JobDefinition } from '../jobs/types.ts';

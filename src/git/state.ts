@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Context } from '../context.ts';
 import { nowIso } from '../context.ts';
-import type { GitOperationsTable, GitSyncsTable } from '../db/types.ts';
+import type { GitOperationsTable, GitSyncsTable } from '../db/tables/git.ts';
 import { DEFAULT_LAYOUT, type DocsLayout } from './files.ts';
 import { repoName } from './remote.ts';
 import type { AutomaticRequest } from './auto.ts';

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AppServices, Context } from '../context.ts';
 import { createContext, nowIso } from '../context.ts';
 import { lockRows } from '../db/locks.ts';
-import type { JobsTable } from '../db/types.ts';
+import type { JobsTable } from '../db/tables/jobs.ts';
 import type { JobRegistry } from './registry.ts';
 import { DEFAULT_LEASE_MS, DEFAULT_MAX_ATTEMPTS, defaultBackoffMs, type JobInfo, type JobOutcome } from './types.ts';
 

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { AppServices } from '../context.ts';
 import { randomId } from '../ids.ts';
-import type { JobsTable } from '../db/types.ts';
+import type { JobsTable } from '../db/tables/jobs.ts';
 import { claimDue, releaseJobsOfDeadWorkers, runClaimed, runDueJobs, type RunOptions } from './queue.ts';
 import type { JobRegistry } from './registry.ts';
 import type { JobInfo } from './types.ts';

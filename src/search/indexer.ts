@@ -2,7 +2,7 @@ import type { Context } from '../context.ts';
 import { inTransaction, nowIso } from '../context.ts';
 import { getObjects } from '../content/objects.ts';
 import { cachedTree, loadTree, walkPages, type RevisionTree } from '../content/tree.ts';
-import type { SearchPagesTable } from '../db/types.ts';
+import type { SearchPagesTable } from '../db/tables/search.ts';
 import { searchDialect } from './engine.ts';
 import { cleanText, EMPTY_TEXT, readPageBodies } from './page-text.ts';
 import { storeWrittenFacts } from '../content/link-analysis/store.ts';

@@ -1,4 +1,4 @@
-import type { AuditLogTable } from '../../db/types.ts';
+import type { AuditLogTable } from '../../db/tables/integrations.ts';
 import type { AuditLogEntry } from './schemas.ts';
 
 export function presentAuditEntry(row: AuditLogTable): AuditLogEntry {

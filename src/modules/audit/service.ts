@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
 import { auditHorizon } from '../../audit/retention.ts';
 import { after, pageInCreationOrder, type Page } from '../../db/keyset.ts';
-import type { AuditLogTable } from '../../db/types.ts';
+import type { AuditLogTable } from '../../db/tables/integrations.ts';
 import { containsPattern } from '../../db/dialect.ts';
 import { organizationAccess } from '../../access/organizations.ts';
 import { authorize } from '../../policy/index.ts';

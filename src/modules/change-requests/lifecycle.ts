@@ -2,7 +2,7 @@ import { sql, type Updateable } from 'kysely';
 import type { Context } from '../../context.ts';
 import { nowIso } from '../../context.ts';
 import { Conflict } from '../../errors.ts';
-import type { ChangeRequestsTable } from '../../db/types.ts';
+import type { ChangeRequestsTable } from '../../db/tables/change-requests.ts';
 import type { ChangeRequestRow, ChangeRequestStatus } from '../../access/change-requests.ts';
 
 /**

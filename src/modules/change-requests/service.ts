@@ -2,7 +2,7 @@ import type { Updateable } from 'kysely';
 import type { Context } from '../../context.ts';
 import { inTransaction, nowIso, requireActor } from '../../context.ts';
 import { forkRevision } from '../../content/revisions.ts';
-import type { ChangeRequestsTable } from '../../db/types.ts';
+import type { ChangeRequestsTable } from '../../db/tables/change-requests.ts';
 import { after, paginate, type Page } from '../../db/keyset.ts';
 import { authorize, policies } from '../../policy/index.ts';
 import { spaceAccess, type SpaceRow } from '../../access/spaces.ts';

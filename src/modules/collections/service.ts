@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
-import type { CollectionsTable } from '../../db/types.ts';
+import type { CollectionsTable } from '../../db/tables/content.ts';
 import { after, paginate, type Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import { effectiveLevel, type StoredLevel } from '../../policy/space.ts';

@@ -1,4 +1,4 @@
-import type { LinkInvitesTable } from '../../db/types.ts';
+import type { LinkInvitesTable } from '../../db/tables/people.ts';
 import type { OrganizationActor } from '../../policy/index.ts';
 import { roleAtLeast, type MemberRoleOrGuest } from '../../policy/roles.ts';
 import type { InviteLink } from './schemas.ts';

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { inTransaction, nowIso, type Context } from '../../context.ts';
 import { pageInCreationOrder, type Page } from '../../db/keyset.ts';
-import type { CustomFontsTable } from '../../db/types.ts';
+import type { CustomFontsTable } from '../../db/tables/sites.ts';
 import { BadRequest, NotFound } from '../../errors.ts';
 import { authorize } from '../../policy/index.ts';
 import { organizationAccess } from '../../access/organizations.ts';

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { inTransaction, nowIso, type Context } from '../../context.ts';
 import { pageInCreationOrder, type Page } from '../../db/keyset.ts';
-import type { SiteMcpServersTable } from '../../db/types.ts';
+import type { SiteMcpServersTable } from '../../db/tables/sites.ts';
 import { NotFound } from '../../errors.ts';
 import { assertHttp } from '../../net/fetch.ts';
 import { authorize } from '../../policy/index.ts';

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { inTransaction, nowIso, type Context } from '../../context.ts';
 import { pageInCreationOrder, type Page } from '../../db/keyset.ts';
-import type { SiteRedirectsTable } from '../../db/types.ts';
+import type { SiteRedirectsTable } from '../../db/tables/sites.ts';
 import { Conflict, NotFound } from '../../errors.ts';
 import { authorize } from '../../policy/index.ts';
 import { destinationHref, findRedirect, type RedirectDestination } from '../../published/redirects.ts';

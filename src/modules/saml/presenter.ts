@@ -1,5 +1,5 @@
 import type { Context } from '../../context.ts';
-import type { SamlProvidersTable } from '../../db/types.ts';
+import type { SamlProvidersTable } from '../../db/tables/people.ts';
 import type { MemberRoleOrGuest } from '../../policy/roles.ts';
 import { presentTeam, type TeamView } from '../teams/presenter.ts';
 import { UNSET_SSO_URL, type SamlProvider, type SamlProviderStatus, type SsoLogin } from './schemas.ts';

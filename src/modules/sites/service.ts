@@ -3,7 +3,7 @@ import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
 import { slugify } from '../../content/markdown/slug.ts';
 import { containsPattern, isUniqueViolation, jsonTextMember } from '../../db/dialect.ts';
-import type { SitesTable } from '../../db/types.ts';
+import type { SitesTable } from '../../db/tables/sites.ts';
 import { BadRequest, Conflict } from '../../errors.ts';
 import { after, paginate, type Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
-import type { SiteShareLinksTable } from '../../db/types.ts';
+import type { SiteShareLinksTable } from '../../db/tables/sites.ts';
 import { NotFound } from '../../errors.ts';
 import { pageInCreationOrder, type Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';

@@ -4,7 +4,7 @@ import type { SpaceRow } from '../../access/spaces.ts';
 import { inTransaction, nowIso } from '../../context.ts';
 import { forkRevision } from '../../content/revisions.ts';
 import { announceNewSpaceHead } from '../../content/head.ts';
-import type { SpacesTable } from '../../db/types.ts';
+import type { SpacesTable } from '../../db/tables/content.ts';
 import { Conflict } from '../../errors.ts';
 import { authorize } from '../../policy/index.ts';
 import { collectionActor, parentCollection } from '../../access/collections.ts';

@@ -3,7 +3,7 @@ import type { Updateable } from 'kysely';
 import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
 import { createInitialRevision } from '../../content/revisions.ts';
-import type { SpacesTable } from '../../db/types.ts';
+import type { SpacesTable } from '../../db/tables/content.ts';
 import { BadRequest } from '../../errors.ts';
 import { after, paginate, type Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';

@@ -1,7 +1,7 @@
 import type { Updateable } from 'kysely';
 import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
-import type { SpacesTable } from '../../db/types.ts';
+import type { SpacesTable } from '../../db/tables/content.ts';
 import { Conflict, Gone, NotFound } from '../../errors.ts';
 import { cancelPending, enqueue } from '../../jobs/queue.ts';
 import { PURGE_SPACE, purgeSpaceKey } from './purge.ts';

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Context } from '../../context.ts';
-import type { GlossaryEntriesTable, TranslationsTable } from '../../db/types.ts';
+import type { GlossaryEntriesTable, TranslationsTable } from '../../db/tables/translations.ts';
 import { translationPermissions, type TranslationActor } from '../../policy/translation.ts';
 import type { GlossaryEntry, Translation } from './schemas.ts';
 

@@ -11,7 +11,7 @@ import { loadTree, walkPages, type RevisionTree, type TreePage } from '../../con
 import { RevisionWriter, type NewPage } from '../../content/writer.ts';
 import type { SpaceRow } from '../../db/rows.ts';
 import type { Selectable } from 'kysely';
-import type { TranslationsTable } from '../../db/types.ts';
+import type { TranslationsTable } from '../../db/tables/translations.ts';
 import type { JobDefinition } from '../../jobs/types.ts';
 import { EngineError, translateAll } from '../../translations/engine.ts';
 import { translationEngine } from '../../translations/engines.ts';

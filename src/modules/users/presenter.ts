@@ -1,5 +1,5 @@
 import type { Context } from '../../context.ts';
-import type { UsersTable } from '../../db/types.ts';
+import type { UsersTable } from '../../db/tables/people.ts';
 import type { ApiToken, User } from './schemas.ts';
 import { tokenStatus, type TokenRow } from './tokens.ts';
 

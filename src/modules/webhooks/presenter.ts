@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { WebhookDeliveriesTable, WebhooksTable } from '../../db/types.ts';
+import type { WebhookDeliveriesTable, WebhooksTable } from '../../db/tables/integrations.ts';
 import type { DeliverySchema, Webhook } from './schemas.ts';
 
 export function presentWebhook(row: WebhooksTable): Webhook {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
 import { pageInCreationOrder, type Page } from '../../db/keyset.ts';
-import type { WebhookDeliveriesTable, WebhooksTable } from '../../db/types.ts';
+import type { WebhookDeliveriesTable, WebhooksTable } from '../../db/tables/integrations.ts';
 import { BadRequest, NotFound } from '../../errors.ts';
 import { checkDestination } from '../../net/addresses.ts';
 import { assertHttp } from '../../net/fetch.ts';
