@@ -15,7 +15,7 @@ import { createContext, type AppServices } from '../src/context.ts';
 import { createServices } from '../src/services.ts';
 import { openMigratedDatabase } from '../src/server.ts';
 import { FolderBlobStore } from '../src/storage/blobs.ts';
-import { enqueue, JobRegistry, JobRunner } from '../src/jobs/index.ts';
+import { defineJob, enqueue, handle as bind, JobRegistry, JobRunner } from '../src/jobs/index.ts';
 import { listenForJobs, type JobListener } from '../src/jobs/listen.ts';
 import { percentile, ms } from './lib.ts';
 
@@ -50,14 +50,15 @@ async function quireQueue(url: string, dataDir: string): Promise<Queue> {
   const config = loadConfig({ ...process.env, QUIRE_DATA_DIR: dataDir, QUIRE_DATABASE_URL: url, QUIRE_LOG_LEVEL: 'silent' });
   const { database } = await openMigratedDatabase(config);
   const services: AppServices = createServices({ config, database, masterKey: resolveMasterKey(config), blobs: new FolderBlobStore(join(dataDir, 'blobs')) });
-  const registry = new JobRegistry([{ kind: 'bench', run: (_ctx, payload) => handle(payload as { n: number }) }]);
+  const benchJob = defineJob<{ n: number; key?: string }>({ kind: 'bench' });
+  const registry = new JobRegistry([bind(benchJob, (_ctx, payload) => handle(payload))]);
   const ctx = createContext(services, null);
   let runners: JobRunner[] = [];
   let listeners: JobListener[] = [];
   return {
     name: 'Quire queue',
     enqueue: async (payload) => {
-      await enqueue(ctx, 'bench', payload, { registry, queueKey: payload.key ?? null });
+      await enqueue(ctx, benchJob, payload, { queueKey: payload.key ?? null });
     },
     startWorkers: async (count) => {
       runners = [new JobRunner(services, { registry, workerId: 'bench', intervalMs: 1000, limit: 10, concurrency: count })];

@@ -3,9 +3,8 @@ import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { DialectName } from './db/database.ts';
 import type { DB } from './db/types.ts';
-import type { DomainEvents } from './events.ts';
+import type { DomainEventMap } from './events.ts';
 import type { IdGenerator } from './ids.ts';
-import type { JobRegistry } from './jobs/registry.ts';
 import type { PolicyLedger } from './policy/index.ts';
 import type { SecretBox, Signer } from './secrets.ts';
 import type { BlobStore } from './storage/blobs.ts';
@@ -31,6 +30,41 @@ export interface WriteRecord {
   committed(): void;
 }
 
+/** A claimed job, as its handler sees it. */
+export interface JobInfo {
+  id: string;
+  kind: string;
+  /** This run is attempt number `attempts` (1 for the first run). */
+  attempts: number;
+  maxAttempts: number;
+  runAt: string;
+}
+
+/** A handler may ask to run again later without it counting as a failed attempt (the work is not due yet). */
+export type JobOutcome = void | { rescheduleAt: Date };
+
+/**
+ * A job kind as the runner calls it: the stored payload is handed over as read; `handle` (src/jobs/types.ts)
+ * checks its type where the kind's handler is registered.
+ */
+export interface RunnableJob {
+  /** How long a worker holds a job before another may take it over. */
+  readonly leaseMs?: number;
+  /** Milliseconds to wait before retry number `attempt`. */
+  backoffMs?(attempt: number): number;
+  run(ctx: Context, payload: unknown, job: JobInfo): Promise<JobOutcome>;
+}
+
+/** The kinds of background job an app runs, by name (src/jobs/registry.ts). */
+export interface JobHandlers {
+  get(kind: string): RunnableJob | undefined;
+}
+
+/** Tells the subscribers of a domain event, in the caller's transaction (src/event-bus.ts). */
+export interface EventBus {
+  emit<K extends keyof DomainEventMap>(tx: Context, kind: K, event: DomainEventMap[K]): Promise<void>;
+}
+
 /** What every service function receives: who acts, the database (or the open transaction), time and ids. */
 export interface Context extends PolicyLedger {
   db: Kysely<DB>;
@@ -43,10 +77,10 @@ export interface Context extends PolicyLedger {
   /** Signs URLs that Quire serves without a token (file downloads). */
   urls: Signer;
   blobs: BlobStore;
-  /** The kinds of background job this app enqueues and runs (assembled in src/services.ts). */
-  jobs: JobRegistry;
+  /** The kinds of background job this app runs (assembled in src/services.ts). */
+  jobs: JobHandlers;
   /** Who is told of domain events (assembled in src/services.ts). */
-  events: DomainEvents;
+  events: EventBus;
   actor: Actor | null;
   /** The audit record of the write this request makes; null for reads, jobs and the CLI. */
   audit: WriteRecord | null;

@@ -1,7 +1,6 @@
-import type { Context } from './context.ts';
-
 /**
- * Domain events: what happened, told to whoever subscribed when the app was assembled (src/services.ts).
+ * Domain events: what happened, told to whoever subscribed when the app was assembled (src/services.ts)
+ * through the event bus (src/event-bus.ts). This file names the events and their data; it imports nothing.
  * A listener runs inside the transaction of the change that emits the event, so the follow-up work it
  * enqueues (indexing, Git export, translation) commits together with the change or not at all. The code
  * that emits an event does not know who listens.
@@ -75,26 +74,6 @@ export interface SpaceContentChanged {
   revisionId: string;
   /** The revision it replaced; null for a space that starts with content (a duplicate). */
   previousRevisionId: string | null;
-}
-
-export type DomainEventListener<E> = (tx: Context, event: E) => Promise<void>;
-
-export type DomainEventListeners = { [K in keyof DomainEventMap]?: Array<DomainEventListener<DomainEventMap[K]>> };
-
-export class DomainEvents {
-  constructor(private readonly listeners: DomainEventListeners = {}) {}
-
-  /** Adds a listener of `kind` after those it already has (for listeners of many kinds, such as webhooks). */
-  listen<K extends keyof DomainEventMap>(kind: K, listener: DomainEventListener<DomainEventMap[K]>): this {
-    const listeners = (this.listeners[kind] ?? []) as Array<DomainEventListener<DomainEventMap[K]>>;
-    (this.listeners as Record<string, unknown>)[kind] = [...listeners, listener];
-    return this;
-  }
-
-  /** Tells every listener of `kind`, one after another, in the caller's transaction. */
-  async emit<K extends keyof DomainEventMap>(tx: Context, kind: K, event: DomainEventMap[K]): Promise<void> {
-    for (const listener of this.listeners[kind] ?? []) await listener(tx, event);
-  }
 }
 
 // Every event name is listed above: a name added to the map and not to the list fails the type-check here.

@@ -1,6 +1,7 @@
 import type { Context } from '../context.ts';
-import { enqueue } from '../jobs/queue.ts';
-import type { JobDefinition } from '../jobs/types.ts';
+import { enqueue, type QueueContext } from '../jobs/queue.ts';
+import type { JobRun } from '../jobs/types.ts';
+import { pruneAuditLogJob } from './prune-job.ts';
 
 /**
  * How long the audit log keeps its entries: QUIRE_AUDIT_RETENTION_DAYS. Reads never show older entries, and
@@ -9,7 +10,6 @@ import type { JobDefinition } from '../jobs/types.ts';
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-export const AUDIT_PRUNE_KIND = 'audit-log-prune';
 
 /** The oldest moment the audit log still shows, as the ISO text it stores. */
 export function auditHorizon(ctx: Pick<Context, 'clock' | 'config'>): string {
@@ -22,16 +22,13 @@ export async function pruneAuditLog(ctx: Pick<Context, 'db' | 'clock' | 'config'
   return Number(result.numDeletedRows);
 }
 
-export const pruneAuditLogJob: JobDefinition<Record<string, never>> = {
-  kind: AUDIT_PRUNE_KIND,
-  singletonKey: () => AUDIT_PRUNE_KIND,
-  async run(ctx) {
-    await pruneAuditLog(ctx);
-    return { rescheduleAt: new Date(ctx.clock.now().getTime() + DAY_MS) };
-  },
+/** The handler of `audit-log-prune`: prunes, then is due again a day later. */
+export const runAuditPrune: JobRun<Record<string, never>> = async (ctx) => {
+  await pruneAuditLog(ctx);
+  return { rescheduleAt: new Date(ctx.clock.now().getTime() + DAY_MS) };
 };
 
 /** Starts the daily schedule (at every start of a serving process: the singleton keeps one job, due now). */
-export async function scheduleAuditPrune(ctx: Pick<Context, 'db' | 'clock' | 'ids' | 'jobs'>): Promise<void> {
-  await enqueue(ctx, AUDIT_PRUNE_KIND, {});
+export async function scheduleAuditPrune(ctx: QueueContext): Promise<void> {
+  await enqueue(ctx, pruneAuditLogJob, {});
 }

@@ -1,7 +1,8 @@
 import type { Context } from '../context.ts';
 import { inTransaction } from '../context.ts';
-import { enqueue } from '../jobs/queue.ts';
-import type { JobDefinition } from '../jobs/types.ts';
+import { enqueue, type QueueContext } from '../jobs/queue.ts';
+import type { JobRun } from '../jobs/types.ts';
+import { collectGarbageJob } from './gc-job.ts';
 import { decodeNode } from './nodes.ts';
 import type { RevisionRoot } from './revisions.ts';
 import { sweepLinkFacts } from './link-analysis/store.ts';
@@ -26,7 +27,6 @@ import { sweepLinkFacts } from './link-analysis/store.ts';
  * older than the grace.
  */
 
-export const GC_KIND = 'content-gc';
 const CHUNK = 200;
 
 export interface GcReport {
@@ -213,24 +213,19 @@ export async function collectGarbage(ctx: GcContext, options: GcOptions = {}): P
 }
 
 /** The scheduled collection: runs every QUIRE_GC_INTERVAL_HOURS, rescheduling itself (one pending job stands for the schedule). */
-export const collectGarbageJob: JobDefinition<Record<string, never>> = {
-  kind: GC_KIND,
-  singletonKey: () => GC_KIND,
-  leaseMs: 30 * 60_000,
-  async run(ctx) {
-    await collectGarbage(ctx);
-    if (ctx.config.gcIntervalHours === 0) return;
-    return { rescheduleAt: new Date(ctx.clock.now().getTime() + ctx.config.gcIntervalHours * 3_600_000) };
-  },
+export const runContentGc: JobRun<Record<string, never>> = async (ctx) => {
+  await collectGarbage(ctx);
+  if (ctx.config.gcIntervalHours === 0) return;
+  return { rescheduleAt: new Date(ctx.clock.now().getTime() + ctx.config.gcIntervalHours * 3_600_000) };
 };
 
 /**
  * Starts the schedule at a serving process's start, one interval from now, unless a collection is pending or
  * running already (so restarts do not keep pushing it back); nothing when turned off.
  */
-export async function scheduleGarbageCollection(ctx: Pick<Context, 'db' | 'clock' | 'ids' | 'jobs' | 'config' | 'dialect'>): Promise<void> {
+export async function scheduleGarbageCollection(ctx: QueueContext & Pick<Context, 'config'>): Promise<void> {
   if (ctx.config.gcIntervalHours === 0) return;
-  const scheduled = await ctx.db.selectFrom('jobs').select('id').where('singleton_key', '=', GC_KIND).where('status', 'in', ['pending', 'running']).executeTakeFirst();
+  const scheduled = await ctx.db.selectFrom('jobs').select('id').where('singleton_key', '=', collectGarbageJob.kind).where('status', 'in', ['pending', 'running']).executeTakeFirst();
   if (scheduled) return;
-  await enqueue(ctx, GC_KIND, {}, { runAt: new Date(ctx.clock.now().getTime() + ctx.config.gcIntervalHours * 3_600_000) });
+  await enqueue(ctx, collectGarbageJob, {}, { runAt: new Date(ctx.clock.now().getTime() + ctx.config.gcIntervalHours * 3_600_000) });
 }

@@ -2,17 +2,20 @@ import type { Selectable } from 'kysely';
 import type { Context } from '../context.ts';
 import { inTransaction, nowIso } from '../context.ts';
 import type { GitAutoSyncsTable } from '../db/tables/git.ts';
-import type { DomainEventListener, SpaceContentChanged } from '../events.ts';
-import { cancelPending, enqueue } from '../jobs/queue.ts';
-import type { JobDefinition } from '../jobs/types.ts';
+import type { DomainEventListener } from '../event-bus.ts';
+import type { SpaceContentChanged } from '../events.ts';
+import { cancelPending, enqueue, type QueueContext } from '../jobs/queue.ts';
+import type { JobRun } from '../jobs/types.ts';
 import { git } from './cli.ts';
-import { GIT_OPERATION } from './jobs.ts';
+import { gitOperationJob } from './operation-job.ts';
+import { gitPollJob, pollKey, type PollPayload } from './poll-job.ts';
 import { remoteConfig } from './remote.ts';
 import { remoteError } from './repository.ts';
-import { createOperation, findSync, type GitDirection, type GitOperationRow, type GitRequest } from './state.ts';
+import { createOperation, findSync, type AutomaticRequest, type GitDirection, type GitOperationRow, type GitRequest, type SyncDirection } from './state.ts';
+import { gitSyncJob, syncKey, type SyncJobPayload } from './sync-job.ts';
 
 /**
- * Automatic Git Sync (issue 12): a space and a branch kept in step without anyone asking.
+ * Automatic Git Sync: a space and a branch kept in step without anyone asking.
  *
  * - Quire → Git: every new current revision that did not come from Git (an edit, a merge, an import, a
  *   template) schedules an export (`exportOnContentChange`, subscribed to `space-content-changed` in
@@ -27,21 +30,9 @@ import { createOperation, findSync, type GitDirection, type GitOperationRow, typ
  */
 
 export type AutoSyncRow = Selectable<GitAutoSyncsTable>;
-export const SYNC_DIRECTIONS = ['push', 'pull', 'both'] as const;
-export type SyncDirection = (typeof SYNC_DIRECTIONS)[number];
 
 /** The message of an automatic export after a change request's merge, as GitBook writes it. */
 export const DEFAULT_COMMIT_TEMPLATE = 'GITBOOK-{number}: {subject}';
-
-export const GIT_SYNC = 'git-sync';
-export const GIT_POLL = 'git-poll';
-
-/** Where a sync's automatic operation is in the request an operation stores. */
-export interface AutomaticRequest {
-  syncId: string;
-  template: string;
-  direction: SyncDirection;
-}
 
 const RETRY_BASE_MS = 30_000;
 const RETRY_MAX_MS = 60 * 60 * 1000;
@@ -67,20 +58,7 @@ export async function findAutoSyncById(ctx: Pick<Context, 'db'>, id: string): Pr
   return ctx.db.selectFrom('git_auto_syncs').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export interface SyncJobPayload {
-  syncId: string;
-  direction: GitDirection;
-}
-
-function syncKey(syncId: string, direction: GitDirection): string {
-  return `${GIT_SYNC}:${syncId}:${direction}`;
-}
-
-function pollKey(syncId: string): string {
-  return `${GIT_POLL}:${syncId}`;
-}
-
-type Scheduler = Pick<Context, 'db' | 'clock' | 'ids' | 'jobs'> & Partial<Pick<Context, 'dialect'>>;
+type Scheduler = QueueContext;
 
 /**
  * Schedules an automatic operation of a sync (in the caller's transaction). One pending job per sync and
@@ -93,7 +71,7 @@ export async function scheduleSync(ctx: Scheduler, syncId: string, direction: Gi
     const pending = await ctx.db.selectFrom('jobs').select('run_at').where('singleton_key', '=', key).where('status', '=', 'pending').executeTakeFirst();
     if (pending && pending.run_at <= runAt.toISOString()) return;
   }
-  await enqueue(ctx, GIT_SYNC, { syncId, direction } satisfies SyncJobPayload, { singletonKey: key, runAt });
+  await enqueue(ctx, gitSyncJob, { syncId, direction }, { singletonKey: key, runAt });
 }
 
 /** Starts (or restarts) a sync's polling; the job reschedules itself and ends once polling is off. */
@@ -102,7 +80,7 @@ export async function schedulePoll(ctx: Scheduler, sync: Pick<AutoSyncRow, 'id' 
     await cancelPending(ctx, pollKey(sync.id));
     return;
   }
-  await enqueue(ctx, GIT_POLL, { syncId: sync.id }, { singletonKey: pollKey(sync.id), runAt: new Date(ctx.clock.now().getTime() + sync.poll_interval_seconds * 1000) });
+  await enqueue(ctx, gitPollJob, { syncId: sync.id }, { singletonKey: pollKey(sync.id), runAt: new Date(ctx.clock.now().getTime() + sync.poll_interval_seconds * 1000) });
 }
 
 /** Drops what a removed sync had scheduled (a running job finds the sync gone and stops). */
@@ -128,31 +106,23 @@ export function automaticOf(operation: Pick<GitOperationRow, 'request'>): Automa
  * direction no longer asks for it, does nothing; an automatic operation of the same direction that has not
  * started yet already covers this trigger (it reads the space and the branch when it runs).
  */
-export const gitSyncJob: JobDefinition<SyncJobPayload> = {
-  kind: GIT_SYNC,
-  maxAttempts: 1000,
-  run: async (ctx, payload) => {
-    await inTransaction(ctx, async (tx) => {
-      const sync = await findAutoSyncById(tx, payload.syncId);
-      if (!sync) return;
-      if (payload.direction === 'export' ? !pushes(sync.direction) : !pulls(sync.direction)) return;
-      const waiting = await tx.db
-        .selectFrom('git_operations')
-        .select(['id', 'request'])
-        .where('space_id', '=', sync.space_id)
-        .where('direction', '=', payload.direction)
-        .where('state', '=', 'pending')
-        .execute();
-      if (waiting.some((row) => automaticOf(row)?.syncId === sync.id)) return;
-      const operationId = await createOperation(tx, sync.space_id, payload.direction, automaticRequest(sync));
-      await enqueue(tx, GIT_OPERATION, { operationId });
-    });
-  },
+export const runGitSync: JobRun<SyncJobPayload> = async (ctx, payload) => {
+  await inTransaction(ctx, async (tx) => {
+    const sync = await findAutoSyncById(tx, payload.syncId);
+    if (!sync) return;
+    if (payload.direction === 'export' ? !pushes(sync.direction) : !pulls(sync.direction)) return;
+    const waiting = await tx.db
+      .selectFrom('git_operations')
+      .select(['id', 'request'])
+      .where('space_id', '=', sync.space_id)
+      .where('direction', '=', payload.direction)
+      .where('state', '=', 'pending')
+      .execute();
+    if (waiting.some((row) => automaticOf(row)?.syncId === sync.id)) return;
+    const operationId = await createOperation(tx, sync.space_id, payload.direction, automaticRequest(sync));
+    await enqueue(tx, gitOperationJob, { operationId });
+  });
 };
-
-export interface PollPayload {
-  syncId: string;
-}
 
 /** The commit a branch of the remote points at (`git ls-remote`), or null when it does not exist. */
 export async function remoteTip(ctx: Context, sync: AutoSyncRow): Promise<string | null> {
@@ -173,27 +143,23 @@ export async function remoteTip(ctx: Context, sync: AutoSyncRow): Promise<string
  * it moved since the last sync; then waits for the next interval. An unreachable remote is reported on the
  * sync and polled again at the next interval.
  */
-export const gitPollJob: JobDefinition<PollPayload> = {
-  kind: GIT_POLL,
-  maxAttempts: 1000,
-  run: async (ctx, payload) => {
-    const sync = await findAutoSyncById(ctx, payload.syncId);
-    if (!sync?.poll_interval_seconds) return;
-    const next = new Date(ctx.clock.now().getTime() + sync.poll_interval_seconds * 1000);
-    if (!pulls(sync.direction)) return { rescheduleAt: next };
-    try {
-      const tip = await remoteTip(ctx, sync);
-      const last = await findSync(ctx, sync.space_id);
-      if (tip && tip !== last?.last_commit) await scheduleSync(ctx, sync.id, 'import');
-    } catch (error) {
-      await ctx.db
-        .updateTable('git_auto_syncs')
-        .set({ last_error: `Polling the remote failed: ${(error as Error).message}`.slice(0, 2000), updated_at: nowIso(ctx) })
-        .where('id', '=', sync.id)
-        .execute();
-    }
-    return { rescheduleAt: next };
-  },
+export const runGitPoll: JobRun<PollPayload> = async (ctx, payload) => {
+  const sync = await findAutoSyncById(ctx, payload.syncId);
+  if (!sync?.poll_interval_seconds) return;
+  const next = new Date(ctx.clock.now().getTime() + sync.poll_interval_seconds * 1000);
+  if (!pulls(sync.direction)) return { rescheduleAt: next };
+  try {
+    const tip = await remoteTip(ctx, sync);
+    const last = await findSync(ctx, sync.space_id);
+    if (tip && tip !== last?.last_commit) await scheduleSync(ctx, sync.id, 'import');
+  } catch (error) {
+    await ctx.db
+      .updateTable('git_auto_syncs')
+      .set({ last_error: `Polling the remote failed: ${(error as Error).message}`.slice(0, 2000), updated_at: nowIso(ctx) })
+      .where('id', '=', sync.id)
+      .execute();
+  }
+  return { rescheduleAt: next };
 };
 
 /**

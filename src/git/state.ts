@@ -4,7 +4,6 @@ import { nowIso } from '../context.ts';
 import type { GitOperationsTable, GitSyncsTable } from '../db/tables/git.ts';
 import { DEFAULT_LAYOUT, type DocsLayout } from './files.ts';
 import { repoName } from './remote.ts';
-import type { AutomaticRequest } from './auto.ts';
 
 /**
  * What Quire remembers of a space's Git Sync: the remote and branch (`git_syncs`), the operations run
@@ -20,6 +19,16 @@ export type GitDirection = (typeof GIT_DIRECTIONS)[number];
 export const GIT_STAGES = ['repo_fetch', 'config_check', 'content_process', 'finalize'] as const;
 export type GitStage = (typeof GIT_STAGES)[number];
 export type GitState = 'pending' | 'running' | 'success' | 'failure';
+
+export const SYNC_DIRECTIONS = ['push', 'pull', 'both'] as const;
+export type SyncDirection = (typeof SYNC_DIRECTIONS)[number];
+
+/** Where a sync's automatic operation is in the request an operation stores (src/git/auto.ts). */
+export interface AutomaticRequest {
+  syncId: string;
+  template: string;
+  direction: SyncDirection;
+}
 
 /** The request of an operation, as stored: the URL without credentials, the credentials sealed. */
 export interface GitRequest {

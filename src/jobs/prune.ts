@@ -1,6 +1,7 @@
 import type { Context } from '../context.ts';
-import { enqueue } from './queue.ts';
-import type { JobDefinition } from './types.ts';
+import { pruneJobsJob } from './prune-job.ts';
+import { enqueue, type QueueContext } from './queue.ts';
+import type { JobRun } from './types.ts';
 
 /**
  * Finished jobs leave the queue: a job done more than 7 days ago, or failed more than 30 days ago (kept
@@ -10,7 +11,6 @@ import type { JobDefinition } from './types.ts';
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-export const JOBS_PRUNE_KIND = 'jobs-prune';
 export const DONE_KEPT_DAYS = 7;
 export const FAILED_KEPT_DAYS = 30;
 
@@ -30,16 +30,13 @@ export async function pruneFinishedJobs(ctx: Pick<Context, 'db' | 'clock'>): Pro
   return Number(result.numDeletedRows);
 }
 
-export const pruneJobsJob: JobDefinition<Record<string, never>> = {
-  kind: JOBS_PRUNE_KIND,
-  singletonKey: () => JOBS_PRUNE_KIND,
-  async run(ctx) {
-    await pruneFinishedJobs(ctx);
-    return { rescheduleAt: new Date(ctx.clock.now().getTime() + DAY_MS) };
-  },
+/** The handler of `jobs-prune`: prunes, then is due again a day later. */
+export const runJobsPrune: JobRun<Record<string, never>> = async (ctx) => {
+  await pruneFinishedJobs(ctx);
+  return { rescheduleAt: new Date(ctx.clock.now().getTime() + DAY_MS) };
 };
 
 /** Starts the daily schedule (at every start of a serving process: the singleton keeps one job). */
-export async function scheduleJobsPrune(ctx: Pick<Context, 'db' | 'clock' | 'ids' | 'jobs'>): Promise<void> {
-  await enqueue(ctx, JOBS_PRUNE_KIND, {});
+export async function scheduleJobsPrune(ctx: QueueContext): Promise<void> {
+  await enqueue(ctx, pruneJobsJob, {});
 }

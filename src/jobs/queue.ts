@@ -3,8 +3,8 @@ import type { AppServices, Context } from '../context.ts';
 import { createContext, nowIso } from '../context.ts';
 import { lockRows } from '../db/locks.ts';
 import type { JobsTable } from '../db/tables/jobs.ts';
-import type { JobRegistry } from './registry.ts';
-import { DEFAULT_LEASE_MS, DEFAULT_MAX_ATTEMPTS, defaultBackoffMs, type JobInfo, type JobOutcome } from './types.ts';
+import { DEFAULT_LEASE_MS, DEFAULT_MAX_ATTEMPTS, defaultBackoffMs, type JobDefinition, type JobInfo, type JobOutcome } from './types.ts';
+import type { JobHandlers } from '../context.ts';
 
 /**
  * The durable job queue, in the `jobs` table. A job is written in the transaction of the request that
@@ -32,11 +32,10 @@ export interface EnqueueOptions {
   maxAttempts?: number;
   /** Overrides the kind's queue key; null for none. */
   queueKey?: string | null;
-  /** Where the kind's defaults are looked up (default: the app's jobs, `ctx.jobs`). */
-  registry?: JobRegistry;
 }
 
-type QueueContext = Pick<Context, 'db' | 'clock' | 'ids' | 'jobs'> & Partial<Pick<Context, 'dialect'>>;
+/** What enqueueing needs of a Context: the database (the caller's transaction), the clock and ids. */
+export type QueueContext = Pick<Context, 'db' | 'clock' | 'ids'> & Partial<Pick<Context, 'dialect'>>;
 
 /** The PostgreSQL channel that wakes workers when a job is enqueued (see src/jobs/listen.ts). */
 export const JOBS_CHANNEL = 'quire_jobs';
@@ -54,10 +53,10 @@ async function wakeWorkers(ctx: QueueContext, kind: string): Promise<void> {
  * has a pending job, that job takes the new payload and due time (and starts its attempts again); when the
  * job holding the key is running, it is left alone and its id returned.
  */
-export async function enqueue(ctx: QueueContext, kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<string> {
-  const definition = (options.registry ?? ctx.jobs).get(kind);
-  const singletonKey = options.singletonKey !== undefined ? options.singletonKey : (definition?.singletonKey?.(payload) ?? null);
-  const queueKey = options.queueKey !== undefined ? options.queueKey : (definition?.queueKey?.(payload) ?? null);
+export async function enqueue<Payload>(ctx: QueueContext, definition: JobDefinition<Payload>, payload: NoInfer<Payload>, options: EnqueueOptions = {}): Promise<string> {
+  const kind = definition.kind;
+  const singletonKey = options.singletonKey !== undefined ? options.singletonKey : (definition.singletonKey?.(payload) ?? null);
+  const queueKey = options.queueKey !== undefined ? options.queueKey : (definition.queueKey?.(payload) ?? null);
   const row: JobsTable = {
     id: ctx.ids.next(),
     kind,
@@ -66,7 +65,7 @@ export async function enqueue(ctx: QueueContext, kind: string, payload: unknown,
     singleton_key: singletonKey,
     queue_key: queueKey,
     attempts: 0,
-    max_attempts: options.maxAttempts ?? definition?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    max_attempts: options.maxAttempts ?? definition.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
     run_at: (options.runAt ?? ctx.clock.now()).toISOString(),
     locked_by: null,
     locked_until: null,
@@ -218,7 +217,7 @@ export interface RunOptions {
   /** At most this many jobs in this round (default 10). */
   limit?: number;
   /** The kinds this worker runs (default: the app's jobs). */
-  registry?: JobRegistry;
+  registry?: JobHandlers;
   /** Told about every failed run (the failure itself is recorded on the job). */
   onError?: (error: unknown, job: JobInfo) => void;
   /** Told how every run ended and how long it took (metrics). */
@@ -271,20 +270,20 @@ export async function runClaimed(services: AppServices, job: JobsTable, options:
     await held(services.db).set({ status: 'pending', attempts: sql<number>`attempts - 1`, locked_by: null, locked_until: null }).execute();
     return 'released';
   }
-  const definition = registry.get(job.kind);
+  const handler = registry.get(job.kind);
   const info: JobInfo = { id: job.id, kind: job.kind, attempts: job.attempts, maxAttempts: job.max_attempts, runAt: job.run_at };
   const started = performance.now();
   const finished = (outcome: JobRunOutcome) => {
     options.onFinished?.(info, outcome, (performance.now() - started) / 1000);
     return outcome;
   };
-  if (definition?.leaseMs !== undefined) {
-    await held(services.db).set({ locked_until: new Date(services.clock.now().getTime() + definition.leaseMs).toISOString() }).execute();
+  if (handler?.leaseMs !== undefined) {
+    await held(services.db).set({ locked_until: new Date(services.clock.now().getTime() + handler.leaseMs).toISOString() }).execute();
   }
   let outcome: JobOutcome;
   try {
-    if (!definition) throw new Error(`No handler is registered for jobs of kind "${job.kind}".`);
-    outcome = await definition.run(createContext(services, null), JSON.parse(job.payload) as unknown, info);
+    if (!handler) throw new Error(`No handler is registered for jobs of kind "${job.kind}".`);
+    outcome = await handler.run(createContext(services, null), JSON.parse(job.payload) as unknown, info);
   } catch (error) {
     options.onError?.(error, info);
     const now = services.clock.now();
@@ -294,7 +293,7 @@ export async function runClaimed(services: AppServices, job: JobsTable, options:
         .execute();
       return finished('failed');
     }
-    const wait = (definition?.backoffMs ?? defaultBackoffMs)(job.attempts);
+    const wait = (handler?.backoffMs ?? defaultBackoffMs)(job.attempts);
     await held(services.db)
       .set({ status: 'pending', last_error: errorText(error), run_at: new Date(now.getTime() + wait).toISOString(), locked_by: null, locked_until: null })
       .execute();

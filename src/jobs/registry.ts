@@ -1,20 +1,22 @@
-import type { JobDefinition } from './types.ts';
+import type { JobHandlers } from '../context.ts';
+import type { JobHandler } from './types.ts';
 
-/** The kinds of job a worker knows how to run. */
-export class JobRegistry {
-  private readonly definitions = new Map<string, JobDefinition<never>>();
+/** The kinds of job a worker knows how to run: each definition bound to its handler (`handle`). */
+export class JobRegistry implements JobHandlers {
+  private readonly handlers = new Map<string, JobHandler>();
 
-  constructor(definitions: Array<JobDefinition<never>> = []) {
-    for (const definition of definitions) this.define(definition);
+  constructor(handlers: JobHandler[] = []) {
+    for (const handler of handlers) this.define(handler);
   }
 
-  define<P>(definition: JobDefinition<P>): this {
-    if (this.definitions.has(definition.kind)) throw new Error(`A job kind "${definition.kind}" is already defined.`);
-    this.definitions.set(definition.kind, definition as unknown as JobDefinition<never>);
+  define(handler: JobHandler): this {
+    const { kind } = handler.definition;
+    if (this.handlers.has(kind)) throw new Error(`A job kind "${kind}" is already defined.`);
+    this.handlers.set(kind, handler);
     return this;
   }
 
-  get(kind: string): JobDefinition<unknown> | undefined {
-    return this.definitions.get(kind) as JobDefinition<unknown> | undefined;
+  get(kind: string): JobHandler | undefined {
+    return this.handlers.get(kind);
   }
 }

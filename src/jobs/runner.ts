@@ -3,7 +3,7 @@ import type { AppServices } from '../context.ts';
 import { randomId } from '../ids.ts';
 import type { JobsTable } from '../db/tables/jobs.ts';
 import { claimDue, releaseJobsOfDeadWorkers, runClaimed, runDueJobs, type RunOptions } from './queue.ts';
-import type { JobRegistry } from './registry.ts';
+import type { JobHandlers } from '../context.ts';
 import type { JobInfo } from './types.ts';
 
 /** Timers, injectable so tests can drive the loop. */
@@ -31,7 +31,7 @@ export interface JobRunnerOptions {
   limit?: number;
   /** Jobs run at once (default 4): a long job (a Git import) never holds up the others. */
   concurrency?: number;
-  registry?: JobRegistry;
+  registry?: JobHandlers;
   timers?: Timers;
   /** Told about every failed run and every look that could not run (the database was unreachable…). */
   onError?: (error: unknown, job?: JobInfo) => void;

@@ -3,7 +3,8 @@ import type { Context } from '../context.ts';
 import { inTransaction, nowIso } from '../context.ts';
 import { QuireError } from '../errors.ts';
 import { megabytes, safeFetch } from '../net/fetch.ts';
-import type { JobOutcome } from '../jobs/types.ts';
+import type { JobOutcome, JobRun } from '../jobs/types.ts';
+import type { ProcessPayload } from './process-job.ts';
 import { bundleExternalReferences } from './bundle.ts';
 import { SpecProcessingError } from './errors.ts';
 import { declaredVersion, parseDescription, validateDescription, type SpecObject } from './parse.ts';
@@ -65,7 +66,7 @@ export function contentHash(content: string): string {
   return createHash('sha256').update(content).digest('hex');
 }
 
-/** The job's work for one spec (see src/openapi/job.ts); safe to run twice. */
+/** The job's work for one spec (see src/openapi/process-job.ts); safe to run twice. */
 export async function processSpec(ctx: ProcessContext, specId: string): Promise<JobOutcome> {
   const spec = await ctx.db.selectFrom('openapi_specs').selectAll().where('id', '=', specId).executeTakeFirst();
   if (!spec) return;
@@ -115,3 +116,6 @@ export async function processSpec(ctx: ProcessContext, specId: string): Promise<
     return;
   });
 }
+
+/** The handler of `openapi-process`. */
+export const runProcessSpec: JobRun<ProcessPayload> = (ctx, payload) => processSpec(ctx, payload.specId);

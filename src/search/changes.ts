@@ -1,7 +1,9 @@
-import type { Context } from '../context.ts';
-import type { DomainEventListener, SpaceContentChanged } from '../events.ts';
-import { enqueue } from '../jobs/queue.ts';
-import { INDEX_SPACE, indexSpaceKey, type IndexSpacePayload } from './index-job.ts';
+import type { DomainEventListener } from '../event-bus.ts';
+import type { SpaceContentChanged } from '../events.ts';
+import { enqueue, type QueueContext } from '../jobs/queue.ts';
+import type { JobRun } from '../jobs/types.ts';
+import { indexSpaceJob, indexSpaceKey, type IndexSpacePayload } from './index-job.ts';
+import { indexSpace } from './indexer.ts';
 
 /**
  * Schedules the indexing of a space's current content: enqueues the space's `index-space` job in the
@@ -13,10 +15,10 @@ import { INDEX_SPACE, indexSpaceKey, type IndexSpacePayload } from './index-job.
  * under a second key (or, if that one is running too, with no key): indexing is incremental and safe to
  * run concurrently, so an extra run costs little, while a missed one would leave search behind.
  */
-export async function scheduleSpaceIndex(ctx: Pick<Context, 'db' | 'clock' | 'ids' | 'jobs'>, spaceId: string): Promise<void> {
+export async function scheduleSpaceIndex(ctx: QueueContext, spaceId: string): Promise<void> {
   const payload: IndexSpacePayload = { spaceId };
   for (const singletonKey of [indexSpaceKey(spaceId), `${indexSpaceKey(spaceId)}:again`, null]) {
-    const id = await enqueue(ctx, INDEX_SPACE, payload, { singletonKey });
+    const id = await enqueue(ctx, indexSpaceJob, payload, { singletonKey });
     if (singletonKey === null) return;
     const job = await ctx.db.selectFrom('jobs').select('status').where('id', '=', id).executeTakeFirst();
     if (job?.status !== 'running') return;
@@ -25,3 +27,8 @@ export async function scheduleSpaceIndex(ctx: Pick<Context, 'db' | 'clock' | 'id
 
 /** Search's subscription to `space-content-changed`. */
 export const indexOnContentChange: DomainEventListener<SpaceContentChanged> = (tx, event) => scheduleSpaceIndex(tx, event.spaceId);
+
+/** The handler of `index-space`. */
+export const runIndexSpace: JobRun<IndexSpacePayload> = async (ctx, payload) => {
+  await indexSpace(ctx, payload.spaceId);
+};

@@ -1,5 +1,4 @@
-import type { JobDefinition } from '../jobs/types.ts';
-import { indexSpace } from './indexer.ts';
+import { defineJob } from '../jobs/types.ts';
 
 /**
  * The job that brings a space's search index up to its current revision. Enqueued by every change of a
@@ -10,19 +9,14 @@ export interface IndexSpacePayload {
   spaceId: string;
 }
 
-export const INDEX_SPACE = 'index-space';
-
 export function indexSpaceKey(spaceId: string): string {
-  return `${INDEX_SPACE}:${spaceId}`;
+  return `index-space:${spaceId}`;
 }
 
-export const indexSpaceJob: JobDefinition<IndexSpacePayload> = {
-  kind: INDEX_SPACE,
+export const indexSpaceJob = defineJob<IndexSpacePayload>({
+  kind: 'index-space',
   maxAttempts: 10,
   // Reading a large space for the first time takes a while; another worker must not take it over meanwhile.
   leaseMs: 15 * 60 * 1000,
   singletonKey: (payload) => indexSpaceKey(payload.spaceId),
-  run: async (ctx, payload) => {
-    await indexSpace(ctx, payload.spaceId);
-  },
-};
+});

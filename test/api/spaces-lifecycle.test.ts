@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { assertError, createTestApp, dialects, type Reply, type TestApp } from '../helpers/app.ts';
 import { addMember, cast, createWorld, type TestUser, type World, postCollection, postSpace } from '../helpers/factories.ts';
 import { enqueue, runDueJobs } from '../../src/jobs/index.ts';
+import { purgeSpaceJob } from '../../src/modules/spaces/purge-space-job.ts';
 import { assertEditable, SpaceLocked } from '../../src/access/editable.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -125,7 +126,7 @@ for (const dialect of dialects) {
         await runJobs();
         assert.ok(await row(space.id), 'seven days after the first deletion, not the second');
         // A purge that runs before its time (enqueued early, or a clock that moved) puts itself back.
-        await enqueue(t.ctx, 'purge-space', { spaceId: space.id }, { runAt: t.clock.now() });
+        await enqueue(t.ctx, purgeSpaceJob, { spaceId: space.id }, { runAt: t.clock.now() });
         const early = await runJobs();
         assert.equal(early.rescheduled, 1);
         const job = await purgeJob(space.id);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
+import { testJob } from '../helpers/jobs.ts';
 import { enqueue, JobRegistry, runDueJobs } from '../../src/jobs/index.ts';
 import { releaseJobsOfDeadWorkers } from '../../src/jobs/queue.ts';
 
@@ -19,7 +20,8 @@ for (const dialect of dialects) {
 
     it('takes back the jobs of dead workers of this host at once, and leaves live and foreign workers\' alone', async () => {
       const ran: number[] = [];
-      const registry = new JobRegistry().define<{ n: number }>({ kind: 'record', run: async (_ctx, payload) => void ran.push(payload.n) });
+      const recordJob = testJob<{ n: number }>({ kind: 'record', run: async (_ctx, payload) => void ran.push(payload.n) });
+      const registry = new JobRegistry([recordJob.handler]);
       const workers = {
         dead: 'box:4242:aaaaaa', // this host, a process that is gone
         alive: 'box:4343:bbbbbb', // this host, a process that still runs
@@ -29,7 +31,7 @@ for (const dialect of dialects) {
       };
       const ids: Record<string, string> = {};
       for (const name of Object.keys(workers)) {
-        const id = await enqueue(t.ctx, 'record', { n: Object.keys(ids).length }, { registry });
+        const id = await enqueue(t.ctx, recordJob, { n: Object.keys(ids).length });
         ids[name] = id;
       }
       // Each claimed by its worker, as a killed process leaves them: running, leased for five minutes.

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { collectGarbage, GC_KIND, scheduleGarbageCollection } from '../../src/content/gc.ts';
+import { collectGarbage, scheduleGarbageCollection } from '../../src/content/gc.ts';
+import { collectGarbageJob } from '../../src/content/gc-job.ts';
 import { runDueJobs } from '../../src/jobs/queue.ts';
 import { storeBlob } from '../../src/content/files.ts';
 import { objectHash, putObject } from '../../src/content/objects.ts';
@@ -198,10 +199,10 @@ for (const dialect of dialects) {
     });
 
     it('runs as a scheduled job that collects and reschedules itself, once per interval however often a server starts', async () => {
-      await t.ctx.db.deleteFrom('jobs').where('kind', '=', GC_KIND).execute();
+      await t.ctx.db.deleteFrom('jobs').where('kind', '=', collectGarbageJob.kind).execute();
       await scheduleGarbageCollection(t.app.services);
       await scheduleGarbageCollection(t.app.services); // a second start leaves the pending run where it is
-      const pending = await t.ctx.db.selectFrom('jobs').select(['run_at', 'status']).where('kind', '=', GC_KIND).execute();
+      const pending = await t.ctx.db.selectFrom('jobs').select(['run_at', 'status']).where('kind', '=', collectGarbageJob.kind).execute();
       assert.deepEqual(pending.map((job) => job.status), ['pending']);
       assert.equal(pending[0].run_at, new Date(t.clock.now().getTime() + 6 * HOUR).toISOString());
       const lonely = await putObject(t.ctx, 'body', 'Nobody holds this body, collected by the job.\n');
@@ -209,7 +210,7 @@ for (const dialect of dialects) {
       const round = await runDueJobs(t.app.services, { workerId: 'gc-test', limit: 50 });
       assert.ok(round.rescheduled >= 1, JSON.stringify(round));
       assert.equal(await hasObject(lonely), false);
-      const next = await t.ctx.db.selectFrom('jobs').select(['run_at', 'status']).where('kind', '=', GC_KIND).execute();
+      const next = await t.ctx.db.selectFrom('jobs').select(['run_at', 'status']).where('kind', '=', collectGarbageJob.kind).execute();
       assert.deepEqual(next, [{ status: 'pending', run_at: new Date(t.clock.now().getTime() + 6 * HOUR).toISOString() }]);
     });
   });

@@ -2,12 +2,17 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
+import { testJob } from '../helpers/jobs.ts';
 import { inTransaction } from '../../src/context.ts';
 import { enqueue, JobRegistry, JobRunner, runDueJobs, type JobInfo } from '../../src/jobs/index.ts';
-import { defaultBackoffMs } from '../../src/jobs/types.ts';
-import { pruneJobsJob, scheduleJobsPrune } from '../../src/jobs/prune.ts';
+import { defaultBackoffMs, defineJob, handle } from '../../src/jobs/types.ts';
+import { runJobsPrune, scheduleJobsPrune } from '../../src/jobs/prune.ts';
+import { pruneJobsJob } from '../../src/jobs/prune-job.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
+/** Kinds that no registry of these tests runs. */
+const noopJob = defineJob<{ n: number }>({ kind: 'noop' });
+const mysteryJob = defineJob<Record<string, never>>({ kind: 'mystery' });
 
 for (const dialect of dialects) {
   describe(`job queue [${dialect}]`, () => {
@@ -26,13 +31,13 @@ for (const dialect of dialects) {
     it('writes a job in the caller\'s transaction: it exists only if the transaction commits', async () => {
       await assert.rejects(
         inTransaction(t.ctx, async (tx) => {
-          await enqueue(tx, 'noop', { n: 1 });
+          await enqueue(tx, noopJob, { n: 1 });
           throw new Error('the write failed');
         }),
         /the write failed/,
       );
       assert.equal(await jobCount(), 0);
-      const id = await inTransaction(t.ctx, (tx) => enqueue(tx, 'noop', { n: 2 }));
+      const id = await inTransaction(t.ctx, (tx) => enqueue(tx, noopJob, { n: 2 }));
       const stored = await job(id);
       assert.equal(stored.status, 'pending');
       assert.equal(stored.payload, '{"n":2}');
@@ -43,9 +48,10 @@ for (const dialect of dialects) {
 
     it('runs due jobs only, with their payload, and marks them done', async () => {
       const seen: Array<[unknown, JobInfo]> = [];
-      const registry = new JobRegistry().define<{ n: number }>({ kind: 'record', run: async (_ctx, payload, info) => void seen.push([payload, info]) });
-      const now = await enqueue(t.ctx, 'record', { n: 1 }, { registry });
-      const later = await enqueue(t.ctx, 'record', { n: 2 }, { registry, runAt: new Date(t.clock.now().getTime() + 60_000) });
+      const recordJob = testJob<{ n: number }>({ kind: 'record', run: async (_ctx, payload, info) => void seen.push([payload, info]) });
+      const registry = new JobRegistry([recordJob.handler]);
+      const now = await enqueue(t.ctx, recordJob, { n: 1 });
+      const later = await enqueue(t.ctx, recordJob, { n: 2 }, { runAt: new Date(t.clock.now().getTime() + 60_000) });
       const report = await runDueJobs(t.ctx, { workerId: 'w1', registry });
       assert.deepEqual(report, { claimed: 1, done: 1, rescheduled: 0, retried: 0, failed: 0 });
       assert.deepEqual(seen.map(([payload]) => payload), [{ n: 1 }]);
@@ -63,7 +69,7 @@ for (const dialect of dialects) {
     it('retries a failing job with exponential backoff, keeping the last error, until it succeeds', async () => {
       let calls = 0;
       const errors: unknown[] = [];
-      const registry = new JobRegistry().define({
+      const flakyJob = testJob({
         kind: 'flaky',
         maxAttempts: 4,
         backoffMs: (attempt) => 1000 * 2 ** (attempt - 1),
@@ -72,7 +78,8 @@ for (const dialect of dialects) {
           if (calls < 3) throw new Error(`failure ${calls}`);
         },
       });
-      const id = await enqueue(t.ctx, 'flaky', {}, { registry });
+      const registry = new JobRegistry([flakyJob.handler]);
+      const id = await enqueue(t.ctx, flakyJob, {});
       const options = { workerId: 'w1', registry, onError: (error: unknown) => void errors.push(error) };
       assert.equal((await runDueJobs(t.ctx, options)).retried, 1);
       let stored = await job(id);
@@ -98,8 +105,9 @@ for (const dialect of dialects) {
     });
 
     it('marks a job failed after its last attempt, and fails jobs of an unknown kind the same way', async () => {
-      const registry = new JobRegistry().define({ kind: 'broken', maxAttempts: 2, backoffMs: () => 10, singletonKey: () => 'broken:1', run: async () => { throw new Error('always'); } });
-      const id = await enqueue(t.ctx, 'broken', {}, { registry });
+      const brokenJob = testJob({ kind: 'broken', maxAttempts: 2, backoffMs: () => 10, singletonKey: () => 'broken:1', run: async () => { throw new Error('always'); } });
+      const registry = new JobRegistry([brokenJob.handler]);
+      const id = await enqueue(t.ctx, brokenJob, {});
       assert.equal((await job(id)).singleton_key, 'broken:1');
       await runDueJobs(t.ctx, { workerId: 'w1', registry });
       t.clock.advance(10);
@@ -113,34 +121,49 @@ for (const dialect of dialects) {
       assert.equal(failed.singleton_key, null, 'a finished job gives its key up');
       t.clock.advance(60 * 60 * 1000);
       assert.equal((await runDueJobs(t.ctx, { workerId: 'w1', registry })).claimed, 0, 'never run again');
-      assert.notEqual(await enqueue(t.ctx, 'broken', {}, { registry }), id, 'the key can be used again');
+      assert.notEqual(await enqueue(t.ctx, brokenJob, {}), id, 'the key can be used again');
 
-      const unknown = await enqueue(t.ctx, 'mystery', {}, { maxAttempts: 1 });
+      const unknown = await enqueue(t.ctx, mysteryJob, {}, { maxAttempts: 1 });
       await runDueJobs(t.ctx, { workerId: 'w1', registry });
       const stored = await job(unknown);
       assert.equal(stored.status, 'failed');
       assert.match(stored.last_error ?? '', /No handler is registered for jobs of kind "mystery"/);
     });
 
+    it('checks a payload against its definition at compile time', () => {
+      const typed = defineJob<{ spaceId: string }>({ kind: 'typed' });
+      // Never called: the compiler refuses each of these (a wrong field, a wrong type, a missing field).
+      const refused = (tx: typeof t.ctx) => [
+        // @ts-expect-error `spaceID` is not a field of the payload
+        enqueue(tx, typed, { spaceID: 'a' }),
+        // @ts-expect-error `spaceId` is a string
+        enqueue(tx, typed, { spaceId: 1 }),
+        // @ts-expect-error `spaceId` is required
+        enqueue(tx, typed, {}),
+      ];
+      assert.equal(typeof refused, 'function');
+    });
+
     it('keeps one pending job per singleton key: enqueueing again moves it; a running one is left alone', async () => {
-      const registry = new JobRegistry().define<{ id: string }>({ kind: 'single', singletonKey: (p) => `single:${p.id}`, run: async () => {} });
-      const first = await enqueue(t.ctx, 'single', { id: 'a' }, { registry, runAt: new Date(t.clock.now().getTime() + 1000) });
-      const second = await enqueue(t.ctx, 'single', { id: 'a' }, { registry, runAt: new Date(t.clock.now().getTime() + 5000) });
+      const singleJob = testJob<{ id: string }>({ kind: 'single', singletonKey: (p) => `single:${p.id}`, run: async () => {} });
+      const first = await enqueue(t.ctx, singleJob, { id: 'a' }, { runAt: new Date(t.clock.now().getTime() + 1000) });
+      const second = await enqueue(t.ctx, singleJob, { id: 'a' }, { runAt: new Date(t.clock.now().getTime() + 5000) });
       assert.equal(second, first);
       assert.equal(await jobCount(), 1);
       assert.equal((await job(first)).run_at, new Date(t.clock.now().getTime() + 5000).toISOString());
-      await enqueue(t.ctx, 'single', { id: 'b' }, { registry });
+      await enqueue(t.ctx, singleJob, { id: 'b' });
       assert.equal(await jobCount(), 2);
       await t.ctx.db.updateTable('jobs').set({ status: 'running', locked_by: 'elsewhere', locked_until: new Date(t.clock.now().getTime() + 60_000).toISOString() }).where('id', '=', first).execute();
-      assert.equal(await enqueue(t.ctx, 'single', { id: 'a' }, { registry }), first);
+      assert.equal(await enqueue(t.ctx, singleJob, { id: 'a' }), first);
       assert.equal((await job(first)).status, 'running');
       assert.equal(await jobCount(), 2);
     });
 
     it('takes over a running job whose worker stopped once its lease has passed, counting the attempt', async () => {
       const runs: string[] = [];
-      const registry = new JobRegistry().define({ kind: 'lease', run: async (_ctx, _p, info) => void runs.push(info.id) });
-      const id = await enqueue(t.ctx, 'lease', {}, { registry });
+      const leaseJob = testJob({ kind: 'lease', run: async (_ctx, _p, info) => void runs.push(info.id) });
+      const registry = new JobRegistry([leaseJob.handler]);
+      const id = await enqueue(t.ctx, leaseJob, {});
       await t.ctx.db
         .updateTable('jobs')
         .set({ status: 'running', locked_by: 'crashed', attempts: 1, locked_until: new Date(t.clock.now().getTime() + 60_000).toISOString() })
@@ -157,15 +180,16 @@ for (const dialect of dialects) {
 
     it('never runs a job twice when several workers claim at the same time', async () => {
       const runs = new Map<string, string[]>();
-      const registry = new JobRegistry().define({
+      const countJob = testJob({
         kind: 'count',
         run: async (_ctx, _payload, info) => {
           runs.set(info.id, [...(runs.get(info.id) ?? []), 'run']);
           await sleep(2);
         },
       });
+      const registry = new JobRegistry([countJob.handler]);
       const ids: string[] = [];
-      for (let i = 0; i < 40; i++) ids.push(await enqueue(t.ctx, 'count', { i }, { registry }));
+      for (let i = 0; i < 40; i++) ids.push(await enqueue(t.ctx, countJob, { i }));
       const byWorker = new Map<string, number>();
       const worker = async (name: string) => {
         for (;;) {
@@ -186,7 +210,7 @@ for (const dialect of dialects) {
     it('runs the jobs of one queue key one at a time, in enqueue order, beside other keys; a retry holds the later ones', async () => {
       const ran: string[] = [];
       let failFirst = true;
-      const registry = new JobRegistry().define<{ key: string; n: number }>({
+      const keyedJob = testJob<{ key: string; n: number }>({
         kind: 'keyed',
         queueKey: (payload) => payload.key,
         run: async (_ctx, payload) => {
@@ -197,8 +221,9 @@ for (const dialect of dialects) {
           ran.push(`${payload.key}${payload.n}`);
         },
       });
+      const registry = new JobRegistry([keyedJob.handler]);
       for (const [key, n] of [['a', 1], ['a', 2], ['b', 1], ['a', 3], ['b', 2]] as const) {
-        await enqueue(t.ctx, 'keyed', { key, n }, { registry });
+        await enqueue(t.ctx, keyedJob, { key, n });
         t.clock.advance(1);
       }
       const round = () => runDueJobs(t.ctx, { workerId: 'w1', registry, limit: 10 });
@@ -218,7 +243,7 @@ for (const dialect of dialects) {
       const running = new Map<string, number>();
       const order = new Map<string, number[]>();
       let overlaps = 0;
-      const registry = new JobRegistry().define<{ key: string; n: number }>({
+      const keyedSharedJob = testJob<{ key: string; n: number }>({
         kind: 'keyed-shared',
         queueKey: (payload) => payload.key,
         run: async (_ctx, payload) => {
@@ -229,8 +254,9 @@ for (const dialect of dialects) {
           running.set(payload.key, running.get(payload.key)! - 1);
         },
       });
+      const registry = new JobRegistry([keyedSharedJob.handler]);
       for (let n = 0; n < 6; n++) {
-        for (const key of ['s1', 's2', 's3', 's4']) await enqueue(t.ctx, 'keyed-shared', { key, n }, { registry });
+        for (const key of ['s1', 's2', 's3', 's4']) await enqueue(t.ctx, keyedSharedJob, { key, n });
         t.clock.advance(1);
       }
       const runners = ['r1', 'r2', 'r3'].map((workerId) => new JobRunner(t.ctx, { workerId, registry, intervalMs: 5, concurrency: 3 }));
@@ -249,12 +275,12 @@ for (const dialect of dialects) {
       let release!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
       const done: string[] = [];
-      const registry = new JobRegistry()
-        .define({ kind: 'long', run: async () => { await gate; done.push('long'); } })
-        .define<{ n: number }>({ kind: 'short', run: async (_ctx, payload) => void done.push(`short${payload.n}`) });
-      await enqueue(t.ctx, 'long', {}, { registry });
+      const longJob = testJob({ kind: 'long', run: async () => { await gate; done.push('long'); } });
+      const shortJob = testJob<{ n: number }>({ kind: 'short', run: async (_ctx, payload) => void done.push(`short${payload.n}`) });
+      const registry = new JobRegistry([longJob.handler, shortJob.handler]);
+      await enqueue(t.ctx, longJob, {});
       t.clock.advance(1);
-      for (let n = 1; n <= 3; n++) await enqueue(t.ctx, 'short', { n }, { registry });
+      for (let n = 1; n <= 3; n++) await enqueue(t.ctx, shortJob, { n });
       const runner = new JobRunner(t.ctx, { workerId: 'runner', intervalMs: 5, concurrency: 2, registry });
       runner.start();
       try {
@@ -277,15 +303,15 @@ for (const dialect of dialects) {
     });
 
     it('removes finished jobs past their keeping time: done after 7 days, failed after 30; nothing else', async () => {
-      const registry = new JobRegistry()
-        .define({ kind: 'ok', run: async () => {} })
-        .define({ kind: 'broken', maxAttempts: 1, run: async () => { throw new Error('always'); } });
-      const done = await enqueue(t.ctx, 'ok', {}, { registry });
-      const failed = await enqueue(t.ctx, 'broken', {}, { registry });
+      const okJob = testJob({ kind: 'ok', run: async () => {} });
+      const brokenJob = testJob({ kind: 'broken', maxAttempts: 1, run: async () => { throw new Error('always'); } });
+      const registry = new JobRegistry([okJob.handler, brokenJob.handler]);
+      const done = await enqueue(t.ctx, okJob, {});
+      const failed = await enqueue(t.ctx, brokenJob, {});
       await runDueJobs(t.ctx, { workerId: 'w1', registry });
       assert.deepEqual([(await job(done)).status, (await job(failed)).status], ['done', 'failed']);
-      const later = await enqueue(t.ctx, 'ok', {}, { registry, runAt: new Date(t.clock.now().getTime() + 60 * DAY) });
-      const prune = () => runDueJobs(t.ctx, { workerId: 'w1', registry: new JobRegistry([pruneJobsJob]) });
+      const later = await enqueue(t.ctx, okJob, {}, { runAt: new Date(t.clock.now().getTime() + 60 * DAY) });
+      const prune = () => runDueJobs(t.ctx, { workerId: 'w1', registry: new JobRegistry([handle(pruneJobsJob, runJobsPrune)]) });
       const exists = async (id: string) => (await t.ctx.db.selectFrom('jobs').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
       await scheduleJobsPrune(t.ctx);
       t.clock.advance(6 * DAY);
@@ -303,16 +329,17 @@ for (const dialect of dialects) {
 
     it('JobRunner polls until stopped, and stop waits for the round in progress', async () => {
       const done: number[] = [];
-      const registry = new JobRegistry().define<{ n: number }>({ kind: 'tick', run: async (_ctx, payload) => { await sleep(5); done.push(payload.n); } });
+      const tickJob = testJob<{ n: number }>({ kind: 'tick', run: async (_ctx, payload) => { await sleep(5); done.push(payload.n); } });
+      const registry = new JobRegistry([tickJob.handler]);
       const errors: unknown[] = [];
       const runner = new JobRunner(t.ctx, { workerId: 'runner', intervalMs: 5, limit: 2, registry, onError: (error) => void errors.push(error) });
       runner.start();
-      for (let n = 1; n <= 5; n++) await enqueue(t.ctx, 'tick', { n }, { registry });
+      for (let n = 1; n <= 5; n++) await enqueue(t.ctx, tickJob, { n });
       const deadline = Date.now() + 5000;
       while (done.length < 5 && Date.now() < deadline) await sleep(5);
       await runner.stop();
       assert.deepEqual([...done].sort(), [1, 2, 3, 4, 5]);
-      await enqueue(t.ctx, 'tick', { n: 6 }, { registry });
+      await enqueue(t.ctx, tickJob, { n: 6 });
       await sleep(30);
       assert.equal(done.length, 5, 'nothing runs after stop');
       assert.deepEqual(errors, []);

@@ -5,6 +5,7 @@ import { inTransaction } from '../../src/context.ts';
 import { enqueue, JobRegistry, JobRunner, runDueJobs } from '../../src/jobs/index.ts';
 import { listenForJobs } from '../../src/jobs/listen.ts';
 import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
+import { testJob } from '../helpers/jobs.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 
 for (const dialect of dialects) {
@@ -26,9 +27,10 @@ for (const dialect of dialects) {
       assert.equal((await scrape('wrong-secret!')).statusCode, 401);
 
       await t.app.inject({ method: 'GET', url: '/v1/orgs/nope', headers: { authorization: 'Bearer nope' } });
-      const registry = new JobRegistry().define({ kind: 'metrics-probe', run: async () => undefined });
-      await enqueue(t.ctx, 'metrics-probe', {}, { registry });
-      await enqueue(t.ctx, 'metrics-probe', {}, { registry, runAt: new Date(t.clock.now().getTime() - 30_000) });
+      const metricsProbeJob = testJob({ kind: 'metrics-probe', run: async () => undefined });
+      const registry = new JobRegistry([metricsProbeJob.handler]);
+      await enqueue(t.ctx, metricsProbeJob, {});
+      await enqueue(t.ctx, metricsProbeJob, {}, { runAt: new Date(t.clock.now().getTime() - 30_000) });
       const text = (await scrape('scrape-secret')).body;
       assert.match(text, /^quire_http_requests_total\{method="GET",route="\/v1\/orgs\/:organizationId",status="401"\} 1$/m);
       assert.match(text, /^quire_http_request_duration_seconds_bucket\{le="\+Inf",method="GET",route="\/v1\/orgs\/:organizationId"\} 1$/m);
@@ -63,7 +65,8 @@ for (const dialect of dialects) {
       it('wakes a worker through NOTIFY when a job is committed, long before its next poll', { timeout: 30_000 }, async () => {
         let ran!: () => void;
         const done = new Promise<void>((resolve) => (ran = resolve));
-        const registry = new JobRegistry().define({ kind: 'wake-probe', run: async () => ran() });
+        const wakeProbeJob = testJob({ kind: 'wake-probe', run: async () => ran() });
+        const registry = new JobRegistry([wakeProbeJob.handler]);
         // A poll once an hour: only the notification can start the job within the test's time.
         const runner = new JobRunner(t.app.services, { registry, intervalMs: 3_600_000 });
         let listening!: () => void;
@@ -75,7 +78,7 @@ for (const dialect of dialects) {
         try {
           runner.start();
           await ready; // the listener wakes the runner once when it has connected
-          await inTransaction(t.ctx, (tx) => enqueue(tx, 'wake-probe', {}, { registry }));
+          await inTransaction(t.ctx, (tx) => enqueue(tx, wakeProbeJob, {}));
           await done;
         } finally {
           await runner.stop();
@@ -110,15 +113,16 @@ for (const dialect of dialects) {
       await t.ctx.db.deleteFrom('jobs').execute();
       const ran: string[] = [];
       let stop = false;
-      const registry = new JobRegistry().define<{ n: string }>({
+      const stopProbeJob = testJob<{ n: string }>({
         kind: 'stop-probe',
         run: async (_ctx, payload) => {
           ran.push(payload.n);
           stop = true; // the signal comes while the first job runs
         },
       });
+      const registry = new JobRegistry([stopProbeJob.handler]);
       for (const n of ['a', 'b', 'c']) {
-        await enqueue(t.ctx, 'stop-probe', { n }, { registry });
+        await enqueue(t.ctx, stopProbeJob, { n });
         t.clock.advance(1);
       }
       await runDueJobs(t.ctx, { workerId: 'w', registry, stopping: () => stop });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runDueJobs } from '../../src/jobs/queue.ts';
-import { DELIVERY_ATTEMPTS, deliveryBackoffMs } from '../../src/modules/webhooks/deliveries.ts';
+import { DELIVERY_ATTEMPTS, deliveryBackoffMs } from '../../src/modules/webhooks/delivery-job.ts';
 import { SIGNATURE_HEADER, signatureHeader, verifySignature } from '../../src/modules/webhooks/signature.ts';
 import { assertError, createTestApp, dialects, type TestApp } from '../helpers/app.ts';
 import { cast, createWorld, postSpace, type World } from '../helpers/factories.ts';

@@ -3,7 +3,7 @@ import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
 import { BadRequest, Conflict } from '../../errors.ts';
 import { enqueue } from '../../jobs/queue.ts';
-import { PURGE_COLLECTION } from '../spaces/purge.ts';
+import { purgeCollectionJob } from '../spaces/purge-collection-job.ts';
 import { authorize } from '../../policy/index.ts';
 import { organizationAccess } from '../../access/organizations.ts';
 import { endPosition, placeIn } from '../spaces/positions.ts';
@@ -80,7 +80,7 @@ export async function deleteCollection(ctx: Context, collectionId: string): Prom
       await tx.db.updateTable('spaces').set({ deleted_at: now }).where('id', 'in', spaces.map((s) => s.id)).execute();
       for (const space of spaces) await schedulePurge(tx, space.id, now);
     }
-    await enqueue(tx, PURGE_COLLECTION, { collectionId: access.collection.id }, { runAt: retentionEnd(now) });
+    await enqueue(tx, purgeCollectionJob, { collectionId: access.collection.id }, { runAt: retentionEnd(now) });
     return true;
   });
 }

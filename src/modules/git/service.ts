@@ -3,7 +3,7 @@ import { inTransaction } from '../../context.ts';
 import { spaceAccess, type SpaceRow } from '../../access/spaces.ts';
 import { assertEditable } from '../../access/editable.ts';
 import { NotFound } from '../../errors.ts';
-import { GIT_OPERATION } from '../../git/jobs.ts';
+import { gitOperationJob } from '../../git/operation-job.ts';
 import { normalizeProjectDirectory, normalizeRef, parseRemote } from '../../git/remote.ts';
 import { createOperation, listOperations, removeSync, spaceGitSync, type GitDirection, type GitOperationRow, type GitRequest, type GitSyncInfo } from '../../git/state.ts';
 import { enqueue } from '../../jobs/index.ts';
@@ -46,7 +46,7 @@ async function requestOperation(ctx: Context, spaceId: string, direction: GitDir
     // An import moves the space; a standalone import (a preview) and an export do not.
     if (direction === 'import' && !request.standalone) assertEditable(space);
     const operationId = await createOperation(tx, space.id, direction, request);
-    await enqueue(tx, GIT_OPERATION, { operationId });
+    await enqueue(tx, gitOperationJob, { operationId });
     return operationId;
   });
 }

@@ -3,10 +3,9 @@ import { inTransaction, nowIso } from '../../context.ts';
 import { BadRequest, NotFound } from '../../errors.ts';
 import { assertHttp } from '../../net/fetch.ts';
 import { findSpecBySlug, type OpenAPISpecRow } from '../../access/openapi-specs.ts';
-import { cancelProcessing, enqueueProcessing } from '../../openapi/job.ts';
+import { cancelProcessing, enqueueProcessing, processOpenAPISpecJob } from '../../openapi/process-job.ts';
 import { processSpec } from '../../openapi/process.ts';
 import { enqueue } from '../../jobs/queue.ts';
-import { OPENAPI_PROCESS_KIND } from '../../openapi/job.ts';
 import type { SpecSource } from './schemas.ts';
 
 /**
@@ -44,7 +43,7 @@ export async function processNow(ctx: Context, specId: string, options: { pollMs
   if (await cancelProcessing(ctx, specId)) {
     const outcome = await processSpec(ctx, specId);
     // The schedule goes on as the job would have left it (a URL spec is refreshed later).
-    if (outcome && 'rescheduleAt' in outcome) await enqueue(ctx, OPENAPI_PROCESS_KIND, { specId }, { runAt: outcome.rescheduleAt });
+    if (outcome && 'rescheduleAt' in outcome) await enqueue(ctx, processOpenAPISpecJob, { specId }, { runAt: outcome.rescheduleAt });
   } else {
     const until = Date.now() + (options.timeoutMs ?? 10 * 60_000);
     for (;;) {

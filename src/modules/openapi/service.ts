@@ -7,12 +7,12 @@ import { allows, authorize, type OpenAPISpecActor } from '../../policy/index.ts'
 import { openAPISpecRules } from '../../policy/openapi.ts';
 import { organizationAccess } from '../../access/organizations.ts';
 import { findSpecBySlug, openAPISpecAccess, specActorOf, specNotFound, type OpenAPISpecRow } from '../../access/openapi-specs.ts';
-import { cancelProcessing, enqueueProcessing } from '../../openapi/job.ts';
+import { cancelProcessing, enqueueProcessing } from '../../openapi/process-job.ts';
 import type { CreateSpecBody, SpecSource } from './schemas.ts';
 
 /**
  * OpenAPI specifications of an organization. Every write that changes the source enqueues the processing
- * job in its own transaction (src/openapi/job.ts), which fetches, validates, bundles and versions it.
+ * job in its own transaction (src/openapi/process-job.ts), which fetches, validates, bundles and versions it.
  */
 
 export interface SpecView {

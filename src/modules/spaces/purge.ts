@@ -3,7 +3,9 @@ import { inTransaction } from '../../context.ts';
 import { removeGrantsOn } from '../../access/grants.ts';
 import { lockRows } from '../../db/locks.ts';
 import { retentionEnd } from './retention.ts';
-import type { JobContext, JobDefinition, JobOutcome } from '../../jobs/types.ts';
+import type { JobContext, JobOutcome, JobRun } from '../../jobs/types.ts';
+import type { PurgeCollectionPayload } from './purge-collection-job.ts';
+import type { PurgeSpacePayload } from './purge-space-job.ts';
 
 /**
  * The purge of the trash: spaces and collections deleted more than the retention (7 days) ago are removed
@@ -19,37 +21,17 @@ import type { JobContext, JobDefinition, JobOutcome } from '../../jobs/types.ts'
  * them later, once nothing else reaches them.
  */
 
-export interface PurgeSpacePayload {
-  spaceId: string;
-}
-
-export interface PurgeCollectionPayload {
-  collectionId: string;
-}
-
-export const PURGE_SPACE = 'purge-space';
-export const PURGE_COLLECTION = 'purge-collection';
-
-/** The singleton key of a space's purge: one pending purge per space. */
-export function purgeSpaceKey(spaceId: string): string {
-  return `${PURGE_SPACE}:${spaceId}`;
-}
-
-export const purgeSpaceJob: JobDefinition<PurgeSpacePayload> = {
-  kind: PURGE_SPACE,
-  maxAttempts: 10,
-  singletonKey: (payload) => purgeSpaceKey(payload.spaceId),
-  run: (ctx, payload) =>
-    inTransaction(ctx, async (tx): Promise<JobOutcome> => {
-      // Locked until the purge commits, so a restore cannot slip in between the check and the removal.
-      const read = tx.db.selectFrom('spaces').select(['id', 'deleted_at']).where('id', '=', payload.spaceId);
-      const space = await lockRows(read, tx.dialect).executeTakeFirst();
-      if (!space?.deleted_at) return; // purged already, or restored
-      const end = retentionEnd(space.deleted_at);
-      if (end > tx.clock.now()) return { rescheduleAt: end };
-      await removeSpaces(tx, [space.id]);
-    }),
-};
+/** The handler of `purge-space`. */
+export const runPurgeSpace: JobRun<PurgeSpacePayload> = (ctx, payload) =>
+  inTransaction(ctx, async (tx): Promise<JobOutcome> => {
+    // Locked until the purge commits, so a restore cannot slip in between the check and the removal.
+    const read = tx.db.selectFrom('spaces').select(['id', 'deleted_at']).where('id', '=', payload.spaceId);
+    const space = await lockRows(read, tx.dialect).executeTakeFirst();
+    if (!space?.deleted_at) return; // purged already, or restored
+    const end = retentionEnd(space.deleted_at);
+    if (end > tx.clock.now()) return { rescheduleAt: end };
+    await removeSpaces(tx, [space.id]);
+  });
 
 /** Removes spaces for good, their reactions first (the rest of their discussion goes by cascade). */
 async function removeSpaces(tx: JobContext, spaceIds: string[]): Promise<void> {
@@ -79,29 +61,24 @@ async function subtree(ctx: JobContext, collectionId: string) {
  * until the latest of their retentions has passed; refuses (and retries, keeping the error) when something
  * under it is not in the trash, rather than remove live content.
  */
-export const purgeCollectionJob: JobDefinition<PurgeCollectionPayload> = {
-  kind: PURGE_COLLECTION,
-  maxAttempts: 10,
-  singletonKey: (payload) => `${PURGE_COLLECTION}:${payload.collectionId}`,
-  run: (ctx, payload) =>
-    inTransaction(ctx, async (tx): Promise<JobOutcome> => {
-      const collections = await subtree(tx, payload.collectionId);
-      const top = collections[0];
-      if (!top?.deleted_at) return; // purged already
-      const ids = collections.map((c) => c.id);
-      // The collections before their spaces (the global lock order, docs/architecture.md "Lock order").
-      await lockRows(tx.db.selectFrom('collections').select('id').where('id', 'in', ids), tx.dialect).execute();
-      const read = tx.db.selectFrom('spaces').select(['id', 'deleted_at']).where('collection_id', 'in', ids);
-      const spaces = await lockRows(read, tx.dialect).execute();
-      const items = [...collections, ...spaces];
-      const live = items.filter((item) => !item.deleted_at);
-      if (live.length > 0) {
-        throw new Error(`Collection "${top.id}" is in the trash but holds content that is not: ${live.map((item) => `"${item.id}"`).join(', ')}. Nothing was purged.`);
-      }
-      const end = new Date(Math.max(...items.map((item) => retentionEnd(item.deleted_at!).getTime())));
-      if (end > tx.clock.now()) return { rescheduleAt: end };
-      await removeSpaces(tx, spaces.map((space) => space.id));
-      await removeGrantsOn(tx, 'collection', ids);
-      await tx.db.deleteFrom('collections').where('id', 'in', ids).execute();
-    }),
-};
+export const runPurgeCollection: JobRun<PurgeCollectionPayload> = (ctx, payload) =>
+  inTransaction(ctx, async (tx): Promise<JobOutcome> => {
+    const collections = await subtree(tx, payload.collectionId);
+    const top = collections[0];
+    if (!top?.deleted_at) return; // purged already
+    const ids = collections.map((c) => c.id);
+    // The collections before their spaces (the global lock order, docs/architecture.md "Lock order").
+    await lockRows(tx.db.selectFrom('collections').select('id').where('id', 'in', ids), tx.dialect).execute();
+    const read = tx.db.selectFrom('spaces').select(['id', 'deleted_at']).where('collection_id', 'in', ids);
+    const spaces = await lockRows(read, tx.dialect).execute();
+    const items = [...collections, ...spaces];
+    const live = items.filter((item) => !item.deleted_at);
+    if (live.length > 0) {
+      throw new Error(`Collection "${top.id}" is in the trash but holds content that is not: ${live.map((item) => `"${item.id}"`).join(', ')}. Nothing was purged.`);
+    }
+    const end = new Date(Math.max(...items.map((item) => retentionEnd(item.deleted_at!).getTime())));
+    if (end > tx.clock.now()) return { rescheduleAt: end };
+    await removeSpaces(tx, spaces.map((space) => space.id));
+    await removeGrantsOn(tx, 'collection', ids);
+    await tx.db.deleteFrom('collections').where('id', 'in', ids).execute();
+  });

@@ -4,7 +4,7 @@ import { inTransaction, nowIso } from '../../context.ts';
 import type { SpacesTable } from '../../db/tables/content.ts';
 import { Conflict, Gone, NotFound } from '../../errors.ts';
 import { cancelPending, enqueue } from '../../jobs/queue.ts';
-import { PURGE_SPACE, purgeSpaceKey } from './purge.ts';
+import { purgeSpaceJob, purgeSpaceKey } from './purge-space-job.ts';
 import { authorize } from '../../policy/index.ts';
 import { findSpaceAccess, spaceAccess } from '../../access/spaces.ts';
 import { endPosition } from './positions.ts';
@@ -19,7 +19,7 @@ import { visibilityOutsideCollections } from './service.ts';
 
 /** Enqueues the purge of a space deleted at `deletedAt` (one pending purge per space). */
 export async function schedulePurge(ctx: Context, spaceId: string, deletedAt: string): Promise<void> {
-  await enqueue(ctx, PURGE_SPACE, { spaceId }, { runAt: retentionEnd(deletedAt) });
+  await enqueue(ctx, purgeSpaceJob, { spaceId }, { runAt: retentionEnd(deletedAt) });
 }
 
 /**

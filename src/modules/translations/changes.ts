@@ -1,4 +1,5 @@
-import type { DomainEventListener, SpaceContentChanged } from '../../events.ts';
+import type { DomainEventListener } from '../../event-bus.ts';
+import type { SpaceContentChanged } from '../../events.ts';
 import { scheduleTranslationRun } from './schedule.ts';
 
 /** How long after a change of the source a run starts, so a burst of edits gives one run. */

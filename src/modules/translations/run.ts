@@ -12,14 +12,14 @@ import { RevisionWriter, type NewPage } from '../../content/writer.ts';
 import type { SpaceRow } from '../../db/rows.ts';
 import type { Selectable } from 'kysely';
 import type { TranslationsTable } from '../../db/tables/translations.ts';
-import type { JobDefinition } from '../../jobs/types.ts';
+import type { JobRun } from '../../jobs/types.ts';
 import { EngineError, translateAll } from '../../translations/engine.ts';
 import { translationEngine } from '../../translations/engines.ts';
 import { termsFor } from '../../translations/glossary.ts';
 import { LANGUAGE_NAMES, type TranslationLanguage } from '../../translations/languages.ts';
 import { pageContentHash, PageTranslation } from '../../translations/page.ts';
 import { endPosition } from '../spaces/positions.ts';
-import { RUN_TRANSLATION, runTranslationKey, type RunTranslationPayload } from './schedule.ts';
+import type { RunTranslationPayload } from './run-job.ts';
 
 type TranslationRow = Selectable<TranslationsTable>;
 
@@ -38,15 +38,8 @@ type TranslationRow = Selectable<TranslationsTable>;
  * An engine failure leaves the translation `pending` with its reason in `error`, and the queue retries with
  * a growing delay.
  */
-export const runTranslationJob: JobDefinition<RunTranslationPayload> = {
-  kind: RUN_TRANSLATION,
-  maxAttempts: 25,
-  leaseMs: 30 * 60 * 1000,
-  backoffMs: (attempt) => Math.min(15_000 * 2 ** Math.max(0, attempt - 1), 60 * 60 * 1000),
-  singletonKey: (payload) => runTranslationKey(payload.translationId),
-  run: async (ctx, payload) => {
-    await runTranslation(ctx, payload.translationId);
-  },
+export const runTranslationHandler: JobRun<RunTranslationPayload> = async (ctx, payload) => {
+  await runTranslation(ctx, payload.translationId);
 };
 
 const MAX_TITLE = 50;

@@ -1,15 +1,5 @@
-import type { Context } from '../../context.ts';
-import { enqueue } from '../../jobs/queue.ts';
-
-export const RUN_TRANSLATION = 'run-translation';
-
-export interface RunTranslationPayload {
-  translationId: string;
-}
-
-export function runTranslationKey(translationId: string): string {
-  return `${RUN_TRANSLATION}:${translationId}`;
-}
+import { enqueue, type QueueContext } from '../../jobs/queue.ts';
+import { runTranslationJob, runTranslationKey, type RunTranslationPayload } from './run-job.ts';
 
 /**
  * Schedules a run of a translation in the caller's transaction, `delayMs` from now (changes of the source
@@ -17,11 +7,11 @@ export function runTranslationKey(translationId: string): string {
  * going, a follow-up is queued under a second key, since the running one may have read the source before
  * this change (the same rule as search indexing).
  */
-export async function scheduleTranslationRun(ctx: Pick<Context, 'db' | 'clock' | 'ids' | 'jobs'>, translationId: string, delayMs = 0): Promise<void> {
+export async function scheduleTranslationRun(ctx: QueueContext, translationId: string, delayMs = 0): Promise<void> {
   const payload: RunTranslationPayload = { translationId };
   const runAt = new Date(ctx.clock.now().getTime() + delayMs);
   for (const singletonKey of [runTranslationKey(translationId), `${runTranslationKey(translationId)}:again`, null]) {
-    const id = await enqueue(ctx, RUN_TRANSLATION, payload, { singletonKey, runAt });
+    const id = await enqueue(ctx, runTranslationJob, payload, { singletonKey, runAt });
     if (singletonKey === null) return;
     const job = await ctx.db.selectFrom('jobs').select('status').where('id', '=', id).executeTakeFirst();
     if (job?.status !== 'running') return;

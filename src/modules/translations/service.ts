@@ -14,7 +14,8 @@ import { describePairs, supportsPair } from '../../translations/engine.ts';
 import { translationEngine } from '../../translations/engines.ts';
 import { isTranslationLanguage } from '../../translations/languages.ts';
 import type { TranslationRow, TranslationView } from './presenter.ts';
-import { runTranslationKey, scheduleTranslationRun } from './schedule.ts';
+import { runTranslationKey } from './run-job.ts';
+import { scheduleTranslationRun } from './schedule.ts';
 import type { CreateTranslationBody, ListTranslationsQuery, UpdateTranslationBody } from './schemas.ts';
 
 function translationNotFound(id: string): NotFound {
