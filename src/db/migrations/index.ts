@@ -26,6 +26,7 @@ import * as jobQueueKeys from './2026-11-26-0091-job-queue-keys.ts';
 import * as gitAutoSync from './2026-11-26-0021-git-auto-sync.ts';
 // links (issue 16)
 import * as linkFacts from './2026-11-26-0110-link-facts.ts';
+import * as signIn from './2026-11-27-0130-sign-in.ts';
 
 /** Every migration, by its timestamped name; Kysely applies them in name order. */
 const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-26-0110-link-facts': linkFacts,
   // search (issue 16: organization search)
   '2026-11-26-0120-search-space-scope': searchSpaceScope,
+  '2026-11-27-0130-sign-in': signIn,
 };
 
 export const migrationProvider: MigrationProvider = {
