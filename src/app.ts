@@ -47,6 +47,8 @@ import { reviewRoutes } from './modules/reviews/routes.ts';
 import { changeRoutes } from './modules/changes/routes.ts';
 import { contentReadRoutes } from './modules/content-reads/routes.ts';
 import { openAPIRoutes } from './modules/openapi/routes.ts';
+import { sessionRoutes } from './modules/auth/session-routes.ts';
+import { accountApiRoutes } from './modules/auth/account-api-routes.ts';
 import { publishedOpenAPIRoutes } from './modules/openapi/published-routes.ts';
 
 declare module 'fastify' {
@@ -107,7 +109,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Quire API', version: VERSION, description: 'The JSON API of Quire. Authenticate with "Authorization: Bearer <token>".' },
+      info: { title: 'Quire API', version: VERSION, description: 'The JSON API of Quire. Authenticate with "Authorization: Bearer <token>", or, from a browser signed in to Quire, with its session cookie (writes then carry the header X-CSRF-Token: see GET /auth/session).' },
       servers: [{ url: config.publicUrl }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
@@ -150,11 +152,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(contentReadRoutes);
       await v1.register(gitRoutes);
       await v1.register(openAPIRoutes);
+      await v1.register(accountApiRoutes);
     },
     { prefix: '/v1' },
   );
   // gitsync (issue 12): Git hosts' push events, signed with the sync's secret instead of an API token
   await app.register(gitWebhookRoutes, { prefix: '/v1' });
+  await app.register(sessionRoutes);
   await app.register(contentFileRoutes);
   await app.register(pdfFileRoutes);
   await app.register(publishedRoutes);

@@ -26,6 +26,12 @@ export interface Config {
   bodyLimit: number;
   /** How long a resolved API token is remembered in one process (0: not at all). */
   tokenCacheSeconds: number;
+  /** A browser session unused for this many hours ends (QUIRE_SESSION_IDLE_HOURS). */
+  sessionIdleHours: number;
+  /** A browser session ends this many days after sign-in, used or not (QUIRE_SESSION_MAX_DAYS). */
+  sessionMaxDays: number;
+  /** Password sign-in attempts one account, or one address, may make per 15 minutes (QUIRE_SIGN_IN_ATTEMPTS). */
+  signInAttempts: number;
   /** The master key (32+ bytes) that encrypts secrets at rest and signs cursors; undefined = a key file in dataDir. */
   secretKey?: Buffer;
   /** Whether content imports may fetch from loopback, private, link-local and other non-public addresses. */
@@ -191,6 +197,9 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     bodyLimit: integer(env, 'QUIRE_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     tokenCacheSeconds: integer(env, 'QUIRE_TOKEN_CACHE_SECONDS', 10, 0, 3600),
+    sessionIdleHours: integer(env, 'QUIRE_SESSION_IDLE_HOURS', 72, 1, 24 * 365),
+    sessionMaxDays: integer(env, 'QUIRE_SESSION_MAX_DAYS', 30, 1, 365),
+    signInAttempts: integer(env, 'QUIRE_SIGN_IN_ATTEMPTS', 10, 1, 10_000),
     secretKey: secretKey(env.QUIRE_SECRET_KEY),
     importAllowPrivate: flag(env, 'QUIRE_IMPORT_ALLOW_PRIVATE'),
     webhookAllowPrivate: flag(env, 'QUIRE_WEBHOOK_ALLOW_PRIVATE'),

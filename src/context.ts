@@ -16,6 +16,8 @@ export interface Actor {
   email: string;
   /** The id of the API token the request came with (never the token itself). */
   tokenId?: string;
+  /** The id of the browser session the request came with (the row's id, never the cookie's secret). */
+  sessionId?: string;
 }
 
 /**

@@ -1,8 +1,11 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Actor, Context } from '../context.ts';
 import { preparedQuery } from '../db/prepared.ts';
-import { Unauthorized } from '../errors.ts';
+import { Forbidden, Unauthorized } from '../errors.ts';
 import { hashToken } from '../secrets.ts';
+import { readCookie, sessionCookieName } from '../sessions/cookie.ts';
+import { resolveSession } from '../sessions/store.ts';
 
 const tokenOwner = preparedQuery((db, tokenHash: string) =>
   db
@@ -53,10 +56,18 @@ export class TokenAuthenticator {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The onRequest hook of /v1. */
+  /**
+   * The onRequest hook of /v1: a Bearer token when the request has an Authorization header (it wins over a
+   * cookie), else the browser session its cookie names.
+   */
   readonly hook = async (request: FastifyRequest): Promise<void> => {
     const header = request.headers.authorization;
-    if (!header) throw new Unauthorized();
+    if (!header) {
+      const secret = readCookie(request.headers.cookie, sessionCookieName(request.ctx.config));
+      if (secret === undefined) throw new Unauthorized();
+      request.ctx.actor = await sessionActor(request, secret);
+      return;
+    }
     const match = BEARER.exec(header);
     if (!match) throw new Unauthorized('The Authorization header must be "Bearer <token>".');
     request.ctx.actor = await this.resolve(request.ctx, hashToken(match[1]));
@@ -113,4 +124,43 @@ export class TokenAuthenticator {
   clear(): void {
     this.cache.clear();
   }
+}
+
+/** Methods that change nothing: a cookie-authenticated request with any other method must prove it comes from Quire's own pages. */
+export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Compares two strings in constant time (for their length). */
+export function sameSecret(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/**
+ * Whether an unsafe request authenticated by the session cookie is Quire's own: it must carry the
+ * session's CSRF token (header X-CSRF-Token, or `given` from a form's `_csrf` field), and an Origin header,
+ * when the browser sends one, must be Quire's. A cross-site page can make a browser send the cookie
+ * (SameSite=Lax still allows some top-level requests) but can read neither the token nor forge the Origin.
+ */
+export function checkCsrf(request: FastifyRequest, csrfToken: string, given?: string): void {
+  const origin = request.headers.origin;
+  if (typeof origin === 'string' && origin !== 'null' && origin !== new URL(request.ctx.config.publicUrl).origin) {
+    throw new Forbidden(`This request came from another site (Origin ${origin}) with your session cookie: refused as a possible cross-site request forgery (CSRF). Quire's own pages send it from ${new URL(request.ctx.config.publicUrl).origin}.`);
+  }
+  const header = request.headers['x-csrf-token'];
+  const token = typeof header === 'string' ? header : given;
+  if (token === undefined || token === '') {
+    throw new Forbidden('A request authenticated by the session cookie that changes something must carry the session\'s CSRF token in the header X-CSRF-Token (read it from GET /auth/session), or use an API token instead.');
+  }
+  if (!sameSecret(token, csrfToken)) {
+    throw new Forbidden('The CSRF token does not belong to this session: read the current one from GET /auth/session (it changes at every sign-in).');
+  }
+}
+
+/** The user a session cookie signs in; a write must pass the CSRF check. */
+async function sessionActor(request: FastifyRequest, secret: string): Promise<Actor> {
+  const resolved = await resolveSession(request.ctx, secret, request.ip ?? null);
+  if (!resolved) throw new Unauthorized('Your session has ended (signed out, expired or revoked): sign in again at /sign-in, or send "Authorization: Bearer <token>".');
+  if (!SAFE_METHODS.has(request.method)) checkCsrf(request, resolved.session.csrf_token);
+  return { userId: resolved.user.id, email: resolved.user.email, sessionId: resolved.session.id };
 }

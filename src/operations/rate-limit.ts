@@ -5,6 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { DialectName } from '../db/database.ts';
 import type { DB } from '../db/types.ts';
+import { HOST_COOKIE, PLAIN_COOKIE, readCookie } from '../sessions/cookie.ts';
 
 type IncrCallback = (error: Error | null, result?: { current: number; ttl: number }) => void;
 
@@ -47,10 +48,15 @@ function postgresStore(db: Kysely<DB>, windowMs: number) {
   };
 }
 
-/** The key a request is counted under: its token (by hash, never the token itself), else its address. */
+/**
+ * The key a request is counted under: its token (by hash, never the token itself), else its browser
+ * session (by hash), else its address.
+ */
 function keyOf(request: FastifyRequest): string {
   const authorization = request.headers.authorization;
   if (authorization) return `token:${createHash('sha256').update(authorization).digest('base64url').slice(0, 32)}`;
+  const session = readCookie(request.headers.cookie, HOST_COOKIE) ?? readCookie(request.headers.cookie, PLAIN_COOKIE);
+  if (session) return `session:${createHash('sha256').update(session).digest('base64url').slice(0, 32)}`;
   return `address:${request.ip}`;
 }
 

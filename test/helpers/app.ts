@@ -12,6 +12,17 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { createContext, type Context } from '../../src/context.ts';
 import { migrateToLatest, openDatabase, type Database, type DialectName } from '../../src/db/database.ts';
 import { checkResponse } from './contract.ts';
+import { hashToken } from '../../src/secrets.ts';
+import { sessionCookieName } from '../../src/sessions/cookie.ts';
+import { createSession } from '../../src/sessions/store.ts';
+
+/**
+ * QUIRE_TEST_AUTH=session runs a test file with browser sessions instead of API tokens: every `client`
+ * made with a token signs that token's user in (a session row, its cookie and its CSRF token) and sends
+ * the cookie, and X-CSRF-Token on writes, in place of the Authorization header. The role-matrix tests run
+ * this way once more (test/sessions/role-matrix.test.ts) and must give the same answers.
+ */
+export const SESSION_AUTH = process.env.QUIRE_TEST_AUTH === 'session';
 
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL names a server. */
 export const dialects: DialectName[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
@@ -25,6 +36,11 @@ export interface TestApp {
   ctx: Context;
   /** Responses that broke the client's document, collected by the contract hook. */
   violations: string[];
+  /**
+   * A second app (another "process") on the same database: on PostgreSQL its own connection pool to the
+   * same schema; on SQLite the same in-memory database (one process can only share it).
+   */
+  peer(): Promise<{ app: FastifyInstance; close(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -51,14 +67,18 @@ async function postgresSchema(): Promise<{ schema: string; drop: () => Promise<v
  */
 export async function createTestApp(dialect: DialectName, env: Record<string, string> = {}): Promise<TestApp> {
   // No rate limit unless a test asks for one (tests send many requests with one token).
-  const config = loadConfig({ QUIRE_LOG_LEVEL: 'error', QUIRE_PUBLIC_URL: 'http://quire.test', QUIRE_DATA_DIR: '/tmp/quire-test-unused', QUIRE_RATE_LIMIT: '0', ...env });
+  // With sessions standing in for tokens, they must outlive the clock moves of tests written for tokens.
+  const sessionLifetimes = SESSION_AUTH ? { QUIRE_SESSION_IDLE_HOURS: '8760', QUIRE_SESSION_MAX_DAYS: '365' } : {};
+  const config = loadConfig({ QUIRE_LOG_LEVEL: 'error', QUIRE_PUBLIC_URL: 'http://quire.test', QUIRE_DATA_DIR: '/tmp/quire-test-unused', QUIRE_RATE_LIMIT: '0', ...sessionLifetimes, ...env });
   let database: Database;
   let drop = async () => {};
+  let schema: string | undefined;
   if (dialect === 'sqlite') {
     database = openDatabase('sqlite::memory:');
   } else {
     const created = await postgresSchema();
     drop = created.drop;
+    schema = created.schema;
     database = openDatabase(process.env.TEST_DATABASE_URL!, { schema: created.schema });
   }
   await migrateToLatest(database);
@@ -85,6 +105,18 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
     clock,
     ctx,
     violations,
+    peer: async () => {
+      const peerDatabase = schema ? openDatabase(process.env.TEST_DATABASE_URL!, { schema }) : database;
+      const peerApp = await buildApp({ config, database: peerDatabase, masterKey, clock, blobs, logger: false });
+      await peerApp.ready();
+      return {
+        app: peerApp,
+        close: async () => {
+          await peerApp.close();
+          if (schema) await peerDatabase.close();
+        },
+      };
+    },
     close: async () => {
       await app.close();
       await database.close();
@@ -101,13 +133,31 @@ export interface Reply<T = any> {
   headers: Record<string, unknown>;
 }
 
-/** A small client over app.inject, acting with one token (or none). */
+/** The cookie and CSRF token of a new session for the user of an API token (QUIRE_TEST_AUTH=session); undefined for an unknown token. */
+async function sessionForToken(app: FastifyInstance, token: string): Promise<{ cookie: string; csrf: string } | undefined> {
+  const ctx = createContext(app.services, null);
+  const row = await ctx.db.selectFrom('api_tokens').select('user_id').where('token_hash', '=', hashToken(token)).where('revoked_at', 'is', null).executeTakeFirst();
+  if (!row) return undefined;
+  const { secret, session } = await createSession(ctx, { userId: row.user_id, method: 'password', device: null, ip: null });
+  return { cookie: `${sessionCookieName(ctx.config)}=${secret}`, csrf: session.csrf_token };
+}
+
+/** A small client over app.inject, acting with one token (or none); with QUIRE_TEST_AUTH=session, with that token's user's session. */
 export function client(app: FastifyInstance, token?: string) {
+  let session: Promise<{ cookie: string; csrf: string } | undefined> | undefined;
+  const credentials = async (method: string): Promise<Record<string, string>> => {
+    if (!token) return {};
+    if (!SESSION_AUTH) return { authorization: `Bearer ${token}` };
+    session ??= sessionForToken(app, token);
+    const found = await session;
+    if (!found) return { authorization: `Bearer ${token}` };
+    return { cookie: found.cookie, ...(['GET', 'HEAD', 'OPTIONS'].includes(method) ? {} : { 'x-csrf-token': found.csrf }) };
+  };
   const call = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> => {
     const response = await app.inject({
       method: method as 'GET',
       url,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: { ...(await credentials(method)), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
       payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = response.body;
