@@ -25,6 +25,7 @@ import { contentFileRoutes } from './modules/content/file-routes.ts';
 import { pdfFileRoutes, pdfRoutes } from './modules/pdf/routes.ts';
 import { changeRequestRoutes } from './modules/change-requests/routes.ts';
 import { changeRequestContentRoutes } from './modules/change-request-content/routes.ts';
+import { pageEditRoutes } from './modules/page-edits/routes.ts';
 import { commentRoutes } from './modules/comments/routes.ts';
 import { searchRoutes } from './modules/search/routes.ts';
 import { linkRoutes } from './modules/links/routes.ts';
@@ -136,6 +137,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(contentRoutes);
       await v1.register(changeRequestRoutes);
       await v1.register(changeRequestContentRoutes);
+      await v1.register(pageEditRoutes);
       await v1.register(commentRoutes);
       await v1.register(searchRoutes);
       await v1.register(linkRoutes);

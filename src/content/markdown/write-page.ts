@@ -22,12 +22,15 @@ export interface WritePageOptions extends RenderMarkdownOptions {
   parse?: ParseOptions;
 }
 
-/** Writes a page's document (and front matter), over its previous Markdown when there is one. */
+/**
+ * Writes a page's document (and front matter), over its previous Markdown when there is one. Without
+ * `frontmatter`, the previous Markdown's front matter is kept (a document does not carry it).
+ */
 export function writePage(document: Document, options: WritePageOptions = {}): string {
   const { previous, parse, ...render } = options;
-  const written = renderMarkdown(document, render);
-  if (previous === undefined || previous === '') return written;
+  if (previous === undefined || previous === '') return renderMarkdown(document, render);
   const before = parseMarkdown(previous, parse);
+  const written = renderMarkdown(document, { ...render, frontmatter: render.frontmatter ?? before.frontmatter });
   const canonicalBefore = renderMarkdown(before.document, { ...render, frontmatter: before.frontmatter });
   if (canonicalBefore === written) return previous;
   const regions = diff3Merge<string>(previous.split('\n'), canonicalBefore.split('\n'), written.split('\n'), { excludeFalseConflicts: true });

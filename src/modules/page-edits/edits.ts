@@ -1,0 +1,180 @@
+import type { Context } from '../../context.ts';
+import { bodyMarkdown } from '../../content/documents.ts';
+import { mergeText } from '../../content/merge/index.ts';
+import { describeLines } from '../../content/merge/text.ts';
+import { threeWay } from '../../content/merge/fields.ts';
+import { fullLayout, storedLayout, type PageFields, type PageNode } from '../../content/nodes.ts';
+import { buildTree, type RevisionTree, type TreePage } from '../../content/tree.ts';
+import type { RevisionWriter } from '../../content/writer.ts';
+import { slugify } from '../../content/markdown/index.ts';
+import { BadRequest, Conflict, NotFound } from '../../errors.ts';
+import { documentMarkdown } from './body.ts';
+import type { CreatePageBody, DocumentInput, PatchPageBody } from './schemas.ts';
+
+/**
+ * The edits themselves, laid into a writer over the target's head: create, change (settings, place, body)
+ * and remove one page. With a base revision (the one the editor loaded), what changed on the page since
+ * then is merged with the edit: settings field by field, the body line by line (the same three-way merge as
+ * change requests); what cannot be combined is a 409 that says what to do, and nothing is written.
+ */
+
+/** The content an edit is laid over. */
+export interface EditBase {
+  /** The target's head: the tree the writer was made from. */
+  head: RevisionTree;
+  /** The revision the editor loaded, when it is not the head. */
+  base?: { id: string; tree: RevisionTree };
+  headId: string;
+}
+
+/** The tree a writer holds now, built in memory (nothing written), for the paths a new body's links are written with. */
+function previewTree(writer: RevisionWriter): RevisionTree {
+  const nodes = new Map<string, PageNode>();
+  const visit = (id: string) => {
+    const children = writer.children(id);
+    nodes.set(id, { ...writer.page(id), children });
+    children.forEach(visit);
+  };
+  const top = writer.children(null);
+  top.forEach(visit);
+  return buildTree('preview', { pages: top, files: writer.fileList(), reusableContents: [], variables: {} }, nodes);
+}
+
+function checkParent(writer: RevisionWriter, parent: string | null | undefined): void {
+  if (parent && !writer.has(parent)) throw new BadRequest(`The member "parent" names no page of this content: "${parent}".`);
+}
+
+function checkSlug(slug: string | null | undefined): void {
+  if (slug && slugify(slug) !== slug) {
+    throw new BadRequest(`The member "slug" must be lowercase letters, digits and dashes, such as "${slugify(slug) || 'my-page'}"; got ${JSON.stringify(slug)}.`);
+  }
+}
+
+/** Adds the page a POST describes; returns its id. */
+export function createPage(writer: RevisionWriter, body: CreatePageBody): string {
+  const type = body.type ?? 'document';
+  checkParent(writer, body.parent);
+  checkSlug(body.slug);
+  if (type !== 'document' && body.document) throw new BadRequest(`A ${type} page has no body: leave out the member "document".`);
+  if (type === 'link' && !body.href) throw new BadRequest('A link page needs the member "href": the address it points to.');
+  if (type !== 'link' && body.href) throw new BadRequest(`Only link pages have an "href"; this page is a ${type}.`);
+  const fields: Omit<PageFields, 'id'> = { type, title: body.title.trim() };
+  if (body.emoji) fields.emoji = body.emoji;
+  if (body.description) fields.description = body.description;
+  if (body.slug) fields.slug = body.slug;
+  if (body.href) fields.target = { kind: 'url', url: body.href };
+  const id = writer.addPage(fields, { parent: body.parent ?? null, index: body.position });
+  if (body.document && body.document.nodes.length > 0) {
+    const tree = previewTree(writer);
+    const markdown = documentMarkdown(body.document, { tree, page: tree.byId.get(id)!, previous: '' });
+    writer.updatePage(id, { markdown });
+  }
+  return id;
+}
+
+/** The settings a PATCH sets, as stored (null and "" remove a setting). */
+function settingsOf(current: PageFields, body: PatchPageBody): Partial<PageFields> {
+  const settings: Partial<PageFields> = {};
+  if (body.title !== undefined) {
+    if (!body.title.trim()) throw new BadRequest('The member "title" must not be blank.');
+    settings.title = body.title.trim();
+  }
+  if (body.description !== undefined) settings.description = body.description || undefined;
+  if (body.slug !== undefined) {
+    checkSlug(body.slug);
+    settings.slug = body.slug ?? undefined;
+  }
+  if (body.emoji !== undefined) settings.emoji = body.emoji ?? undefined;
+  if (body.layout !== undefined) {
+    settings.layout = typeof body.layout === 'string' ? storedLayout(body.layout) : storedLayout({ ...fullLayout(current.layout), ...body.layout });
+  }
+  if (body.cover !== undefined) {
+    settings.cover = body.cover === null ? undefined : { ...(body.cover.ref ? { ref: body.cover.ref } : {}), ...(body.cover.refDark ? { refDark: body.cover.refDark } : {}), yPos: body.cover.yPos ?? 0 };
+  }
+  if (current.type !== 'document' && (settings.description !== undefined || settings.layout !== undefined || settings.cover !== undefined)) {
+    throw new BadRequest(`A ${current.type} page has no description, layout or cover.`);
+  }
+  return settings;
+}
+
+/** What changed on the page since the base that this edit cannot be combined with. */
+function settingConflicts(base: PageFields, head: PageFields, settings: Partial<PageFields>): string[] {
+  const conflicts: string[] = [];
+  for (const [key, value] of Object.entries(settings)) {
+    const field = key as keyof PageFields;
+    if (!threeWay(base[field], head[field], value).ok) conflicts.push(`its "${key}" is now ${JSON.stringify(head[field] ?? null)}`);
+  }
+  return conflicts;
+}
+
+function pageConflict(title: string, input: EditBase, details: string[]): Conflict {
+  return new Conflict(
+    `The page "${title}" changed since the revision "${input.base!.id}" you loaded, in a way your edit cannot be merged with: ${details.join('; ')}. Nothing was saved. Load the page again (its current revision is "${input.headId}"), apply your change to it and save with that "baseRevision".`,
+  );
+}
+
+/** The page an edit names in the head; a page deleted since the base is a conflict, one that never was is missing. */
+function headPage(input: EditBase, pageId: string): TreePage {
+  const page = input.head.byId.get(pageId);
+  if (page) return page;
+  const before = input.base?.tree.byId.get(pageId);
+  if (before) {
+    throw new Conflict(
+      `The page "${before.node.title}" was deleted since the revision "${input.base!.id}" you loaded. Nothing was saved. Load the content again (its current revision is "${input.headId}"); to keep your text, create the page again with POST …/content/pages.`,
+    );
+  }
+  throw new NotFound(`No page "${pageId}" exists in this content.`);
+}
+
+/** The Markdown of the edited body: over the head's, or merged with what changed since the base. */
+async function editedBody(ctx: Context, input: EditBase, writer: RevisionWriter, page: TreePage, document: DocumentInput, moved: boolean): Promise<{ markdown?: string; conflicts: string[] }> {
+  const headMarkdown = await bodyMarkdown(ctx, page);
+  // A page that moved or was renamed has its links written relative to its new file.
+  const place = (tree: RevisionTree, at: TreePage, previous: string) => ({ tree, page: at, previous });
+  const overHead = () => {
+    if (!moved) return documentMarkdown(document, place(input.head, page, headMarkdown));
+    const tree = previewTree(writer);
+    return documentMarkdown(document, place(tree, tree.byId.get(page.node.id)!, headMarkdown));
+  };
+  const basePage = input.base?.tree.byId.get(page.node.id);
+  if (!input.base || !basePage || basePage.node.body === page.node.body) return { markdown: overHead(), conflicts: [] };
+  const baseMarkdown = await bodyMarkdown(ctx, basePage);
+  const edited = documentMarkdown(document, place(input.base.tree, basePage, baseMarkdown));
+  const merged = mergeText(baseMarkdown, headMarkdown, edited);
+  if (merged.merged) return { markdown: merged.text, conflicts: [] };
+  return { conflicts: [`its body was changed at ${merged.conflicts.map(describeLines).join(', ')} (counted in the page's Markdown as you loaded it), where you changed it too`] };
+}
+
+/** Lays a PATCH into the writer. */
+export async function patchPage(ctx: Context, input: EditBase, writer: RevisionWriter, pageId: string, body: PatchPageBody): Promise<void> {
+  const page = headPage(input, pageId);
+  const current = page.node;
+  const settings = settingsOf(current, body);
+  if (body.document !== undefined && current.type !== 'document') throw new BadRequest(`A ${current.type} page has no body: leave out the member "document".`);
+  const basePage = input.base?.tree.byId.get(pageId);
+  const conflicts = basePage ? settingConflicts(basePage.node, current, settings) : [];
+  if (Object.keys(settings).length > 0) writer.updatePage(pageId, settings);
+  const moves = body.parent !== undefined || body.position !== undefined;
+  if (moves) {
+    checkParent(writer, body.parent);
+    const parent = body.parent !== undefined ? body.parent : page.parentId;
+    writer.movePage(pageId, { parent, index: body.position });
+  }
+  if (body.document !== undefined) {
+    const renamed = settings.title !== undefined || 'slug' in settings;
+    const edited = await editedBody(ctx, input, writer, page, body.document, moves || renamed);
+    conflicts.push(...edited.conflicts);
+    if (edited.markdown !== undefined) writer.updatePage(pageId, { markdown: edited.markdown || null });
+  }
+  if (conflicts.length > 0) throw pageConflict(current.title, input, conflicts);
+}
+
+/** Removes a page and its subtree; with a base, refuses when the page (or a page under it) changed since. */
+export function deletePage(input: EditBase, writer: RevisionWriter, pageId: string): void {
+  const page = headPage(input, pageId);
+  const basePage = input.base?.tree.byId.get(pageId);
+  if (basePage && basePage.hash !== page.hash) {
+    throw pageConflict(page.node.title, input, ['it (or a page under it) was edited by someone else; deleting it would lose that edit']);
+  }
+  writer.removePage(pageId);
+}
