@@ -179,6 +179,22 @@ for (const dialect of dialects) {
       assertError(await admin().patch(`${cr}/content/page/${ids.intro}`, { parent: ids.intro }), 400, 'inside itself');
     });
 
+    it('documents the six operations in /openapi.json', async () => {
+      const doc = (await admin().get('/openapi.json')).body;
+      const cr = '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content';
+      const live = '/v1/spaces/{spaceId}/content';
+      const operations = [
+        doc.paths[`${cr}/pages`]?.post?.operationId,
+        doc.paths[`${cr}/page/{pageId}`]?.patch?.operationId,
+        doc.paths[`${cr}/page/{pageId}`]?.delete?.operationId,
+        doc.paths[`${live}/pages`]?.post?.operationId,
+        doc.paths[`${live}/page/{pageId}`]?.patch?.operationId,
+        doc.paths[`${live}/page/{pageId}`]?.delete?.operationId,
+      ];
+      assert.deepEqual(operations, ['createPageInChangeRequest', 'updatePageInChangeRequest', 'deletePageInChangeRequest', 'createPageInSpace', 'updatePageInSpace', 'deletePageInSpace']);
+      assert.ok(doc.paths[`${cr}/page/{pageId}`].patch.requestBody.content['application/json'].schema.properties.baseRevision);
+    });
+
     it('refuses a page over the limits, naming the limit, and writes nothing', async () => {
       const cr = await newChangeRequest();
       const head = (await admin().get(cr)).body.revision;
