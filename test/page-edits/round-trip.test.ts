@@ -86,6 +86,56 @@ for (const dialect of dialects) {
       await openAndSaveEach(spaceId, Object.keys(files).length);
     });
 
+    it('keeps what an editor does not model byte for byte around an edit: raw HTML, unknown tags, integration blocks, mentions', async () => {
+      const mention = '<!-- quire:inline {"object":"inline","type":"mention","isVoid":true,"data":{"ref":{"kind":"user","user":"u1"}}} -->';
+      const source = [
+        'First paragraph.',
+        '',
+        '<div align="center"><marquee>Old school</marquee></div>',
+        '',
+        '<!-- quire:block {"object":"block","type":"integration","isVoid":true,"data":{"integration":"runkit","block":"embed","props":{"a":1}}} -->',
+        '',
+        '{% unknowntag foo="bar" %}',
+        'Inside the unknown tag.',
+        '{% endunknowntag %}',
+        '',
+        `Text with a mention ${mention} inline.`,
+        '',
+        '<table><tr><td>raw</td></tr></table>',
+        '',
+        'Last paragraph.',
+        '',
+      ].join('\n');
+      const spaceId = await importZip({ 'odd.md': source });
+      const [page] = await documents(spaceId);
+      const base = `/v1/spaces/${spaceId}/content/page/${page.id}`;
+      assert.equal((await admin().get(`${base}?format=markdown`)).body.markdown, source);
+      const document = (await admin().get(base)).body.document;
+      const texts = (node: { nodes?: Array<{ leaves?: Array<{ text: string }> }> }) => (node.nodes ?? []).flatMap((n) => n.leaves ?? []).map((l) => l.text).join('');
+      for (const node of document.nodes) {
+        if (texts(node) === 'First paragraph.') node.nodes[0].leaves[0].text = 'First paragraph, edited.';
+        if (texts(node) === 'Last paragraph.') node.nodes[0].leaves[0].text = 'Last paragraph, edited.';
+        if (texts(node).startsWith('Text with a mention')) node.nodes[0].leaves[0].text = 'Text with the mention ';
+      }
+      const saved = await admin().patch(base, { document });
+      assert.equal(saved.status, 200, JSON.stringify(saved.body).slice(0, 500));
+      const after = ((await admin().get(`${base}?format=markdown`)).body.markdown as string).split('\n');
+      const before = source.split('\n');
+      assert.equal(after.length, before.length);
+      // Only the three edited lines changed; the HTML, the integration and the unknown tag keep their bytes.
+      assert.deepEqual(
+        after.flatMap((line, at) => (line === before[at] ? [] : [at])),
+        [0, 10, 14],
+      );
+      assert.equal(after[0], 'First paragraph, edited.');
+      assert.equal(after[14], 'Last paragraph, edited.');
+      // An inline in an edited line is written in its canonical (GitBook) form: the same node, read back.
+      const mentionOf = (doc: { nodes: Array<{ nodes?: Array<{ type?: string }> }> }) => doc.nodes.flatMap((node) => node.nodes ?? []).find((inline) => inline.type === 'mention');
+      const reread = (await admin().get(base)).body.document;
+      assert.ok(mentionOf(reread));
+      assert.deepEqual(mentionOf(reread), mentionOf(document));
+    });
+
     it('an edit of one paragraph of a GitBook page changes that one line of its Markdown', async () => {
       const spaceId = await importZip(gitbookFixtureRepo());
       const page = (await documents(spaceId)).find((p) => p.title.includes('Themes') || p.title.toLowerCase().includes('theme'))!;

@@ -8,7 +8,7 @@
 import type { PhrasingContent } from 'mdast';
 import type { ParseContext } from './context.ts';
 import { readAttributes } from './html.ts';
-import { linkRefOf } from './refs.ts';
+import { linkRefOf, mentionRefOf } from './refs.ts';
 import type { DocumentInline } from './types.ts';
 
 /** Plain text of phrasing content (tags dropped, entities already decoded by the parser). */
@@ -75,7 +75,7 @@ export function readInlineElement(name: string, openTag: string, inner: Phrasing
     const kind = buttonKind(classes);
     return kind ? { object: 'inline', type: 'button', data: { ref: { kind: 'url', url: '' }, label: phrasingText(inner), kind }, isVoid: true } : undefined;
   }
-  if (attributes.has('data-mention')) return { object: 'inline', type: 'mention', data: { ref: linkRefOf(href, ctx.options) }, isVoid: true };
+  if (attributes.has('data-mention')) return { object: 'inline', type: 'mention', data: { ref: mentionRefOf(href, ctx.options) }, isVoid: true };
   const kind = buttonKind(classes);
   if (kind) {
     const icon = attributes.get('data-icon');

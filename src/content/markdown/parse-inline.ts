@@ -10,7 +10,7 @@ import { readAttributes, tagName } from './html.ts';
 import { fragment, leaf, normalizeInlines, paragraph, trimTrailingBreaks, type InlinePiece } from './nodes.ts';
 import { readOpaqueInline } from './opaque.ts';
 import { readInlineElement } from './parse-inline-html.ts';
-import { imageRefOf, linkRefOf } from './refs.ts';
+import { imageRefOf, linkRefOf, mentionRefOf } from './refs.ts';
 import type { DocumentInlineImage, DocumentInlineLink, DocumentMark, DocumentText, InlineContent, MarkColor, SimpleMarkType } from './types.ts';
 
 const COLORS: ReadonlySet<string> = new Set(['default', 'green', 'blue', 'red', 'orange', 'yellow', 'purple', '$primary', '$info', '$success', '$warning', '$danger']);
@@ -182,7 +182,7 @@ export function convertPhrasing(nodes: PhrasingContent[], ctx: ParseContext, mar
       case 'link':
         if (inLink) out.push(...convertPhrasing(node.children, ctx, marks, true));
         // GitBook writes a mention as a link titled "mention"; its text is the target's (the reader shows the target's title).
-        else if (node.title === 'mention') out.push({ object: 'inline', type: 'mention', data: { ref: linkRefOf(node.url, ctx.options) }, isVoid: true });
+        else if (node.title === 'mention') out.push({ object: 'inline', type: 'mention', data: { ref: mentionRefOf(node.url, ctx.options) }, isVoid: true });
         else out.push(link(node.url, node.children, ctx, marks));
         break;
       case 'linkReference': {

@@ -85,6 +85,21 @@ export function linkRefOf(url: string, options: ParseOptions): ContentRef {
   return ref;
 }
 
+/**
+ * What a mention points at. A mention of a person, a space or a collection has no path in the folder
+ * layout: it is written `users/<id>` (`spaces/<id>`, `collections/<id>`) by refHref below, and read back
+ * as that reference, so a document's mention survives being written and read.
+ */
+export function mentionRefOf(url: string, options: ParseOptions): ContentRef {
+  const ref = linkRefOf(url, options);
+  if (ref.kind !== 'url') return ref;
+  const match = /^(users|spaces|collections)\/([^/?#\s]+)$/.exec(url);
+  if (!match) return ref;
+  if (match[1] === 'users') return { kind: 'user', user: match[2] };
+  if (match[1] === 'spaces') return { kind: 'space', space: match[2] };
+  return { kind: 'collection', collection: match[2] };
+}
+
 function linkTargetOf(url: string, options: ParseOptions): ContentRef {
   const resolved = options.resolveLink?.(url);
   if (resolved) return resolved;
