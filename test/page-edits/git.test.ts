@@ -91,6 +91,24 @@ for (const dialect of dialects) {
       const changed = diff.split('\n').filter((line) => /^[-+][^-+]/.test(line));
       assert.equal(changed.length, 2, diff);
       assert.ok(changed[1].endsWith('(edited)'), diff);
+
+      // A live edit of the space (its editMode is "live") is exported by itself, one line again.
+      const live = `/v1/spaces/${spaceId}/content/page/${page.id}`;
+      const current = (await admin().get(live)).body.document;
+      const last = current.nodes.map((node: { type: string }) => node.type).lastIndexOf('paragraph');
+      current.nodes[last].nodes.push({ object: 'text', leaves: [{ object: 'leaf', text: ' (live)', marks: [] }] });
+      const space = (await admin().get(`/v1/spaces/${spaceId}`)).body;
+      t.clock.advance(1000);
+      const livePatch = await world.members.edit.api.patch(live, { document: current, baseRevision: space.revision });
+      assert.equal(livePatch.status, 200, JSON.stringify(livePatch.body).slice(0, 500));
+      await runJobs(t.ctx);
+      const exported = await lastOperation(t.ctx, spaceId);
+      assert.deepEqual([exported.direction, exported.state], ['export', 'success'], exported.error ?? '');
+      assert.equal(remote.log('docs').length, 3);
+      const liveDiff = remote.diff('docs', head, remote.head('docs'), '-U0');
+      const liveLines = liveDiff.split('\n').filter((line) => /^[-+][^-+]/.test(line));
+      assert.equal(liveLines.length, 2, liveDiff);
+      assert.ok(liveLines[1].endsWith('(live)'), liveDiff);
     });
   });
 }
