@@ -75,7 +75,6 @@ export const CreatePageBody = Type.Object(
     emoji: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
     description: Type.Optional(Type.String({ maxLength: 1000 })),
     slug: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    baseRevision: Type.Optional(BaseRevision),
   },
   { ...closed, description: 'A new page.' },
 );

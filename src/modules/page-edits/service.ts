@@ -58,7 +58,7 @@ async function write(ctx: Context, target: EditTarget, baseRevision: string | un
 
 /** POST …/content/pages: a new page (a document, a group or a link). */
 export async function createPageIn(ctx: Context, target: EditTarget, body: CreatePageBody): Promise<PageWrite> {
-  return write(ctx, target, body.baseRevision, async (_ctx, _input, writer) => createPage(writer, body));
+  return write(ctx, target, undefined, async (_ctx, _input, writer) => createPage(writer, body));
 }
 
 /** PATCH …/content/page/{pageId}: settings, place and body of a page. */
