@@ -11,7 +11,7 @@
  */
 import { diff3Merge } from 'node-diff3';
 import { parseMarkdown } from './parse.ts';
-import type { ParseOptions } from './refs.ts';
+import type { ParseOptions, RenderOptions } from './refs.ts';
 import { renderMarkdown, type RenderMarkdownOptions } from './render.ts';
 import type { Document } from './types.ts';
 
@@ -20,6 +20,11 @@ export interface WritePageOptions extends RenderMarkdownOptions {
   previous?: string;
   /** How the previous Markdown names files and pages (the same hooks it is read with). */
   parse?: ParseOptions;
+  /**
+   * How the previous Markdown wrote references, where that differs from how the new one writes them (a
+   * page whose file moved: its relative links were written from the old file's folder).
+   */
+  previousRender?: RenderOptions;
 }
 
 /**
@@ -27,11 +32,11 @@ export interface WritePageOptions extends RenderMarkdownOptions {
  * `frontmatter`, the previous Markdown's front matter is kept (a document does not carry it).
  */
 export function writePage(document: Document, options: WritePageOptions = {}): string {
-  const { previous, parse, ...render } = options;
+  const { previous, parse, previousRender, ...render } = options;
   if (previous === undefined || previous === '') return renderMarkdown(document, render);
   const before = parseMarkdown(previous, parse);
   const written = renderMarkdown(document, { ...render, frontmatter: render.frontmatter ?? before.frontmatter });
-  const canonicalBefore = renderMarkdown(before.document, { ...render, frontmatter: before.frontmatter });
+  const canonicalBefore = renderMarkdown(before.document, { ...render, ...previousRender, frontmatter: before.frontmatter });
   if (canonicalBefore === written) return previous;
   const regions = diff3Merge<string>(previous.split('\n'), canonicalBefore.split('\n'), written.split('\n'), { excludeFalseConflicts: true });
   const lines: string[] = [];

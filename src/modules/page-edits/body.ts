@@ -1,6 +1,6 @@
 import { parseOptions } from '../../content/documents.ts';
 import { linkWriter } from '../../content/links.ts';
-import { UnknownDocumentNode, writePage, type Document } from '../../content/markdown/index.ts';
+import { parseMarkdown, UnknownDocumentNode, writePage, type Document } from '../../content/markdown/index.ts';
 import { checkMarkdownSource, MARKDOWN_LIMITS } from '../../content/markdown/limits.ts';
 import type { RevisionTree, TreePage } from '../../content/tree.ts';
 import { BadRequest } from '../../errors.ts';
@@ -46,16 +46,38 @@ export interface BodyPlace {
   page: TreePage;
   /** The page's Markdown before the edit ('' for an empty or new page). */
   previous: string;
+  /** Where `previous` was read, when the page's file moved since (its relative links start from there). */
+  readFrom?: { tree: RevisionTree; page: TreePage };
+}
+
+/** The options that read the previous Markdown and write the new one, from the old file and the new. */
+function writeOptions(place: BodyPlace) {
+  const from = place.readFrom ?? place;
+  return {
+    previous: place.previous,
+    parse: parseOptions(from.tree, from.page),
+    refUrl: linkWriter(place.tree, place.page),
+    ...(place.readFrom ? { previousRender: { refUrl: linkWriter(from.tree, from.page) } } : {}),
+  };
+}
+
+/**
+ * The page's Markdown with its links written from where its file is now: the same content, and only the
+ * lines holding a link that moved change. For a page whose file moved, and for the pages that link to one.
+ */
+export function relinkedMarkdown(place: BodyPlace & { readFrom: { tree: RevisionTree; page: TreePage } }): string {
+  if (!place.previous) return place.previous;
+  const options = writeOptions(place);
+  return writePage(parseMarkdown(place.previous, options.parse).document, options);
 }
 
 /** Writes `document` as the page's Markdown over what it held; refuses a malformed document or a page over the limits. */
 export function documentMarkdown(document: DocumentInput, place: BodyPlace): string {
   checkDocumentShape(document);
-  const parse = parseOptions(place.tree, place.page);
   const full = { object: 'document', data: document.data ?? {}, nodes: document.nodes } as unknown as Document;
   let markdown: string;
   try {
-    markdown = writePage(full, { previous: place.previous, parse, refUrl: linkWriter(place.tree, place.page) });
+    markdown = writePage(full, writeOptions(place));
   } catch (error) {
     // A node without the members its type needs, or of no known type, breaks the writer: the caller sent
     // a malformed document (a node it did not change would have been written back as it came).

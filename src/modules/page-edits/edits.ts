@@ -3,12 +3,13 @@ import { bodyMarkdown } from '../../content/documents.ts';
 import { mergeText } from '../../content/merge/index.ts';
 import { describeLines } from '../../content/merge/text.ts';
 import { threeWay } from '../../content/merge/fields.ts';
-import { fullLayout, storedLayout, type PageFields, type PageNode } from '../../content/nodes.ts';
-import { buildTree, type RevisionTree, type TreePage } from '../../content/tree.ts';
+import { fullLayout, storedLayout, type PageFields } from '../../content/nodes.ts';
+import type { RevisionTree, TreePage } from '../../content/tree.ts';
 import type { RevisionWriter } from '../../content/writer.ts';
 import { slugify } from '../../content/markdown/index.ts';
 import { BadRequest, Conflict, NotFound } from '../../errors.ts';
-import { documentMarkdown } from './body.ts';
+import { documentMarkdown, type BodyPlace } from './body.ts';
+import { previewTree, relinkMovedPages } from './relink.ts';
 import type { CreatePageBody, DocumentInput, PatchPageBody } from './schemas.ts';
 
 /**
@@ -27,19 +28,6 @@ export interface EditBase {
   headId: string;
 }
 
-/** The tree a writer holds now, built in memory (nothing written), for the paths a new body's links are written with. */
-function previewTree(writer: RevisionWriter): RevisionTree {
-  const nodes = new Map<string, PageNode>();
-  const visit = (id: string) => {
-    const children = writer.children(id);
-    nodes.set(id, { ...writer.page(id), children });
-    children.forEach(visit);
-  };
-  const top = writer.children(null);
-  top.forEach(visit);
-  return buildTree('preview', { pages: top, files: writer.fileList(), reusableContents: [], variables: {} }, nodes);
-}
-
 function checkParent(writer: RevisionWriter, parent: string | null | undefined): void {
   if (parent && !writer.has(parent)) throw new BadRequest(`The member "parent" names no page of this content: "${parent}".`);
 }
@@ -51,7 +39,7 @@ function checkSlug(slug: string | null | undefined): void {
 }
 
 /** Adds the page a POST describes; returns its id. */
-export function createPage(writer: RevisionWriter, body: CreatePageBody): string {
+export async function createPage(ctx: Context, input: EditBase, writer: RevisionWriter, body: CreatePageBody): Promise<string> {
   const type = body.type ?? 'document';
   checkParent(writer, body.parent);
   checkSlug(body.slug);
@@ -64,11 +52,13 @@ export function createPage(writer: RevisionWriter, body: CreatePageBody): string
   if (body.slug) fields.slug = body.slug;
   if (body.href) fields.target = { kind: 'url', url: body.href };
   const id = writer.addPage(fields, { parent: body.parent ?? null, index: body.position });
+  const after = previewTree(writer);
   if (body.document && body.document.nodes.length > 0) {
-    const tree = previewTree(writer);
-    const markdown = documentMarkdown(body.document, { tree, page: tree.byId.get(id)!, previous: '' });
+    const markdown = documentMarkdown(body.document, { tree: after, page: after.byId.get(id)!, previous: '' });
     writer.updatePage(id, { markdown });
   }
+  // A new page may take a slug a sibling had (its title, placed before it): that sibling's links follow.
+  await relinkMovedPages(ctx, input.head, after, writer, id);
   return id;
 }
 
@@ -126,18 +116,16 @@ function headPage(input: EditBase, pageId: string): TreePage {
   throw new NotFound(`No page "${pageId}" exists in this content.`);
 }
 
-/** The Markdown of the edited body: over the head's, or merged with what changed since the base. */
-async function editedBody(ctx: Context, input: EditBase, writer: RevisionWriter, page: TreePage, document: DocumentInput, moved: boolean): Promise<{ markdown?: string; conflicts: string[] }> {
+/**
+ * The Markdown of the edited body: over the head's, or merged with what changed since the base. `after` is
+ * the tree once the page moved or was renamed (its links are then written from its new file).
+ */
+async function editedBody(ctx: Context, input: EditBase, page: TreePage, document: DocumentInput, after: RevisionTree | undefined): Promise<{ markdown?: string; conflicts: string[] }> {
   const headMarkdown = await bodyMarkdown(ctx, page);
-  // A page that moved or was renamed has its links written relative to its new file.
-  const place = (tree: RevisionTree, at: TreePage, previous: string) => ({ tree, page: at, previous });
-  const overHead = () => {
-    if (!moved) return documentMarkdown(document, place(input.head, page, headMarkdown));
-    const tree = previewTree(writer);
-    return documentMarkdown(document, place(tree, tree.byId.get(page.node.id)!, headMarkdown));
-  };
+  const place = (tree: RevisionTree, at: TreePage, previous: string): BodyPlace =>
+    after ? { tree: after, page: after.byId.get(page.node.id)!, previous, readFrom: { tree, page: at } } : { tree, page: at, previous };
   const basePage = input.base?.tree.byId.get(page.node.id);
-  if (!input.base || !basePage || basePage.node.body === page.node.body) return { markdown: overHead(), conflicts: [] };
+  if (!input.base || !basePage || basePage.node.body === page.node.body) return { markdown: documentMarkdown(document, place(input.head, page, headMarkdown)), conflicts: [] };
   const baseMarkdown = await bodyMarkdown(ctx, basePage);
   const edited = documentMarkdown(document, place(input.base.tree, basePage, baseMarkdown));
   const merged = mergeText(baseMarkdown, headMarkdown, edited);
@@ -160,21 +148,25 @@ export async function patchPage(ctx: Context, input: EditBase, writer: RevisionW
     const parent = body.parent !== undefined ? body.parent : page.parentId;
     writer.movePage(pageId, { parent, index: body.position });
   }
+  // A move or a rename may move files (this page's, those under it, a sibling's): links follow them.
+  const after = moves || settings.title !== undefined || 'slug' in settings ? previewTree(writer) : undefined;
   if (body.document !== undefined) {
-    const renamed = settings.title !== undefined || 'slug' in settings;
-    const edited = await editedBody(ctx, input, writer, page, body.document, moves || renamed);
+    const edited = await editedBody(ctx, input, page, body.document, after);
     conflicts.push(...edited.conflicts);
     if (edited.markdown !== undefined) writer.updatePage(pageId, { markdown: edited.markdown || null });
   }
   if (conflicts.length > 0) throw pageConflict(current.title, input, conflicts);
+  if (after) await relinkMovedPages(ctx, input.head, after, writer, body.document !== undefined ? pageId : undefined);
 }
 
 /** Removes a page and its subtree; with a base, refuses when the page (or a page under it) changed since. */
-export function deletePage(input: EditBase, writer: RevisionWriter, pageId: string): void {
+export async function deletePage(ctx: Context, input: EditBase, writer: RevisionWriter, pageId: string): Promise<void> {
   const page = headPage(input, pageId);
   const basePage = input.base?.tree.byId.get(pageId);
   if (basePage && basePage.hash !== page.hash) {
     throw pageConflict(page.node.title, input, ['it (or a page under it) was edited by someone else; deleting it would lose that edit']);
   }
   writer.removePage(pageId);
+  // A sibling named like it ("install-1") takes its slug back: links to that sibling follow.
+  await relinkMovedPages(ctx, input.head, previewTree(writer), writer);
 }

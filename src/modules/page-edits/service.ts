@@ -58,7 +58,7 @@ async function write(ctx: Context, target: EditTarget, baseRevision: string | un
 
 /** POST …/content/pages: a new page (a document, a group or a link). */
 export async function createPageIn(ctx: Context, target: EditTarget, body: CreatePageBody): Promise<PageWrite> {
-  return write(ctx, target, undefined, async (_ctx, _input, writer) => createPage(writer, body));
+  return write(ctx, target, undefined, async (tx, input, writer) => createPage(tx, input, writer, body));
 }
 
 /** PATCH …/content/page/{pageId}: settings, place and body of a page. */
@@ -71,8 +71,8 @@ export async function patchPageIn(ctx: Context, target: EditTarget, pageId: stri
 
 /** DELETE …/content/page/{pageId}: the page and everything under it. */
 export async function deletePageIn(ctx: Context, target: EditTarget, pageId: string, baseRevision?: string): Promise<PageWrite> {
-  return write(ctx, target, baseRevision, async (_ctx, input, writer) => {
-    deletePage(input, writer, pageId);
+  return write(ctx, target, baseRevision, async (tx, input, writer) => {
+    await deletePage(tx, input, writer, pageId);
     return undefined;
   });
 }
