@@ -90,6 +90,10 @@ for (const dialect of dialects) {
       assert.deepEqual(tree.map((p) => p.title), ['Status', 'Introduction', 'Guides', 'Reference']);
       assert.deepEqual(tree[2].pages!.map((p) => p.title), ['Install', 'Deploy']);
 
+      // Sending the parent it has already does not move it.
+      const stays = await world.members.edit.api.patch(`${cr}/content/page/${ids.install}`, { parent: guides, title: 'Install' });
+      assert.equal(stays.status, 200, JSON.stringify(stays.body));
+      assert.deepEqual(((await admin().get(`${cr}/content/pages`)).body.pages as Page[])[2].pages!.map((p) => p.title), ['Install', 'Deploy']);
       const beforeRemoval = (await admin().get(cr)).body.revision;
       const removed = await world.members.edit.api.delete(`${cr}/content/page/${guides}`);
       assert.equal(removed.status, 204);

@@ -142,7 +142,8 @@ export async function patchPage(ctx: Context, input: EditBase, writer: RevisionW
   const basePage = input.base?.tree.byId.get(pageId);
   const conflicts = basePage ? settingConflicts(basePage.node, current, settings) : [];
   if (Object.keys(settings).length > 0) writer.updatePage(pageId, settings);
-  const moves = body.parent !== undefined || body.position !== undefined;
+  // The parent it has already, without a position, is no move (it does not send the page to the end).
+  const moves = (body.parent !== undefined && body.parent !== page.parentId) || body.position !== undefined;
   if (moves) {
     checkParent(writer, body.parent);
     const parent = body.parent !== undefined ? body.parent : page.parentId;
