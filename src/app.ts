@@ -17,6 +17,7 @@ import { userRoutes } from './modules/users/routes.ts';
 import { memberRoutes } from './modules/members/routes.ts';
 import { teamRoutes } from './modules/teams/routes.ts';
 import { samlRoutes } from './modules/saml/routes.ts';
+import { oidcRoutes } from './modules/oidc/routes.ts';
 import { inviteRoutes } from './modules/invites/routes.ts';
 import { spaceRoutes } from './modules/spaces/routes.ts';
 import { collectionRoutes } from './modules/collections/routes.ts';
@@ -131,6 +132,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(memberRoutes);
       await v1.register(teamRoutes);
       await v1.register(samlRoutes);
+      await v1.register(oidcRoutes);
       await v1.register(inviteRoutes);
       await v1.register(spaceRoutes);
       await v1.register(collectionRoutes);
