@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
 import type { Context } from '../context.ts';
+import { QuireError } from '../errors.ts';
 import type { OidcProvidersTable } from '../db/types.ts';
 import { beginFlow, takeFlow } from './browser-flow.ts';
 import { guardedFetch } from './guarded-fetch.ts';
@@ -22,6 +23,14 @@ async function loadProvider(ctx: Context, providerId: string): Promise<OidcProvi
   return row;
 }
 
+/** The outbound guard's own refusal (a private address, an unknown host), wherever openid-client wrapped it. */
+function guardRefusal(error: unknown): string | null {
+  for (let cause = error, depth = 0; cause && depth < 5; cause = (cause as { cause?: unknown }).cause, depth++) {
+    if (cause instanceof QuireError) return cause.message.replace(/\.$/, '');
+  }
+  return null;
+}
+
 async function discover(ctx: Context, row: OidcProvidersTable): Promise<oidc.Configuration> {
   const secret = row.client_secret ? ctx.secrets.decrypt(row.client_secret).toString('utf8') : undefined;
   const issuer = new URL(row.issuer);
@@ -33,8 +42,9 @@ async function discover(ctx: Context, row: OidcProvidersTable): Promise<oidc.Con
       timeout: 10,
     });
   } catch (error) {
+    const guard = guardRefusal(error);
     throw new SignInRefused(
-      `Quire could not read the configuration of the sign-in provider at ${issuer.origin}: ${error instanceof Error && error.message.startsWith('The ') ? error.message : 'it did not answer as an OpenID provider'}. Try again later, or ask your administrator to check the provider's issuer address.`,
+      `Quire could not read the configuration of the sign-in provider at ${issuer.origin}: ${guard ?? 'it did not answer as an OpenID provider'}. Try again later, or ask your administrator to check the provider's issuer address.`,
       'discovery-failed',
     );
   }
@@ -66,8 +76,17 @@ function reasonOf(error: unknown): string {
   return typeof code === 'string' && /^[A-Z_]+$/.test(code) ? code.toLowerCase() : 'oidc-error';
 }
 
+/** The messages of an error and its causes (openid-client wraps oauth4webapi's precise one), for matching only: never shown or logged. */
+function messages(error: unknown): string {
+  const parts: string[] = [];
+  for (let cause = error, depth = 0; cause && depth < 5; cause = (cause as { cause?: unknown }).cause, depth++) {
+    if (cause instanceof Error) parts.push(cause.message);
+  }
+  return parts.join(' / ');
+}
+
 function refusalFor(error: unknown): SignInRefused {
-  const message = error instanceof Error ? error.message : '';
+  const message = messages(error);
   if (/"state"/.test(message)) {
     return new SignInRefused('The answer of the sign-in provider does not belong to the sign-in this browser started (its state does not match). Start again from the sign-in page.', 'state-mismatch');
   }
