@@ -179,6 +179,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const mailer = createMailer(config);
   app.decorate('mailer', mailer);
   app.addHook('onClose', async () => mailer.close());
+  app.addHook('onReady', async () => {
+    if (!mailer.enabled) {
+      app.log.info('Mail is off (QUIRE_SMTP_URL is not set): sign-in links by e-mail are not offered, and invite and password-reset links are passed on by an administrator.');
+    }
+  });
   await app.register(ssoRoutes, { mailer });
   return app;
 }

@@ -31,9 +31,6 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   configureWorkerPool({ threads: config.workers });
   const app = await buildApp({ config, database, masterKey });
   if (applied.length > 0) app.log.info({ migrations: applied }, 'applied migrations');
-  if (!app.mailer.enabled) {
-    app.log.info('Mail is off (QUIRE_SMTP_URL is not set): sign-in links by e-mail are not offered, and invites and password resets are passed on by an administrator.');
-  }
   const organizations = await database.db.selectFrom('organizations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   if (Number(organizations.n) === 0) {
     app.log.info('This Quire has no organization yet. Create the first one and its admin token with: bin/quire init --org "<title>" --email <you@example.com>');
