@@ -59,6 +59,10 @@ for (const dialect of dialects) {
       const sso = await world.guest.api.get(`/v1/orgs/${world.organizationId}/sso`);
       assert.deepEqual(sso.body, { items: [{ id, label: 'Acme ID', startURL: `http://quire.test/sso/oidc/${id}/start` }] });
 
+      const audit = await t.ctx.db.selectFrom('audit_log').selectAll().execute();
+      assert.ok(audit.length >= 2, 'the writes are audited');
+      assert.ok(!JSON.stringify(audit).includes(SECRET), 'the client secret is not audited');
+
       assert.equal((await world.admin.api.delete(`${url}/${id}`)).status, 205);
       assert.equal((await world.admin.api.delete(`${url}/${id}`)).status, 204);
       assertError(await world.admin.api.get(`${url}/${id}`), 404, 'No OpenID Connect provider');
