@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
 import type { Context } from '../context.ts';
 import { QuireError } from '../errors.ts';
-import type { OidcProvidersTable } from '../db/types.ts';
+import type { OidcProvidersTable } from '../db/tables/federated-sign-in.ts';
 import { beginFlow, takeFlow } from './browser-flow.ts';
 import { guardedFetch } from './guarded-fetch.ts';
 import { provisionFederatedUser } from './provision.ts';

@@ -7,7 +7,7 @@ import { finishOidcSignIn, startOidcSignIn } from './oidc-flow.ts';
 import { sendPage, sendRefusal, STYLESHEET, STYLESHEET_PATH } from './pages.ts';
 import { confirmLink, emailForm, emailOff, emailSent, ssoChoices, ssoForm } from './pages-content.ts';
 import { SignInRefused } from './refusal.ts';
-import { safeReturnTo } from './return-to.ts';
+import { safeReturnTo } from '../sessions/sign-in.ts';
 import { finishSamlSignIn, samlMetadata, startSamlSignIn } from './saml-flow.ts';
 
 /**

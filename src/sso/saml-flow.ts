@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
 import type { Context } from '../context.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
-import type { SamlProvidersTable } from '../db/types.ts';
+import type { SamlProvidersTable } from '../db/tables/people.ts';
 import { beginFlow, FLOW_LIFETIME_MS, sameText, takeFlow, type BrowserFlow } from './browser-flow.ts';
 import { provisionFederatedUser } from './provision.ts';
 import { SignInRefused } from './refusal.ts';

@@ -91,6 +91,9 @@ describe('OpenID Connect sign-in in a browser [sqlite]', { skip: skipWithoutChro
     const landed = new URL(page.url());
     assert.equal(landed.origin, q.base);
     assert.equal(landed.pathname, '/o/welcome');
+    const session = await page.request.get(`${q.base}/auth/session`);
+    assert.equal(session.status(), 200);
+    assert.equal((await session.json()).user.email, 'grace@acme.test');
     const user = await q.t.ctx.db.selectFrom('users').selectAll().where('email', '=', 'grace@acme.test').executeTakeFirstOrThrow();
     assert.equal(user.display_name, 'Grace Hopper');
     const member = await q.t.ctx.db.selectFrom('members').selectAll().where('organization_id', '=', world.organizationId).where('user_id', '=', user.id).executeTakeFirstOrThrow();
@@ -139,6 +142,7 @@ describe('OpenID Connect sign-in in a browser [sqlite]', { skip: skipWithoutChro
     const text = await answerAt(page, authorization, 'state@acme.test');
     assert.equal(new URL(page.url()).pathname, `/sso/oidc/${provider.id}/callback`);
     assert.match(text, /state does not match/);
+    assert.equal((await page.request.get(`${q.base}/auth/session`)).status(), 401, 'no session');
     assert.equal(await q.t.ctx.db.selectFrom('users').select('id').where('email', '=', 'state@acme.test').executeTakeFirst(), undefined);
     await context.close();
   });
@@ -151,12 +155,18 @@ describe('OpenID Connect sign-in in a browser [sqlite]', { skip: skipWithoutChro
     current.searchParams.set('nonce', earlier.searchParams.get('nonce')!);
     const text = await answerAt(page, current, 'nonce@acme.test');
     assert.match(text, /nonce does not match/);
+    assert.equal((await page.request.get(`${q.base}/auth/session`)).status(), 401, 'no session');
     assert.equal(await q.t.ctx.db.selectFrom('users').select('id').where('email', '=', 'nonce@acme.test').executeTakeFirst(), undefined);
     await context.close();
   });
 
-  it('logs no code, no state, no client secret (trace level included)', () => {
+  it('logs, audits and answers no code and no client secret (trace level included)', async () => {
     assert.ok(codes.length >= 3, `codes seen: ${codes.length}`);
+    const rows = await q.t.ctx.db.selectFrom('audit_log').selectAll().execute();
+    assert.ok(rows.some((row) => row.operation === 'signIn' && JSON.parse(row.object_ids).signInMethod === 'oidc'), 'the sign-in is audited with its method');
+    const audit = JSON.stringify(rows);
+    for (const code of codes) assert.ok(!audit.includes(code));
+    assert.ok(!audit.includes(CLIENT_SECRET));
     const text = q.log.text;
     for (const code of codes) assert.ok(!text.includes(code), 'an authorization code was logged');
     assert.ok(!text.includes(CLIENT_SECRET));

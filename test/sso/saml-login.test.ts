@@ -65,6 +65,9 @@ describe('SAML sign-in in a browser [sqlite]', { skip: skipWithoutChromium }, ()
     const landed = new URL(page.url());
     assert.equal(landed.origin, q.base);
     assert.equal(landed.pathname + landed.search, '/after/sign-in?x=1');
+    const session = await page.request.get(`${q.base}/auth/session`);
+    assert.equal(session.status(), 200);
+    assert.equal((await session.json()).user.email, 'ada@acme.test');
     const user = await q.t.ctx.db.selectFrom('users').selectAll().where('email', '=', 'ada@acme.test').executeTakeFirstOrThrow();
     assert.equal(user.display_name, 'Ada Lovelace');
     const member = await q.t.ctx.db.selectFrom('members').selectAll().where('organization_id', '=', world.organizationId).where('user_id', '=', user.id).executeTakeFirstOrThrow();
@@ -101,6 +104,7 @@ describe('SAML sign-in in a browser [sqlite]', { skip: skipWithoutChromium }, ()
       assert.match(text, /Sign-in refused/);
       assert.ok(text.includes(words), text);
       if (mode !== 'replay') assert.equal(await q.t.ctx.db.selectFrom('users').select('id').where('email', '=', idp.email).executeTakeFirst(), undefined);
+      assert.equal((await page.request.get(`${q.base}/auth/session`)).status(), 401, 'no session');
       await page.context().close();
     });
   }
@@ -140,7 +144,11 @@ describe('SAML sign-in in a browser [sqlite]', { skip: skipWithoutChromium }, ()
     assert.ok(reply.body.includes(`Location="${provider.service.acsURL}"`));
   });
 
-  it('logs no assertion, no SAML answer and no flow cookie (trace level included)', () => {
+  it('logs, audits and answers no assertion, no SAML answer and no flow cookie (trace level included)', async () => {
+    const rows = await q.t.ctx.db.selectFrom('audit_log').selectAll().execute();
+    assert.ok(rows.some((row) => row.operation === 'signIn' && JSON.parse(row.object_ids).signInMethod === 'saml'), 'the sign-ins are audited with their method');
+    const audit = JSON.stringify(rows);
+    for (const id of idp.assertionIds) assert.ok(!audit.includes(id));
     const text = q.log.text;
     assert.ok(q.log.lines.length > 0);
     assert.ok(idp.lastGoodResponse && !text.includes(idp.lastGoodResponse.slice(0, 40)));
