@@ -54,12 +54,11 @@ export async function sendMagicLink(ctx: Context, mailer: Mailer, request: Fasti
   const user = await ctx.db.selectFrom('users').select('id').where('email', '=', address).executeTakeFirst();
   if (!user) return;
   const now = ctx.clock.now();
-  await ctx.db.deleteFrom('email_links').where('expires_at', '<', new Date(now.getTime() - 24 * 3600_000).toISOString()).execute();
+  await ctx.db.deleteFrom('magic_links').where('expires_at', '<', new Date(now.getTime() - 24 * 3600_000).toISOString()).execute();
   const recent = await ctx.db
-    .selectFrom('email_links')
+    .selectFrom('magic_links')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('email', '=', address)
-    .where('purpose', '=', 'magic-link')
     .where('created_at', '>', new Date(now.getTime() - 3600_000).toISOString())
     .executeTakeFirstOrThrow();
   if (Number(recent.n) >= LINKS_PER_HOUR) {
@@ -68,10 +67,9 @@ export async function sendMagicLink(ctx: Context, mailer: Mailer, request: Fasti
   }
   const token = randomId();
   await ctx.db
-    .insertInto('email_links')
+    .insertInto('magic_links')
     .values({
       token_hash: hashToken(token),
-      purpose: 'magic-link',
       email: address,
       browser_hash: hashToken(browser),
       return_to: returnTo,
@@ -94,14 +92,14 @@ const SPENT = 'This sign-in link has already been used or has expired (links wor
 export async function useMagicLink(ctx: Context, request: FastifyRequest, token: unknown): Promise<{ userId: string; returnTo: string }> {
   if (typeof token !== 'string' || !/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw new SignInRefused(SPENT, 'bad-link');
   const tokenHash = hashToken(token);
-  const row = await ctx.db.selectFrom('email_links').selectAll().where('token_hash', '=', tokenHash).where('purpose', '=', 'magic-link').executeTakeFirst();
+  const row = await ctx.db.selectFrom('magic_links').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
   const now = nowIso(ctx);
   if (!row || row.used_at !== null || row.expires_at <= now) throw new SignInRefused(SPENT, row?.used_at ? 'reused-link' : 'spent-link');
   const browser = readCookie(request, BROWSER_COOKIE.name);
-  if (!browser || !row.browser_hash || !sameText(hashToken(browser), row.browser_hash)) {
+  if (!browser || !sameText(hashToken(browser), row.browser_hash)) {
     throw new SignInRefused('Open this sign-in link in the browser where you asked for it. For safety, a link works only there.', 'other-browser', 403);
   }
-  const spent = await ctx.db.updateTable('email_links').set({ used_at: now }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).executeTakeFirst();
+  const spent = await ctx.db.updateTable('magic_links').set({ used_at: now }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).executeTakeFirst();
   if (Number(spent.numUpdatedRows) !== 1) throw new SignInRefused(SPENT, 'reused-link');
   const user = await ctx.db.selectFrom('users').select('id').where('email', '=', row.email).executeTakeFirst();
   if (!user) throw new SignInRefused('The account this link was for no longer exists.', 'no-user', 404);

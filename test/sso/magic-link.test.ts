@@ -92,7 +92,7 @@ describe('magic links in a browser [sqlite]', { skip: skipWithoutChromium }, () 
     assert.match(mail, /^From: Acme Docs <docs@acme\.test>/m);
     assert.match(mail, new RegExp(`^To: ${world.members.edit.email.replace('.', '\\.')}`, 'm'));
     firstLink = linkIn(mail);
-    const row = await q.t.ctx.db.selectFrom('email_links').selectAll().executeTakeFirstOrThrow();
+    const row = await q.t.ctx.db.selectFrom('magic_links').selectAll().executeTakeFirstOrThrow();
     assert.ok(!firstLink.includes(row.token_hash), 'only the hash is stored');
     await openLink(page, firstLink);
     assert.equal(new URL(page.url()).pathname, '/o/after');

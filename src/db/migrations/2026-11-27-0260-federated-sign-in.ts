@@ -4,8 +4,8 @@ import type { Kysely } from 'kysely';
  * The federated ways in: OpenID Connect providers of an organization (their client secret sealed with the
  * master key), the short-lived records that bind a login under way to the browser that started it (OIDC
  * state, nonce and PKCE verifier; the id of a SAML request), the SAML assertions already used (so none is
- * accepted twice before it expires), and the one-time e-mail links (magic links, invites, password resets),
- * stored only as SHA-256 hashes.
+ * accepted twice before it expires), and the one-time sign-in links sent by mail (magic links), stored
+ * only as SHA-256 hashes. Invite and password-reset links are the session module's (password_links).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -45,19 +45,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('saml_used_assertions_expiry').on('saml_used_assertions').column('expires_at').execute();
 
   await db.schema
-    .createTable('email_links')
+    .createTable('magic_links')
     .addColumn('token_hash', 'text', (c) => c.primaryKey())
-    .addColumn('purpose', 'text', (c) => c.notNull())
     .addColumn('email', 'text', (c) => c.notNull())
-    .addColumn('browser_hash', 'text')
+    .addColumn('browser_hash', 'text', (c) => c.notNull())
     .addColumn('return_to', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'text', (c) => c.notNull())
     .addColumn('used_at', 'text')
     .execute();
-  await db.schema.createIndex('email_links_expiry').on('email_links').column('expires_at').execute();
+  await db.schema.createIndex('magic_links_email').on('magic_links').columns(['email', 'created_at']).execute();
+  await db.schema.createIndex('magic_links_expiry').on('magic_links').column('expires_at').execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['email_links', 'saml_used_assertions', 'sso_flows', 'oidc_providers']) await db.schema.dropTable(table).execute();
+  for (const table of ['magic_links', 'saml_used_assertions', 'sso_flows', 'oidc_providers']) await db.schema.dropTable(table).execute();
 }

@@ -1,4 +1,4 @@
-/** The federated ways in: OpenID Connect providers, logins under way, used SAML assertions, one-time e-mail links. Column conventions: src/db/tables/columns.ts. */
+/** The federated ways in: OpenID Connect providers, logins under way, used SAML assertions, one-time sign-in links by mail. Column conventions: src/db/tables/columns.ts. */
 
 /** An OpenID Connect provider of an organization; `client_secret` is sealed with the master key. */
 export interface OidcProvidersTable {
@@ -34,13 +34,12 @@ export interface SamlUsedAssertionsTable {
   expires_at: string;
 }
 
-/** A one-time link sent by e-mail (magic link, invite, password reset), stored as the SHA-256 of its token. */
-export interface EmailLinksTable {
+/** A one-time sign-in link sent by mail (a magic link), stored as the SHA-256 of its token. */
+export interface MagicLinksTable {
   token_hash: string;
-  purpose: string;
   email: string;
-  /** SHA-256 of the id of the browser that asked (null for an invite, opened wherever it is received). */
-  browser_hash: string | null;
+  /** SHA-256 of the id of the browser that asked: the link works only there. */
+  browser_hash: string;
   return_to: string;
   created_at: string;
   expires_at: string;
@@ -51,5 +50,5 @@ export interface FederatedSignInTables {
   oidc_providers: OidcProvidersTable;
   sso_flows: SsoFlowsTable;
   saml_used_assertions: SamlUsedAssertionsTable;
-  email_links: EmailLinksTable;
+  magic_links: MagicLinksTable;
 }
