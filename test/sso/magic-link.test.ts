@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
@@ -11,6 +13,8 @@ import { createTestApp } from '../helpers/app.ts';
  * keyboard only), used once in the browser that asked. A reused link, a link opened in another browser and
  * a form posted from elsewhere are refused; the token is never logged.
  */
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
 function decodeQuotedPrintable(text: string): string {
   return text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
@@ -132,16 +136,36 @@ describe('magic links in a browser [sqlite]', { skip: skipWithoutChromium }, () 
     assert.match(reply.body, /not sent from this site/);
   });
 
-  it('shows the pages in light and dark', async () => {
-    const light = await (await browser.newContext({ colorScheme: 'light' })).newPage();
-    const dark = await (await browser.newContext({ colorScheme: 'dark' })).newPage();
-    const colours: string[] = [];
-    for (const tab of [light, dark]) {
-      await tab.goto(`${q.base}/sign-in/sso`);
-      colours.push(await tab.evaluate(() => getComputedStyle(document.body).backgroundColor));
-      await tab.context().close();
+  it('shows the pages in light and dark, with no serious accessibility violation and no policy error', async () => {
+    const backgrounds: string[] = [];
+    for (const colorScheme of ['light', 'dark'] as const) {
+      // A context of its own, policy enforced: the pages must need nothing the CSP forbids.
+      const strict = await browser.newContext({ colorScheme });
+      const problems: string[] = [];
+      const tab = await strict.newPage();
+      tab.on('console', (message) => {
+        if (message.type() === 'error') problems.push(message.text());
+      });
+      for (const path of ['/sign-in/sso', '/sign-in/email', '/sign-in/email/verify?token=short']) await tab.goto(`${q.base}${path}`);
+      backgrounds.push(await tab.evaluate(() => getComputedStyle(document.body).backgroundColor));
+      assert.deepEqual(problems.filter((text) => /Content Security Policy|Refused/.test(text)), [], `policy errors in ${colorScheme}`);
+      await strict.close();
+      // axe is injected as a script: this context alone bypasses the page's policy to let it run.
+      const loose = await browser.newContext({ colorScheme, bypassCSP: true });
+      const page = await loose.newPage();
+      for (const path of ['/sign-in/sso', '/sign-in/email', '/sign-in/email/verify?token=short']) {
+        await page.goto(`${q.base}${path}`);
+        await page.evaluate(axeSource);
+        const violations = await page.evaluate(async () => {
+          const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+          const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+          return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+        });
+        assert.deepEqual(violations, [], `axe on ${path} in ${colorScheme}`);
+      }
+      await loose.close();
     }
-    assert.notEqual(colours[0], colours[1]);
+    assert.notEqual(backgrounds[0], backgrounds[1], 'light and dark differ');
   });
 
   it('logs, audits and answers no token and no link (trace level included)', async () => {
