@@ -53,6 +53,24 @@ for (const dialect of dialects) {
       assert.match(replayed.body, /already been used/);
     });
 
+    it('/sign-in/sso finds the providers by the address\'s domain or the organization, as links to their start URLs', async () => {
+      assert.equal((await world.admin.api.patch(`/v1/orgs/${world.organizationId}`, { emailDomains: ['idp-choice.test'] })).status, 200);
+      const oidc = await world.admin.api.post(`/v1/orgs/${world.organizationId}/oidc`, { label: 'Acme ID', issuer: 'https://id.idp-choice.test', clientId: 'quire' });
+      const form = await t.app.inject({ method: 'GET', url: '/sign-in/sso?returnTo=%2Fo%2Fx' });
+      assert.equal(form.statusCode, 200);
+      assert.match(String(form.headers['content-security-policy']), /default-src 'none'/);
+      assert.ok(!/<script|style=/.test(form.body));
+      const ask = (fields: Record<string, string>) =>
+        t.app.inject({ method: 'POST', url: '/sign-in/sso', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ returnTo: '/o/x', ...fields }).toString() });
+      for (const fields of [{ email: 'someone@IDP-choice.test' }, { organization: world.organizationId }] as Array<Record<string, string>>) {
+        const page = await ask(fields);
+        assert.equal(page.statusCode, 200);
+        assert.ok(page.body.includes(`href="http://quire.test/sso/saml/${providerId}/start?returnTo=%2Fo%2Fx"`), page.body);
+        assert.ok(page.body.includes(`href="http://quire.test/sso/oidc/${oidc.body.id}/start?returnTo=%2Fo%2Fx"`));
+      }
+      assert.match((await ask({ email: 'someone@nowhere.test' })).body, /No single sign-on is set up/);
+    });
+
     it('refuses an unsigned answer and one for another audience', async () => {
       for (const [mode, words] of [['unsigned', /not signed/], ['wrong-audience', /wrong audience/]] as const) {
         idp.mode = mode;
