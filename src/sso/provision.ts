@@ -17,8 +17,8 @@ export interface FederatedIdentity {
 const ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
- * The user this identity signs in as. A member signs in as they are (their role unchanged); a disabled
- * member is refused. Someone who is not a member joins on a first sign-in when the provider decides who
+ * The user this identity signs in as. An account that belongs to another organization too is refused (see
+ * below). A member signs in as they are (their role unchanged); a disabled member is refused. Someone who is not a member joins on a first sign-in when the provider decides who
  * joins, or when their address is in one of the organization's e-mail domains, with the provider's default
  * role and default team; anyone else is refused with what to ask for.
  */
@@ -31,6 +31,19 @@ export async function provisionFederatedUser(ctx: Context, identity: FederatedId
     const organization = await tx.db.selectFrom('organizations').select(['id', 'email_domains']).where('id', '=', identity.organizationId).executeTakeFirst();
     if (!organization) throw new SignInRefused('This sign-in belongs to an organization that no longer exists.', 'no-organization', 404);
     let user = await tx.db.selectFrom('users').select(['id']).where('email', '=', email).executeTakeFirst();
+    if (user) {
+      // An organization's administrators choose its identity provider, which can assert any address. A
+      // session is the user's everywhere, so that provider may only sign in an account that is in no other
+      // organization: otherwise one organization's admins could become a member of another organization.
+      const elsewhere = await tx.db.selectFrom('members').select('organization_id').where('user_id', '=', user.id).where('organization_id', '!=', organization.id).executeTakeFirst();
+      if (elsewhere) {
+        throw new SignInRefused(
+          'This address has a Quire account that also belongs to other organizations, so the single sign-on of one organization cannot sign it in. Sign in with your password, a passkey or an e-mail link instead.',
+          'member-elsewhere',
+          403,
+        );
+      }
+    }
     const member = user
       ? await tx.db.selectFrom('members').select(['disabled']).where('organization_id', '=', organization.id).where('user_id', '=', user.id).executeTakeFirst()
       : undefined;

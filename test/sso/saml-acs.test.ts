@@ -71,6 +71,16 @@ for (const dialect of dialects) {
       assert.match((await ask({ email: 'someone@nowhere.test' })).body, /No single sign-on is set up/);
     });
 
+    it('refuses to sign in an account that belongs to another organization too', async () => {
+      idp.mode = 'good';
+      idp.email = world.outsider.email;
+      const { cookie, samlResponse } = await start();
+      const reply = await post(cookie, samlResponse);
+      assert.equal(reply.statusCode, 403);
+      assert.match(reply.body, /also belongs to other organizations/);
+      assert.equal(await t.ctx.db.selectFrom('members').select('user_id').where('user_id', '=', world.outsider.id).where('organization_id', '=', world.organizationId).executeTakeFirst(), undefined);
+    });
+
     it('refuses an unsigned answer and one for another audience', async () => {
       for (const [mode, words] of [['unsigned', /not signed/], ['wrong-audience', /wrong audience/]] as const) {
         idp.mode = mode;
