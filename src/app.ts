@@ -17,6 +17,7 @@ import { userRoutes } from './modules/users/routes.ts';
 import { memberRoutes } from './modules/members/routes.ts';
 import { teamRoutes } from './modules/teams/routes.ts';
 import { samlRoutes } from './modules/saml/routes.ts';
+import { oidcRoutes } from './modules/oidc/routes.ts';
 import { inviteRoutes } from './modules/invites/routes.ts';
 import { spaceRoutes } from './modules/spaces/routes.ts';
 import { collectionRoutes } from './modules/collections/routes.ts';
@@ -51,6 +52,9 @@ import { openAPIRoutes } from './modules/openapi/routes.ts';
 import { sessionRoutes } from './modules/auth/session-routes.ts';
 import { accountApiRoutes } from './modules/auth/account-api-routes.ts';
 import { publishedOpenAPIRoutes } from './modules/openapi/published-routes.ts';
+import { ssoRoutes } from './sso/routes.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
+import type { DestinationStream } from 'pino';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -65,12 +69,16 @@ declare module 'fastify' {
     lifecycle: Lifecycle;
     /** The API-token resolver and its per-process cache (src/http/auth.ts). */
     tokens: TokenAuthenticator;
+    /** The one mail channel (src/mail/): magic links, invites, password resets; `enabled` false without QUIRE_SMTP_URL. */
+    mailer: Mailer;
   }
 }
 
 export interface AppOptions extends ServiceOptions {
   /** false silences the request log (tests). */
   logger?: boolean;
+  /** Where the log goes instead of stdout (tests that read what was logged). */
+  logStream?: DestinationStream;
 }
 
 export const VERSION = '0.1.0';
@@ -79,7 +87,7 @@ export const VERSION = '0.1.0';
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions(config.logLevel),
+    logger: options.logger === false ? false : { ...loggerOptions(config.logLevel), ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: config.bodyLimit,
     routerOptions: { ignoreTrailingSlash: true },
     clientErrorHandler,
@@ -131,6 +139,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(memberRoutes);
       await v1.register(teamRoutes);
       await v1.register(samlRoutes);
+      await v1.register(oidcRoutes);
       await v1.register(inviteRoutes);
       await v1.register(spaceRoutes);
       await v1.register(collectionRoutes);
@@ -167,5 +176,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(metricsRoutes, { metrics, config });
   await app.register(mcpRoutes);
   await app.register(publishedOpenAPIRoutes);
+  const mailer = createMailer(config);
+  app.decorate('mailer', mailer);
+  app.addHook('onClose', async () => mailer.close());
+  app.addHook('onReady', async () => {
+    if (!mailer.enabled) {
+      app.log.info('Mail is off (QUIRE_SMTP_URL is not set): sign-in links by e-mail are not offered, and invite and password-reset links are passed on by an administrator.');
+    }
+  });
+  await app.register(ssoRoutes, { mailer });
   return app;
 }

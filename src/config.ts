@@ -67,6 +67,10 @@ export interface Config {
   gcGraceMs: number;
   /** gc: hours between scheduled collections (QUIRE_GC_INTERVAL_HOURS; 0: only `quire gc`). */
   gcIntervalHours: number;
+  /** Where mail is sent (QUIRE_SMTP_URL: smtp:// or smtps://); undefined: no mail, so no magic links. */
+  smtpUrl?: string;
+  /** The From of every mail Quire sends (QUIRE_MAIL_FROM). */
+  mailFrom: string;
 }
 
 export const TRANSLATION_ENGINES = ['auto', 'none', 'apertium', 'deepl', 'libretranslate', 'openai'] as const;
@@ -152,6 +156,28 @@ function gcGrace(raw: string | undefined): number {
   return ms;
 }
 
+function smtpUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('QUIRE_SMTP_URL must be a URL such as smtps://user:password@smtp.example.com:465 or smtp://smtp.example.com:587.');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    throw new ConfigError(`QUIRE_SMTP_URL must start with smtp:// (STARTTLS when the server offers it) or smtps:// (TLS from the start); it starts with "${url.protocol}".`);
+  }
+  return raw;
+}
+
+function mailFrom(raw: string | undefined, publicUrl: string): string {
+  if (raw === undefined || raw === '') return `Quire <quire@${new URL(publicUrl).hostname}>`;
+  if (!/^[^\r\n]*<?[^\s@<>]+@[^\s@<>]+>?$/.test(raw.trim())) {
+    throw new ConfigError(`QUIRE_MAIL_FROM must be an address, optionally with a name: "Docs <docs@example.com>"; it is "${raw}".`);
+  }
+  return raw.trim();
+}
+
 function blobLocation(env: Env, dataDir: string): BlobLocation {
   try {
     return parseBlobUrl(env.QUIRE_BLOB_URL, dataDir, env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1');
@@ -188,12 +214,13 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`QUIRE_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; it is "${env.QUIRE_LOG_LEVEL}".`);
   }
   const displayHost = host.includes(':') ? `[${host}]` : host;
+  const publicUrl = httpUrl('QUIRE_PUBLIC_URL', env.QUIRE_PUBLIC_URL || `http://${displayHost}:${port}`);
   return {
     dataDir,
     databaseUrl: databaseUrl(env.QUIRE_DATABASE_URL, dataDir),
     host,
     port,
-    publicUrl: httpUrl('QUIRE_PUBLIC_URL', env.QUIRE_PUBLIC_URL || `http://${displayHost}:${port}`),
+    publicUrl,
     logLevel,
     bodyLimit: integer(env, 'QUIRE_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     tokenCacheSeconds: integer(env, 'QUIRE_TOKEN_CACHE_SECONDS', 10, 0, 3600),
@@ -218,6 +245,8 @@ export function loadConfig(env: Env = process.env): Config {
     gcGraceMs: gcGrace(env.QUIRE_GC_GRACE),
     gcIntervalHours: integer(env, 'QUIRE_GC_INTERVAL_HOURS', 6, 0, 24 * 365),
     openapiFetchTimeoutSeconds: integer(env, 'QUIRE_OPENAPI_FETCH_TIMEOUT_SECONDS', 30, 1, 600),
+    smtpUrl: smtpUrl(env.QUIRE_SMTP_URL),
+    mailFrom: mailFrom(env.QUIRE_MAIL_FROM, publicUrl),
   };
 }
 

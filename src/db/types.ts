@@ -9,9 +9,10 @@ import type { TranslationsTables } from './tables/translations.ts';
 import type { GitTables } from './tables/git.ts';
 import type { OpenapiTables } from './tables/openapi.ts';
 import type { SignInTables } from './tables/sign-in.ts';
+import type { FederatedSignInTables } from './tables/federated-sign-in.ts';
 
 /**
  * Every table of Quire, for Kysely: the tables are declared by domain in src/db/tables/, with the column
  * conventions of both databases in src/db/tables/columns.ts. A new table goes into its domain's file.
  */
-export interface DB extends PeopleTables, ContentTables, JobsTables, SearchTables, ChangeRequestsTables, SitesTables, IntegrationsTables, TranslationsTables, GitTables, OpenapiTables, SignInTables {}
+export interface DB extends PeopleTables, ContentTables, JobsTables, SearchTables, ChangeRequestsTables, SitesTables, IntegrationsTables, TranslationsTables, GitTables, OpenapiTables, SignInTables, FederatedSignInTables {}

@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { LogLevel } from '../config.ts';
 
-const SECRET_QUERY = /([?&](?:sharekey|jwt_token|token|key|signature|sig|password)=)[^&]*/gi;
+// code and state: an OpenID provider's answer (/sso/oidc/{id}/callback); SAMLResponse when sent by redirect.
+const SECRET_QUERY = /([?&](?:sharekey|jwt_token|token|key|signature|sig|password|code|state|id_token|access_token|samlresponse|samlrequest)=)[^&]*/gi;
 
 /** A URL as it may appear in logs: credentials in the query string are replaced. */
 export function redactUrl(url: string): string {

@@ -31,6 +31,7 @@ export const policies = {
   'team.manage': { allow: teamRules.manage, denied: 'Only organization administrators and owners of the team can change it.' },
   'team.removeMember': { allow: teamRules.removeMember, denied: 'Only organization administrators and owners of the team can remove its members.' },
   'saml.manage': { allow: organizationRules.admin, denied: 'Only administrators of the organization can manage SAML providers.' },
+  'oidc.manage': { allow: organizationRules.admin, denied: 'Only administrators of the organization can manage OpenID Connect providers.' },
   'invites.manage': { allow: organizationRules.admin, denied: 'Only administrators of the organization can invite members.' },
   'space.view': { allow: spaceRules.view, denied: 'You cannot read this space.' },
   'space.admin': { allow: spaceRules.admin, denied: 'Only administrators of this space can do this.' },

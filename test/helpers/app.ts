@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { FolderBlobStore } from '../../src/storage/blobs.ts';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import type { DestinationStream } from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { ManualClock } from '../../src/clock.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -65,7 +66,7 @@ async function postgresSchema(): Promise<{ schema: string; drop: () => Promise<v
  * A Quire app on a fresh database of the given dialect (in-memory SQLite, or a new PostgreSQL schema),
  * migrated, with a manual clock. Every response is checked against the client's document.
  */
-export async function createTestApp(dialect: DialectName, env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(dialect: DialectName, env: Record<string, string> = {}, options: { logStream?: DestinationStream } = {}): Promise<TestApp> {
   // No rate limit unless a test asks for one (tests send many requests with one token).
   // With sessions standing in for tokens, they must outlive the clock moves of tests written for tokens.
   const sessionLifetimes = SESSION_AUTH ? { QUIRE_SESSION_IDLE_HOURS: '8760', QUIRE_SESSION_MAX_DAYS: '365' } : {};
@@ -88,7 +89,8 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
   const blobs = env.QUIRE_BLOB_URL ? undefined : new FolderBlobStore(blobDir);
   const clock = new ManualClock(new Date('2026-03-01T09:00:00.000Z'));
   // QUIRE_TEST_LOG=1 shows the server's error log while debugging a test.
-  const app = await buildApp({ config, database, masterKey, clock, blobs, logger: Boolean(process.env.QUIRE_TEST_LOG) });
+  // options.logStream: a test that reads what was logged (at the level QUIRE_LOG_LEVEL in env says).
+  const app = await buildApp({ config, database, masterKey, clock, blobs, logger: Boolean(process.env.QUIRE_TEST_LOG || options.logStream), logStream: options.logStream });
   const violations: string[] = [];
   app.addHook('onSend', async (request, reply, payload) => {
     const route = request.routeOptions.url;

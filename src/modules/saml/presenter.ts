@@ -1,6 +1,7 @@
 import type { Context } from '../../context.ts';
 import type { SamlProvidersTable } from '../../db/tables/people.ts';
 import type { MemberRoleOrGuest } from '../../policy/roles.ts';
+import { oidcServiceUrls, samlServiceUrls as serviceUrls } from '../../sso/urls.ts';
 import { presentTeam, type TeamView } from '../teams/presenter.ts';
 import { UNSET_SSO_URL, type SamlProvider, type SamlProviderStatus, type SsoLogin } from './schemas.ts';
 
@@ -18,8 +19,7 @@ export function samlProviderLocation(ctx: Pick<Context, 'config'>, organizationI
 
 /** This server's side of the SAML connection with one provider. */
 export function samlServiceUrls(ctx: Pick<Context, 'config'>, id: string) {
-  const base = `${ctx.config.publicUrl}/sso/saml/${id}`;
-  return { acsURL: `${base}/acs`, startURL: `${base}/start`, entityID: `${base}/metadata` };
+  return serviceUrls(ctx.config, id);
 }
 
 /** A provider can be used to log in once the identity provider's address, entity ID and certificate are all known. */
@@ -46,6 +46,14 @@ export function presentSamlProvider(ctx: Pick<Context, 'config'>, view: SamlProv
   return provider;
 }
 
-export function presentSsoLogin(ctx: Pick<Context, 'config'>, row: Pick<SamlProviderRow, 'id' | 'label'>): SsoLogin {
-  return { id: row.id, label: row.label, startURL: samlServiceUrls(ctx, row.id).startURL };
+/** One way in of the SSO list: a SAML or an OpenID Connect provider, each starting at its own address. */
+export interface SsoLoginRow {
+  id: string;
+  label: string;
+  kind: 'saml' | 'oidc';
+}
+
+export function presentSsoLogin(ctx: Pick<Context, 'config'>, row: SsoLoginRow): SsoLogin {
+  const startURL = row.kind === 'oidc' ? oidcServiceUrls(ctx.config, row.id).startURL : samlServiceUrls(ctx, row.id).startURL;
+  return { id: row.id, label: row.label, startURL };
 }

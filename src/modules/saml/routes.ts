@@ -111,7 +111,7 @@ export const samlRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         operationId: 'listSSOProviderLoginsInOrganization',
-        summary: 'How to log in to an organization: its active SAML providers (members and guests)',
+        summary: 'How to log in to an organization: its active SAML providers and its OpenID Connect providers (members and guests)',
         params: SamlListParams,
         response: { 200: SsoLoginsSchema, ...errorResponses },
       },

@@ -7,7 +7,7 @@ import type { OrganizationActor } from '../../policy/index.ts';
 import { organizationAccess } from '../../access/organizations.ts';
 import { canonicalCertificate } from './certificate.ts';
 import { loadTeamViews, requireTeamOfOrganization } from './default-team.ts';
-import type { SamlProviderRow, SamlProviderView } from './presenter.ts';
+import type { SamlProviderRow, SamlProviderView, SsoLoginRow } from './presenter.ts';
 import { UNSET_SSO_URL, type CreateSamlProviderBody, type UpdateSamlProviderBody } from './schemas.ts';
 
 async function withDefaultTeams(ctx: Context, organizationId: string, rows: SamlProviderRow[], actor: OrganizationActor): Promise<SamlProviderView[]> {
@@ -125,18 +125,24 @@ export async function deleteSamlProvider(ctx: Context, organizationId: string, s
   });
 }
 
-/** How to log in to an organization: its providers that are fully configured, oldest first (members and guests). */
-export async function listSsoLogins(ctx: Context, organizationId: string): Promise<Array<Pick<SamlProviderRow, 'id' | 'label'>>> {
+/**
+ * How to log in to an organization: its SAML providers that are fully configured and its OpenID Connect
+ * providers, oldest first (members and guests). The OpenID Connect providers are read from their table
+ * here, not through their area, which builds on this one.
+ */
+export async function listSsoLogins(ctx: Context, organizationId: string): Promise<SsoLoginRow[]> {
   const { organization, actor } = await organizationAccess(ctx, organizationId);
   authorize(ctx, 'organization.view', actor);
-  return ctx.db
+  const saml = await ctx.db
     .selectFrom('saml_providers')
-    .select(['id', 'label'])
+    .select(['id', 'label', 'created_at'])
     .where('organization_id', '=', organization.id)
     .where('sso_url', 'is not', null)
     .where('entity_id', 'is not', null)
     .where('certificate', 'is not', null)
-    .orderBy('created_at', 'asc')
-    .orderBy('id', 'asc')
     .execute();
+  const oidc = await ctx.db.selectFrom('oidc_providers').select(['id', 'label', 'created_at']).where('organization_id', '=', organization.id).execute();
+  const rows = [...saml.map((row) => ({ ...row, kind: 'saml' as const })), ...oidc.map((row) => ({ ...row, kind: 'oidc' as const }))];
+  rows.sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.created_at < b.created_at ? -1 : 1));
+  return rows.map(({ id, label, kind }) => ({ id, label, kind }));
 }

@@ -1,0 +1,53 @@
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { chromium, type Browser } from 'playwright-core';
+import type { DestinationStream } from 'pino';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+
+/** What the federated sign-in browser tests share: Chromium, a listening Quire whose log is kept, free ports. */
+export const CHROMIUM = '/usr/bin/chromium';
+
+// Skipped only on a developer machine without Chromium; in CI (CI=true, .ci/run installs it) a missing browser fails.
+export const skipWithoutChromium = existsSync(CHROMIUM) || process.env.CI ? false : `${CHROMIUM} (chromium) is not installed (CI installs it: see .ci/run)`;
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Every line Quire logged, at the most detailed level. */
+export class LogCapture implements DestinationStream {
+  readonly lines: string[] = [];
+  write(line: string): void {
+    this.lines.push(line);
+  }
+  get text(): string {
+    return this.lines.join('');
+  }
+}
+
+export interface ListeningQuire {
+  t: TestApp;
+  base: string;
+  log: LogCapture;
+}
+
+/** A Quire on SQLite listening on 127.0.0.1, logging at trace level into a capture, outbound guard open to loopback. */
+export async function startQuire(env: Record<string, string> = {}): Promise<ListeningQuire> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const log = new LogCapture();
+  const t = await createTestApp('sqlite', { QUIRE_PUBLIC_URL: base, QUIRE_LOG_LEVEL: 'trace', QUIRE_IMPORT_ALLOW_PRIVATE: '1', ...env }, { logStream: log });
+  await t.app.listen({ host: '127.0.0.1', port });
+  return { t, base, log };
+}
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+}
