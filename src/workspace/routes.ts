@@ -4,7 +4,8 @@ import { serveSite } from '../published/handler.ts';
 import { siteByHostname } from '../published/resolve.ts';
 import { workspaceBuild } from './build.ts';
 import { WORKSPACE_CSP, WORKSPACE_HEADERS } from './headers.ts';
-import { hasSessionCookie, signInAddress } from './sign-in-redirect.ts';
+import { requestSessionSecret } from '../sessions/sign-in.ts';
+import { signInAddress } from './sign-in-redirect.ts';
 
 /**
  * The workspace: the browser application's HTML shell at `/` and at its client-side paths `/o/…`, and its
@@ -23,7 +24,9 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const shell = async (request: FastifyRequest, reply: FastifyReply) => {
     const site = await siteHost(request, reply);
     if (site) return site;
-    if (!hasSessionCookie(request.headers.cookie)) {
+    // Only the cookie's presence is looked at: the shell holds nothing private, and the application asks
+    // GET /auth/session itself and goes to the sign-in page when the session has ended.
+    if (!requestSessionSecret(request)) {
       return reply.code(302).header('cache-control', 'no-store').header('location', signInAddress(request.url)).send();
     }
     const build = workspaceBuild();

@@ -56,7 +56,7 @@ describe('the editor schema and the document model', () => {
       '{% hint style="warning" %}', 'Careful', '{% endhint %}', '',
       '$$', 'e = mc^2', '$$', '', '***', '',
       '<details>', '', '<summary>More</summary>', '', 'Hidden', '', '</details>', '',
-      '{% tabs %}', '{% tab title="A" %}', 'in A', '{% endtab %}', '{% endtabs %}', '',
+      '{% tabs %}', '{% tab title="A" %}', 'in A', '{% endtab %}', '', '{% tab title="Empty" %}', '{% endtab %}', '{% endtabs %}', '',
       '<figure><img src="https://example.com/a.png" alt="A"><figcaption><p>cap</p></figcaption></figure>', '',
     ].join('\n');
     const { document } = parseMarkdown(markdown, {});

@@ -10,17 +10,23 @@ interface Entry {
   value?: unknown;
   error?: Error;
   settled: boolean;
+  /** Invalidated: shown as it is until the screen that reads it has loaded it again. */
+  stale?: boolean;
 }
 
 const entries = new Map<string, Entry>();
 const listeners = new Set<() => void>();
+/** Counts changes, so a screen that subscribes after rendering sees one it missed in between. */
+let version = 0;
 
 function notify(): void {
+  version++;
   for (const listener of listeners) listener();
 }
 
-function load(key: string, loader: () => Promise<unknown>): Entry {
-  const entry: Entry = { promise: Promise.resolve(), settled: false };
+function load(key: string, loader: () => Promise<unknown>, previous?: Entry): Entry {
+  // A reload keeps the previous answer on screen (a screen never blanks, nor loses what it holds, while it reloads).
+  const entry: Entry = { promise: Promise.resolve(), settled: false, value: previous?.value };
   entry.promise = loader().then(
     (value) => {
       entry.value = value;
@@ -37,9 +43,9 @@ function load(key: string, loader: () => Promise<unknown>): Entry {
   return entry;
 }
 
-/** Drops every answer whose key starts with `prefix`; screens showing them load them again. */
+/** Marks every answer whose key starts with `prefix` as stale; the screens showing them load them again. */
 export function invalidate(prefix: string): void {
-  for (const key of [...entries.keys()]) if (key.startsWith(prefix)) entries.delete(key);
+  for (const [key, entry] of entries) if (key.startsWith(prefix)) entry.stale = true;
   notify();
 }
 
@@ -57,13 +63,16 @@ export interface QueryState<T> {
 
 export function useQuery<T>(key: string | null, loader: () => Promise<T>): QueryState<T> {
   const [, setTick] = useState(0);
+  const rendered = version;
   useEffect(() => {
     const listener = () => setTick((tick) => tick + 1);
     listeners.add(listener);
+    // An answer that arrived between this render and this subscription.
+    if (version !== rendered) listener();
     return () => void listeners.delete(listener);
   }, []);
   if (key === null) return { loading: false };
   let entry = entries.get(key);
-  if (!entry) entry = load(key, loader);
+  if (!entry || (entry.stale && entry.settled)) entry = load(key, loader, entry);
   return { data: entry.value as T | undefined, error: entry.error, loading: !entry.settled };
 }

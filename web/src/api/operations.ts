@@ -84,7 +84,7 @@ export const api = {
     call<{ page: DocumentPage; revision: string }>('updateChangeRequestPage', { spaceId, changeRequestId, pageId }, body),
   deletePage: (spaceId: string, changeRequestId: string, pageId: string) => call<void>('deleteChangeRequestPage', { spaceId, changeRequestId, pageId }),
   changes: (spaceId: string, changeRequestId: string) => call<{ changes: PageChange[]; more?: number }>('getChangeRequestChanges', { spaceId, changeRequestId }, undefined, { limit: '1000' }),
-  requestedReviewers: (spaceId: string, changeRequestId: string) => call<{ users: RequestedReviewer[] }>('listRequestedReviewers', { spaceId, changeRequestId }),
+  requestedReviewers: (spaceId: string, changeRequestId: string) => call<List<RequestedReviewer>>('listRequestedReviewers', { spaceId, changeRequestId }),
   requestReviewers: (spaceId: string, changeRequestId: string, users: string[]) => call<unknown>('requestReviewers', { spaceId, changeRequestId }, { users }),
   reviews: (spaceId: string, changeRequestId: string) => call<List<Review>>('listReviews', { spaceId, changeRequestId }),
   submitReview: (spaceId: string, changeRequestId: string, status: 'approved' | 'changes-requested') => call<Review>('submitReview', { spaceId, changeRequestId }, { status }),

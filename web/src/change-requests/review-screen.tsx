@@ -18,15 +18,15 @@ const CHANGE_LABELS: Record<string, string> = {
 };
 
 /** Why the merge button is off, in words, or null when nothing stands in the way. */
-export function mergeBlocker(changeRequest: ChangeRequest, rules: MergeRules | undefined, reviews: Review[], changes: number): string | null {
+export function mergeBlocker(changeRequest: ChangeRequest, rules: MergeRules, reviews: Review[], changes: number): string | null {
   if (changeRequest.status === 'merged') return 'This change request is already merged.';
   if (changeRequest.status === 'archived') return 'This change request is archived: reopen it to merge.';
   if (changes === 0) return 'Nothing to merge: no page differs from the space.';
   const approvals = reviews.filter((review) => review.status === 'approved' && !review.outdated).length;
-  if (rules && approvals < rules.minApprovals) {
+  if (approvals < rules.minApprovals) {
     return `The space asks for ${rules.minApprovals} approval${rules.minApprovals === 1 ? '' : 's'}; this change request has ${approvals}.`;
   }
-  if (rules?.blockOnChangesRequested && reviews.some((review) => review.status === 'changes-requested' && !review.outdated)) return 'A reviewer asked for changes.';
+  if (rules.blockOnChangesRequested && reviews.some((review) => review.status === 'changes-requested' && !review.outdated)) return 'A reviewer asked for changes.';
   if (!changeRequest.permissions.merge) return 'You may not merge in this space: ask someone who can merge.';
   return null;
 }
@@ -66,7 +66,8 @@ export function ReviewScreen(props: { organizationId: string; spaceId: string; c
   if (!changeRequest.data || !changes.data) return <main id="main" class="screen" aria-busy="true"><p>Loading…</p></main>;
   const cr = changeRequest.data;
   const reviewList = reviews.data?.items ?? [];
-  const blocker = mergeBlocker(cr, rules.data, reviewList, changes.data.changes.length);
+  // Until the rules and the reviews are known, the button waits rather than offering a merge the rules may refuse.
+  const blocker = !rules.data || !reviews.data ? 'Checking the space\'s merge rules…' : mergeBlocker(cr, rules.data, reviewList, changes.data.changes.length);
   const mine = cr.createdBy.id === session.user.id;
   const candidates = (members.data?.items ?? []).filter((member) => member.user.id !== cr.createdBy.id);
 
@@ -81,6 +82,7 @@ export function ReviewScreen(props: { organizationId: string; spaceId: string; c
         {cr.outdated ? ' · the space changed since: merging will combine both' : ''}
       </p>
       {error && <p class="error-note" role="alert">{error}</p>}
+      {[reviews.error, requested.error, rules.error, members.error].map((failure, index) => failure && <ErrorNote key={index} error={failure} />)}
 
       <section aria-labelledby="changes-title">
         <h2 id="changes-title">Changed pages</h2>
@@ -106,8 +108,8 @@ export function ReviewScreen(props: { organizationId: string; spaceId: string; c
             <button type="button" class="button" disabled={busy} onClick={() => act(() => api.updateChangeRequest(spaceId, changeRequestId, { status: 'open' }))}>Mark ready for review</button>
           </p>
         )}
-        {(requested.data?.users.length ?? 0) > 0 && (
-          <p>Review asked of: {requested.data!.users.map((entry) => entry.user?.displayName).join(', ')}</p>
+        {(requested.data?.items.length ?? 0) > 0 && (
+          <p>Review asked of: {requested.data!.items.map((entry) => entry.user?.displayName).join(', ')}</p>
         )}
         {cr.status !== 'merged' && (
           <form

@@ -1,6 +1,7 @@
 import type { JSONContent } from '@tiptap/core';
 import type { Document, DocumentBlock } from '../api/types.ts';
 import type { BlockSpec, Convert } from './block-spec.ts';
+import { isEmptyParagraph } from './plain-text.ts';
 import { blockquote } from './blocks/blockquote.ts';
 import { code } from './blocks/code.ts';
 import { divider } from './blocks/divider.ts';
@@ -47,6 +48,6 @@ export function documentToEditor(document: Document | undefined): JSONContent {
  */
 export function editorToDocument(content: JSONContent, original?: Document): Document {
   let nodes: DocumentBlock[] = convert.blocksToDocument(content.content);
-  if (nodes.length === 1 && nodes[0].type === 'paragraph' && nodes[0].nodes.every((node) => node.object === 'text' && node.leaves.every((leaf) => leaf.text === ''))) nodes = [];
+  if (nodes.length === 1 && isEmptyParagraph(nodes[0])) nodes = [];
   return { object: 'document', data: original?.data ?? {}, nodes };
 }

@@ -11,3 +11,8 @@ export function plainText(nodes: Array<DocumentBlock | InlineContent>): string {
     .join(' ')
     .trim();
 }
+
+/** A paragraph with no text: the line the editor needs where the document may hold nothing. */
+export function isEmptyParagraph(block: DocumentBlock): boolean {
+  return block.type === 'paragraph' && block.nodes.every((node) => node.object === 'text' && node.leaves.every((leaf) => leaf.text === ''));
+}

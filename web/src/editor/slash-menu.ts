@@ -1,5 +1,5 @@
 import { Extension, type Editor, type Range } from '@tiptap/core';
-import { Plugin, PluginKey } from '@tiptap/pm/state';
+import { NodeSelection, Plugin, PluginKey } from '@tiptap/pm/state';
 import type { EditorView } from '@tiptap/pm/view';
 
 /** One entry of the slash menu: what it makes, and how. */
@@ -10,6 +10,19 @@ interface SlashCommand {
 }
 
 const at = (editor: Editor, range: Range) => editor.chain().focus().deleteRange(range);
+
+/**
+ * After a block that holds no text (an image, a formula), the cursor goes to the line after it (made if need
+ * be) instead of leaving the block selected, where the next key typed would replace it.
+ */
+function continueAfterBlock(editor: Editor): void {
+  const { selection, doc } = editor.state;
+  if (!(selection instanceof NodeSelection)) return;
+  const after = selection.to;
+  const next = doc.resolve(after).nodeAfter;
+  if (next?.isTextblock) editor.chain().setTextSelection(after + 1).run();
+  else editor.chain().insertContentAt(after, { type: 'paragraph' }).setTextSelection(after + 1).run();
+}
 
 export const SLASH_COMMANDS: SlashCommand[] = [
   { title: 'Text', keywords: 'paragraph plain', run: (editor, range) => at(editor, range).setParagraph().run() },
@@ -27,7 +40,16 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   { title: 'Hint: danger', keywords: 'callout error', run: (editor, range) => at(editor, range).insertHint('danger').run() },
   { title: 'Expandable', keywords: 'details toggle collapse', run: (editor, range) => at(editor, range).insertExpandable().run() },
   { title: 'Tabs', keywords: 'tabbed', run: (editor, range) => at(editor, range).insertTabs().run() },
-  { title: 'Math', keywords: 'formula tex katex equation', run: (editor, range) => at(editor, range).insertMath('').run() },
+  {
+    title: 'Math',
+    keywords: 'formula tex katex equation',
+    run: (editor, range) => {
+      at(editor, range).insertMath('').run();
+      continueAfterBlock(editor);
+      // The formula is written in the block's own field.
+      editor.view.dom.querySelectorAll<HTMLTextAreaElement>('.math-block textarea').forEach((field) => field.value === '' && field.focus());
+    },
+  },
   { title: 'Divider', keywords: 'hr rule line', run: (editor, range) => at(editor, range).setHorizontalRule().run() },
   {
     title: 'Image',
@@ -37,6 +59,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       if (!url) return;
       const alt = window.prompt('Describe the image for people who cannot see it') ?? '';
       at(editor, range).insertImage({ url, alt, caption: '' }).run();
+      continueAfterBlock(editor);
     },
   },
 ];
@@ -86,7 +109,6 @@ export const SlashMenu = Extension.create({
       state = null;
       editor.view.dom.removeAttribute('aria-activedescendant');
       editor.view.dom.removeAttribute('aria-controls');
-      editor.view.dom.setAttribute('aria-expanded', 'false');
     };
     const choose = (index: number) => {
       const command = choices[index];
@@ -124,7 +146,6 @@ export const SlashMenu = Extension.create({
       menu.style.top = `${coords.bottom + window.scrollY + 4}px`;
       menu.style.left = `${coords.left + window.scrollX}px`;
       view.dom.setAttribute('aria-controls', 'slash-menu');
-      view.dom.setAttribute('aria-expanded', 'true');
       if (choices.length) view.dom.setAttribute('aria-activedescendant', `slash-${active}`);
     };
 

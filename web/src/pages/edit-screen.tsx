@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { invalidate, useQuery } from '../api/cache.ts';
 import { api } from '../api/operations.ts';
 import type { RevisionPage } from '../api/types.ts';
@@ -8,6 +8,9 @@ import { navigate, paths } from '../app/router.ts';
 import { firstDocument, PageTree, type TreeMove } from './page-tree.tsx';
 import { PageEditor } from './page-editor.tsx';
 
+/** Each opening of a page in the editor loads it afresh. */
+let visits = 0;
+
 /** Writing in a change request: its page tree (create, rename, move, delete) and the chosen page's editor. */
 export function EditScreen(props: { organizationId: string; spaceId: string; changeRequestId: string; pageId?: string }) {
   const { spaceId, changeRequestId } = props;
@@ -15,8 +18,11 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
   const changeRequest = useQuery(`${prefix}:cr`, () => api.changeRequest(spaceId, changeRequestId));
   const content = useQuery(`${prefix}:content`, () => api.changeRequestContent(spaceId, changeRequestId));
   const pageId = props.pageId ?? (content.data ? firstDocument(content.data.pages)?.id : undefined);
-  // The page is loaded once per opening (not from the shared cache): its revision is what the editor saves against.
-  const page = useQuery(pageId ? `${prefix}:page:${pageId}:${props.pageId ? 'open' : 'first'}` : null, async () => {
+  // The page is loaded once per opening (never reloaded under the editor): its revision is what the editor saves
+  // against; "Load the latest version" opens it again.
+  const [opened, setOpened] = useState(0);
+  const visit = useMemo(() => ++visits, [pageId, opened]);
+  const page = useQuery(pageId ? `${prefix}:page:${pageId}:visit-${visit}` : null, async () => {
     // The revision first, then the page: an edit landing in between makes the base older than the page, which
     // the server merges or refuses, never a base newer than what the editor shows.
     const current = await api.changeRequest(spaceId, changeRequestId);
@@ -29,7 +35,8 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
     setError(null);
     try {
       await action();
-      invalidate(prefix);
+      invalidate(`${prefix}:content`);
+      invalidate(`${prefix}:cr`);
     } catch (caught) {
       setError((caught as Error).message);
     }
@@ -80,12 +87,12 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
         {page.error && <ErrorNote error={page.error} />}
         {pageId && page.data && !merged && (
           <PageEditor
-            key={`${pageId}:${page.data.revision}`}
+            key={`${pageId}:${opened}`}
             spaceId={spaceId}
             changeRequestId={changeRequestId}
             page={page.data.page}
             revision={page.data.revision}
-            onReload={() => invalidate(`${prefix}:page:${pageId}`)}
+            onReload={() => setOpened(opened + 1)}
           />
         )}
         {!pageId && <p class="empty">Choose a page in the tree, or create one with <strong>New page</strong>.</p>}

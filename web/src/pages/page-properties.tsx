@@ -1,19 +1,19 @@
-import { useState } from 'preact/hooks';
 import type { PageWrite } from '../api/operations.ts';
 import type { DocumentPage } from '../api/types.ts';
 
-/** The page's title (as its heading) and settings: description, slug, emoji; each saved when it changes. */
+/**
+ * The page's title (as its heading) and settings: description, slug, emoji; each saved when it changes. The
+ * fields are the browser's own (uncontrolled): what a person types is never reset by a render.
+ */
 export function PageProperties(props: { page: DocumentPage; onChange: (fields: PageWrite) => void }) {
-  const [title, setTitle] = useState(props.page.title);
   const commit = (field: 'description' | 'slug' | 'emoji', value: string) => props.onChange({ [field]: value.trim() === '' ? null : value.trim() });
   return (
     <header class="page-head">
       <input
         class="page-title"
         aria-label="Page title"
-        value={title}
+        defaultValue={props.page.title}
         maxLength={300}
-        onInput={(event) => setTitle(event.currentTarget.value)}
         onChange={(event) => {
           const value = event.currentTarget.value.trim();
           if (value && value !== props.page.title) props.onChange({ title: value });
@@ -28,11 +28,11 @@ export function PageProperties(props: { page: DocumentPage; onChange: (fields: P
           </label>
           <label>
             Slug (the page's address)
-            <input name="slug" value={props.page.slug ?? ''} pattern="[a-z0-9][a-z0-9-]*" onChange={(event) => commit('slug', event.currentTarget.value)} />
+            <input name="slug" defaultValue={props.page.slug ?? ''} pattern="[a-z0-9][a-z0-9-]*" onChange={(event) => commit('slug', event.currentTarget.value)} />
           </label>
           <label>
             Emoji
-            <input name="emoji" value={props.page.emoji ? String.fromCodePoint(...props.page.emoji.split('-').map((part) => parseInt(part, 16))) : ''} maxLength={8} onChange={(event) => props.onChange({ emoji: emojiCode(event.currentTarget.value) })} />
+            <input name="emoji" defaultValue={props.page.emoji ? String.fromCodePoint(...props.page.emoji.split('-').map((part) => parseInt(part, 16))) : ''} maxLength={8} onChange={(event) => props.onChange({ emoji: emojiCode(event.currentTarget.value) })} />
           </label>
         </div>
       </details>

@@ -101,7 +101,7 @@ function OrganizationHome({ organization }: { organization: Organization }) {
 
 /** A space's emoji: stored as its code points in hex ("1f4d8"), or as the character itself. */
 export function emojiOf(code: string | undefined): string {
-  if (!code) return '📄';
+  if (!code) return '';
   if (/^[0-9a-f]+(-[0-9a-f]+)*$/i.test(code)) return String.fromCodePoint(...code.split('-').map((part) => parseInt(part, 16)));
   return code;
 }

@@ -1,6 +1,7 @@
 import { mergeAttributes, Node } from '@tiptap/core';
 import type { DocumentBlockTabs, DocumentBlockTabsItem } from '../../../../src/content/markdown/types.ts';
 import type { BlockSpec } from '../block-spec.ts';
+import { isEmptyParagraph } from '../plain-text.ts';
 
 declare module '@tiptap/core' {
   interface Commands<ReturnType> {
@@ -78,17 +79,19 @@ export const tabs: BlockSpec = {
   extensions: [TabsNode, TabsItem],
   toEditor(block, convert) {
     const items = (block as DocumentBlockTabs).nodes;
-    if (items.length === 0 || items.some((item) => item.type !== 'tabs-item' || item.nodes.length === 0)) return null;
+    if (items.length === 0 || items.some((item) => item.type !== 'tabs-item')) return null;
     return {
       type: 'tabs',
-      content: items.map((item) => ({ type: 'tabsItem', attrs: { title: item.data.title ?? '', icon: item.data.icon ?? null }, content: convert.blocksToEditor(item.nodes) })),
+      // An empty tab holds one empty line in the editor (which needs a block), and is empty again when saved.
+      content: items.map((item) => ({ type: 'tabsItem', attrs: { title: item.data.title ?? '', icon: item.data.icon ?? null }, content: item.nodes.length ? convert.blocksToEditor(item.nodes) : [{ type: 'paragraph' }] })),
     };
   },
   toDocument(node, convert) {
     const nodes: DocumentBlockTabsItem[] = (node.content ?? []).map((item) => {
       const data: DocumentBlockTabsItem['data'] = { title: String(item.attrs?.title ?? '') };
       if (item.attrs?.icon) data.icon = item.attrs.icon;
-      return { object: 'block', type: 'tabs-item', data, nodes: convert.blocksToDocument(item.content) };
+      const nodes = convert.blocksToDocument(item.content);
+      return { object: 'block', type: 'tabs-item', data, nodes: nodes.length === 1 && isEmptyParagraph(nodes[0]) ? [] : nodes };
     });
     return { object: 'block', type: 'tabs', data: {}, nodes };
   },
