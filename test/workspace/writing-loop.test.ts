@@ -178,7 +178,7 @@ describe('the workspace in a browser [sqlite]', { skip }, () => {
     dialogAnswers.push(DIAGRAM, 'A diagram of Quire');
     await slash(page, 'image');
     // The picture loads after it is inserted; wait for it, so the next click lands where it is aimed.
-    await page.waitForFunction(() => (document.querySelector('.images-block img') as HTMLImageElement | null)?.complete === true);
+    await page.waitForFunction("document.querySelector('.images-block img')?.complete === true");
     await lastParagraph(page);
     await slash(page, 'divider');
     await page.keyboard.type('The end.');
