@@ -201,6 +201,24 @@ describe('the workspace in a browser [sqlite]', { skip }, () => {
     // What the editor saved is what importing the same Markdown gives.
     const { document, frontmatter } = parseMarkdown(text, {});
     assert.equal(renderMarkdown(document, { frontmatter }), text);
+
+    // The page tree by keyboard: a new page, renamed (F2), put under the page above (Alt+→), deleted.
+    await page.getByRole('button', { name: 'New page' }).click();
+    await page.getByRole('treeitem', { name: 'Untitled page' }).waitFor();
+    dialogAnswers.push('Appendix');
+    await page.getByRole('treeitem', { name: 'Untitled page' }).focus();
+    await page.keyboard.press('F2');
+    await page.getByRole('treeitem', { name: 'Appendix' }).waitFor();
+    await page.getByRole('treeitem', { name: 'Appendix' }).focus();
+    await page.keyboard.press('Alt+ArrowRight');
+    await page.locator('[role=treeitem][aria-level="2"]', { hasText: 'Appendix' }).waitFor();
+    const tree = await world.admin.api.get(`/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content`);
+    assert.deepEqual(tree.body.pages.map((p: { title: string; pages: Array<{ title: string }> }) => [p.title, p.pages.map((c) => c.title)]), [['Getting started', ['Appendix']]]);
+    await assertAccessible(page, 'editor with a tree');
+    await page.getByRole('treeitem', { name: 'Appendix' }).focus();
+    dialogAnswers.push('');
+    await page.keyboard.press('Delete');
+    await page.getByRole('treeitem', { name: 'Appendix' }).waitFor({ state: 'detached' });
     assert.deepEqual(problems, []);
     await page.context().close();
   });

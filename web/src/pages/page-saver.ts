@@ -33,6 +33,7 @@ export class PageSaver {
     private onStatus: (status: SaveStatus) => void,
     private onSaved: (revision: string) => void,
     private delay = 800,
+    private retryDelays = RETRY_DELAYS,
   ) {}
 
   get revision(): string {
@@ -122,7 +123,7 @@ export class PageSaver {
         this.forceOverwrite = false;
         this.set({ state: 'conflict', message });
       } else if (status === 0 || status === 429 || status >= 500) {
-        const wait = RETRY_DELAYS[Math.min(this.attempt, RETRY_DELAYS.length - 1)];
+        const wait = this.retryDelays[Math.min(this.attempt, this.retryDelays.length - 1)];
         this.attempt++;
         this.set({ state: 'retrying', message, at: Date.now() + wait });
         clearTimeout(this.timer);
