@@ -58,10 +58,14 @@ describe('the workspace in a browser [sqlite]', { skip }, () => {
       if (message.type() === 'error' || /Content.Security.Policy|Refused to/i.test(message.text())) problems.push(message.text());
     });
     page.on('pageerror', (error) => problems.push(error.message));
-    page.on('dialog', (dialog) => void dialog.accept(dialogAnswers.shift() ?? ''));
+    page.on('dialog', (dialog) => {
+      if (dialog.type() === 'beforeunload') leaveWarnings++;
+      void dialog.accept(dialog.type() === 'beforeunload' ? undefined : (dialogAnswers.shift() ?? ''));
+    });
     return { context, page };
   }
   const dialogAnswers: string[] = [];
+  let leaveWarnings = 0;
 
   async function shot(page: Page, name: string): Promise<void> {
     const path = join(artifacts, `workspace-${name}.png`);
@@ -220,6 +224,13 @@ describe('the workspace in a browser [sqlite]', { skip }, () => {
     await page.keyboard.press('Delete');
     await page.getByRole('treeitem', { name: 'Appendix' }).waitFor({ state: 'detached' });
     assert.deepEqual(problems, []);
+
+    // Closing the tab with work not saved yet asks first.
+    await page.getByRole('textbox', { name: /Body of/ }).click();
+    await page.keyboard.type(' More');
+    await page.close({ runBeforeUnload: true });
+    await page.waitForEvent('close');
+    assert.equal(leaveWarnings, 1);
     await page.context().close();
   });
 
