@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { createWorld, type World } from '../helpers/factories.ts';
+import { createWorld, type TestUser, type World } from '../helpers/factories.ts';
 import { createSite } from '../published/support.ts';
 import { parseMarkdown, renderMarkdown } from '../../src/content/markdown/index.ts';
 import { createSession } from '../../src/sessions/store.ts';
@@ -20,6 +20,15 @@ const artifacts = join(import.meta.dirname, '..', '..', 'test-artifacts');
 const docsImages = join(import.meta.dirname, '..', '..', 'docs', 'images');
 // Skipped only on a developer machine without Chromium; in CI (CI=true, .ci/run installs it) a missing browser fails.
 const skip = existsSync(CHROMIUM) || process.env.CI ? false : `${CHROMIUM} is not installed (CI installs it: see .ci/run)`;
+
+const PASSWORD = 'correct horse battery staple';
+
+/** Password sign-in, where this Quire has it (src/sessions/passwords.ts). */
+async function passwordModule(): Promise<{ storePassword: (ctx: TestApp['ctx'], userId: string, password: string) => Promise<void> } | null> {
+  const path = '../../src/sessions/passwords.ts';
+  if (!existsSync(join(import.meta.dirname, path))) return null;
+  return (await import(path)) as { storePassword: (ctx: TestApp['ctx'], userId: string, password: string) => Promise<void> };
+}
 
 /** A small picture for the image block, as a data: address (the test has no network). */
 const DIAGRAM = `data:image/svg+xml;base64,${Buffer.from(
@@ -48,16 +57,32 @@ describe('the workspace in a browser [sqlite]', { skip }, () => {
     await t?.close();
   });
 
-  /** A browser of its own for a person, signed in (a session of Quire's, its cookie set as sign-in sets it). */
-  async function signedIn(userId: string, width = 1280): Promise<{ context: BrowserContext; page: Page }> {
-    const { secret } = await createSession(t.ctx, { userId, method: 'password', device: 'Chromium test', ip: '127.0.0.1' });
+  /**
+   * A browser of its own for a person, signed in: through the sign-in page with e-mail and password when Quire
+   * has it (the browser asks for `/`, is sent to `/sign-in?returnTo=%2F` and comes back), else with a session
+   * made as every way in ends (its cookie set as sign-in sets it).
+   */
+  async function signedIn(user: TestUser, width = 1280): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: 'light' });
-    await context.addCookies([{ name: 'quire_session', value: secret, url: base, httpOnly: true, sameSite: 'Lax' }]);
+    const passwords = await passwordModule();
+    if (!passwords) {
+      const { secret } = await createSession(t.ctx, { userId: user.id, method: 'password', device: 'Chromium test', ip: '127.0.0.1' });
+      await context.addCookies([{ name: 'quire_session', value: secret, url: base, httpOnly: true, sameSite: 'Lax' }]);
+    }
     const page = await context.newPage();
     page.on('console', (message) => {
       if (message.type() === 'error' || /Content.Security.Policy|Refused to/i.test(message.text())) problems.push(message.text());
     });
     page.on('pageerror', (error) => problems.push(error.message));
+    if (passwords) {
+      await passwords.storePassword(t.ctx, user.id, PASSWORD);
+      await page.goto(`${base}/`);
+      assert.equal(new URL(page.url()).pathname, '/sign-in');
+      await page.keyboard.type(user.email);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(PASSWORD);
+      await Promise.all([page.waitForURL(`${base}/`), page.keyboard.press('Enter')]);
+    }
     page.on('dialog', (dialog) => {
       if (dialog.type() === 'beforeunload') leaveWarnings++;
       void dialog.accept(dialog.type() === 'beforeunload' ? undefined : (dialogAnswers.shift() ?? ''));
@@ -90,7 +115,7 @@ describe('the workspace in a browser [sqlite]', { skip }, () => {
   let pageId = '';
 
   it('signs in to an empty home that says what to do next', async () => {
-    const { page } = await signedIn(world.admin.id);
+    const { page } = await signedIn(world.admin);
     // Signed out, the workspace sends the browser to the sign-in page with where it was going.
     const anonymous = await (await browser.newContext()).newPage();
     const response = await anonymous.request.get(`${base}/o/x`, { maxRedirects: 0 });
@@ -106,7 +131,7 @@ describe('the workspace in a browser [sqlite]', { skip }, () => {
   });
 
   it('writes a page in a change request, with every block the editor makes', async () => {
-    const { page } = await signedIn(world.admin.id);
+    const { page } = await signedIn(world.admin);
     await page.goto(`${base}/`);
     await page.getByLabel('Title').fill('Handbook');
     await page.getByRole('button', { name: 'Create space' }).click();
@@ -235,7 +260,7 @@ describe('the workspace in a browser [sqlite]', { skip }, () => {
   });
 
   it('asks for a review, is approved by a second person, merges, and the page is published', async () => {
-    const { page } = await signedIn(world.admin.id);
+    const { page } = await signedIn(world.admin);
     await page.goto(`${base}/o/${world.organizationId}/s/${spaceId}/cr/${changeRequestId}/review`);
     await page.getByRole('heading', { name: 'Changed pages' }).waitFor();
     await page.getByText('Getting started').first().waitFor();
@@ -251,7 +276,7 @@ describe('the workspace in a browser [sqlite]', { skip }, () => {
     await assertAccessible(page, 'review');
     await shot(page, 'review');
 
-    const second = await signedIn(reviewer.id);
+    const second = await signedIn(reviewer);
     await second.page.goto(`${base}/o/${world.organizationId}/s/${spaceId}/cr/${changeRequestId}/review`);
     await second.page.getByRole('button', { name: 'Approve' }).click();
     await second.page.getByText(`${reviewerName}: approved`).waitFor();
@@ -267,7 +292,7 @@ describe('the workspace in a browser [sqlite]', { skip }, () => {
     await page.getByText('Keep a backup.').waitFor();
     await shot(page, 'space');
 
-    const narrow = await signedIn(world.admin.id, 390);
+    const narrow = await signedIn(world.admin, 390);
     await narrow.page.goto(`${base}/o/${world.organizationId}/s/${spaceId}/p/${pageId}`);
     await narrow.page.getByText('Keep a backup.').waitFor();
     await shot(narrow.page, 'space-390');
