@@ -70,8 +70,13 @@ describe('the workspace in a browser [sqlite]', { skip }, () => {
       await context.addCookies([{ name: 'quire_session', value: secret, url: base, httpOnly: true, sameSite: 'Lax' }]);
     }
     const page = await context.newPage();
+    // Every error, every refusal by the Content-Security-Policy, and every failed answer but a favicon the
+    // sign-in page may not have.
     page.on('console', (message) => {
-      if (message.type() === 'error' || /Content.Security.Policy|Refused to/i.test(message.text())) problems.push(message.text());
+      if ((message.type() === 'error' && !message.text().startsWith('Failed to load resource')) || /Content.Security.Policy|Refused to/i.test(message.text())) problems.push(message.text());
+    });
+    page.on('response', (response) => {
+      if (response.status() >= 400 && new URL(response.url()).pathname !== '/favicon.ico') problems.push(`${response.status()} ${response.url()}`);
     });
     page.on('pageerror', (error) => problems.push(error.message));
     if (passwords) {
