@@ -34,6 +34,7 @@ import { importRoutes } from './modules/imports/routes.ts';
 import { siteRoutes } from './modules/sites/routes/index.ts';
 import { gitRoutes, gitWebhookRoutes } from './modules/git/routes.ts';
 import { publishedRoutes } from './published/routes.ts';
+import { workspaceRoutes } from './workspace/routes.ts';
 import { registerAuditTrail } from './audit/http.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { auditLogRoutes } from './modules/audit/routes.ts';
@@ -172,6 +173,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(sessionRoutes);
   await app.register(contentFileRoutes);
   await app.register(pdfFileRoutes);
+  await app.register(workspaceRoutes);
   await app.register(publishedRoutes);
   await app.register(metricsRoutes, { metrics, config });
   await app.register(mcpRoutes);

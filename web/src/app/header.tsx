@@ -1,0 +1,18 @@
+import { useSession } from '../account/session.ts';
+import { Link } from './link.tsx';
+
+export function Header() {
+  const session = useSession();
+  return (
+    <header class="topbar">
+      <Link href="/" class="brand">Quire</Link>
+      <nav aria-label="Account" class="topbar-account">
+        <a href="/account">{session.user.displayName}</a>
+        <form method="post" action="/sign-out">
+          <input type="hidden" name="_csrf" value={session.csrfToken} />
+          <button type="submit" class="link-button">Sign out</button>
+        </form>
+      </nav>
+    </header>
+  );
+}

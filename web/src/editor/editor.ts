@@ -1,0 +1,27 @@
+import { Editor } from '@tiptap/core';
+import type { Document } from '../api/types.ts';
+import { documentToEditor, editorToDocument } from './convert.ts';
+import { schemaExtensions } from './schema.ts';
+import { SlashMenu } from './slash-menu.ts';
+import './editor.css';
+
+/**
+ * The page editor: TipTap 3 with Quire's schema only (schema.ts). TipTap's own <style> element is not injected: the
+ * Content-Security-Policy forbids it, and editor.css carries those rules.
+ */
+export function createPageEditor(options: { element: HTMLElement; document: Document | undefined; editable: boolean; label: string; onChange?: () => void }): Editor {
+  const editor = new Editor({
+    element: options.element,
+    editable: options.editable,
+    injectCSS: false,
+    extensions: [...schemaExtensions(), ...(options.editable ? [SlashMenu] : [])],
+    content: documentToEditor(options.document),
+    editorProps: { attributes: { class: 'page-body', 'aria-label': options.label, 'aria-multiline': 'true', role: 'textbox' } },
+    onUpdate: () => options.onChange?.(),
+  });
+  return editor;
+}
+
+export function documentOf(editor: Editor, original?: Document): Document {
+  return editorToDocument(editor.getJSON(), original);
+}

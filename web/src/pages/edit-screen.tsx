@@ -1,0 +1,102 @@
+import { useMemo, useState } from 'preact/hooks';
+import { invalidate, useQuery } from '../api/cache.ts';
+import { api } from '../api/operations.ts';
+import type { RevisionPage } from '../api/types.ts';
+import { ErrorNote } from '../app/error-note.tsx';
+import { Link } from '../app/link.tsx';
+import { navigate, paths } from '../app/router.ts';
+import { firstDocument, PageTree, type TreeMove } from './page-tree.tsx';
+import { PageEditor } from './page-editor.tsx';
+
+/** Each opening of a page in the editor loads it afresh. */
+let visits = 0;
+
+/** Writing in a change request: its page tree (create, rename, move, delete) and the chosen page's editor. */
+export function EditScreen(props: { organizationId: string; spaceId: string; changeRequestId: string; pageId?: string }) {
+  const { spaceId, changeRequestId } = props;
+  const prefix = `cr:${spaceId}:${changeRequestId}`;
+  const changeRequest = useQuery(`${prefix}:cr`, () => api.changeRequest(spaceId, changeRequestId));
+  const content = useQuery(`${prefix}:content`, () => api.changeRequestContent(spaceId, changeRequestId));
+  const pageId = props.pageId ?? (content.data ? firstDocument(content.data.pages)?.id : undefined);
+  // The page is loaded once per opening (never reloaded under the editor): its revision is what the editor saves
+  // against; "Load the latest version" opens it again.
+  const [opened, setOpened] = useState(0);
+  const visit = useMemo(() => ++visits, [pageId, opened]);
+  const page = useQuery(pageId ? `${prefix}:page:${pageId}:visit-${visit}` : null, async () => {
+    // The revision first, then the page: an edit landing in between makes the base older than the page, which
+    // the server merges or refuses, never a base newer than what the editor shows.
+    const current = await api.changeRequest(spaceId, changeRequestId);
+    const loaded = await api.changeRequestPage(spaceId, changeRequestId, pageId!);
+    return { page: loaded, revision: current.revision };
+  });
+  const [error, setError] = useState<string | null>(null);
+
+  const act = async (action: () => Promise<unknown>) => {
+    setError(null);
+    try {
+      await action();
+      invalidate(`${prefix}:content`);
+      invalidate(`${prefix}:cr`);
+    } catch (caught) {
+      setError((caught as Error).message);
+    }
+  };
+  const newPage = (parent?: string) =>
+    act(async () => {
+      const created = await api.createPage(spaceId, changeRequestId, { title: 'Untitled page', ...(parent ? { parent } : {}) });
+      navigate(paths.edit(props.organizationId, spaceId, changeRequestId, created.id));
+    });
+  const move = (to: TreeMove) => act(() => api.updatePage(spaceId, changeRequestId, to.pageId, { parent: to.parent, position: to.position }));
+  const rename = (target: RevisionPage) => {
+    const title = window.prompt('New title of the page', target.title);
+    if (title && title.trim() && title !== target.title) void act(() => api.updatePage(spaceId, changeRequestId, target.id, { title: title.trim() }));
+  };
+  const remove = (target: RevisionPage) => {
+    if (!window.confirm(`Delete "${target.title}" and the pages under it from this change request?`)) return;
+    void act(async () => {
+      await api.deletePage(spaceId, changeRequestId, target.id);
+      if (target.id === pageId) navigate(paths.edit(props.organizationId, spaceId, changeRequestId), true);
+    });
+  };
+
+  if (changeRequest.error || content.error) return <main id="main" class="screen"><ErrorNote error={(changeRequest.error ?? content.error)!} /></main>;
+  if (!changeRequest.data || !content.data) return <main id="main" class="screen" aria-busy="true"><p>Loading…</p></main>;
+  const merged = changeRequest.data.status === 'merged';
+
+  return (
+    <div class="layout">
+      <nav class="sidebar" aria-label="Change request">
+        <p class="crumbs"><Link href={paths.space(props.organizationId, spaceId)}>← Back to the space</Link></p>
+        <h2 class="sidebar-title">#{changeRequest.data.number} {changeRequest.data.subject || 'Untitled change request'}</h2>
+        <p><Link href={paths.review(props.organizationId, spaceId, changeRequestId)} class="button">Review and merge</Link></p>
+        {content.data.pages.length === 0 ? (
+          <p class="empty">No pages yet: create the first one.</p>
+        ) : (
+          <PageTree pages={content.data.pages} current={pageId} href={(id) => paths.edit(props.organizationId, spaceId, changeRequestId, id)} onMove={merged ? undefined : move} onRename={merged ? undefined : rename} onDelete={merged ? undefined : remove} />
+        )}
+        {!merged && (
+          <>
+            <p><button type="button" class="button" onClick={() => newPage()}>New page</button></p>
+            <p class="meta">In the tree: Alt+↑/↓ move a page, Alt+→ put it under the page above, Alt+← take it out, F2 rename, Delete delete.</p>
+          </>
+        )}
+        {error && <p class="error-note" role="alert">{error}</p>}
+      </nav>
+      <main id="main" class="screen">
+        {merged && <p class="notice" role="status">This change request is merged; its pages are now the space's. Choose Edit in the space to change them again.</p>}
+        {page.error && <ErrorNote error={page.error} />}
+        {pageId && page.data && !merged && (
+          <PageEditor
+            key={`${pageId}:${opened}`}
+            spaceId={spaceId}
+            changeRequestId={changeRequestId}
+            page={page.data.page}
+            revision={page.data.revision}
+            onReload={() => setOpened(opened + 1)}
+          />
+        )}
+        {!pageId && <p class="empty">Choose a page in the tree, or create one with <strong>New page</strong>.</p>}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import type { Editor } from '@tiptap/core';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { invalidate } from '../api/cache.ts';
+import { api } from '../api/operations.ts';
+import type { DocumentPage } from '../api/types.ts';
+import { addNavigationGuard } from '../app/router.ts';
+import { createPageEditor, documentOf } from '../editor/editor.ts';
+import { PageSaver, type SaveStatus } from './page-saver.ts';
+import { PageProperties } from './page-properties.tsx';
+import { SaveIndicator } from './save-indicator.tsx';
+
+const UNSAVED = 'This page has changes that are not saved yet. Leave anyway?';
+
+/**
+ * One page of a change request, open for writing: its title and settings, its body in the editor, and the
+ * saver that sends both (with the revision they were loaded from) and says where saving stands.
+ */
+export function PageEditor(props: { spaceId: string; changeRequestId: string; page: DocumentPage; revision: string; onReload: () => void }) {
+  const host = useRef<HTMLDivElement>(null);
+  const editorRef = useRef<Editor | null>(null);
+  const saverRef = useRef<PageSaver | null>(null);
+  const [status, setStatus] = useState<SaveStatus>({ state: 'saved' });
+
+  useEffect(() => {
+    const saver = new PageSaver(
+      props.revision,
+      (body) => api.updatePage(props.spaceId, props.changeRequestId, props.page.id, body),
+      () => documentOf(editorRef.current!, props.page.document),
+      setStatus,
+      () => {
+        invalidate(`cr:${props.spaceId}:${props.changeRequestId}:content`);
+        invalidate(`cr:${props.spaceId}:${props.changeRequestId}:changes`);
+      },
+    );
+    saverRef.current = saver;
+    const editor = createPageEditor({ element: host.current!, document: props.page.document, editable: true, label: `Body of ${props.page.title}`, onChange: () => saver.documentChanged() });
+    editorRef.current = editor;
+    const beforeUnload = (event: BeforeUnloadEvent) => {
+      if (saver.hasUnsavedWork) event.preventDefault();
+    };
+    const keys = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key === 's') {
+        event.preventDefault();
+        saver.saveNow();
+      }
+    };
+    window.addEventListener('beforeunload', beforeUnload);
+    window.addEventListener('keydown', keys);
+    const unguard = addNavigationGuard(() => (saver.hasUnsavedWork ? UNSAVED : null));
+    return () => {
+      window.removeEventListener('beforeunload', beforeUnload);
+      window.removeEventListener('keydown', keys);
+      unguard();
+      saver.dispose();
+      editor.destroy();
+    };
+  }, [props.page.id]);
+
+  return (
+    <article class="page-editor">
+      <PageProperties page={props.page} onChange={(fields) => saverRef.current?.change(fields)} />
+      <SaveIndicator status={status} onRetry={() => saverRef.current?.saveNow()} onOverwrite={() => saverRef.current?.overwrite()} onReload={props.onReload} />
+      <div ref={host} class="editor-host" />
+    </article>
+  );
+}

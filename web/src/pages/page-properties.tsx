@@ -1,0 +1,48 @@
+import type { PageWrite } from '../api/operations.ts';
+import type { DocumentPage } from '../api/types.ts';
+
+/**
+ * The page's title (as its heading) and settings: description, slug, emoji; each saved when it changes. The
+ * fields are the browser's own (uncontrolled): what a person types is never reset by a render.
+ */
+export function PageProperties(props: { page: DocumentPage; onChange: (fields: PageWrite) => void }) {
+  const commit = (field: 'description' | 'slug' | 'emoji', value: string) => props.onChange({ [field]: value.trim() === '' ? null : value.trim() });
+  return (
+    <header class="page-head">
+      <input
+        class="page-title"
+        aria-label="Page title"
+        defaultValue={props.page.title}
+        maxLength={300}
+        onChange={(event) => {
+          const value = event.currentTarget.value.trim();
+          if (value && value !== props.page.title) props.onChange({ title: value });
+        }}
+      />
+      <details class="page-properties">
+        <summary>Page properties</summary>
+        <div class="form">
+          <label>
+            Description
+            <textarea name="description" rows={2} maxLength={500} onChange={(event) => commit('description', event.currentTarget.value)}>{props.page.description ?? ''}</textarea>
+          </label>
+          <label>
+            Slug (the page's address)
+            <input name="slug" defaultValue={props.page.slug ?? ''} pattern="[a-z0-9][a-z0-9-]*" onChange={(event) => commit('slug', event.currentTarget.value)} />
+          </label>
+          <label>
+            Emoji
+            <input name="emoji" defaultValue={props.page.emoji ? String.fromCodePoint(...props.page.emoji.split('-').map((part) => parseInt(part, 16))) : ''} maxLength={8} onChange={(event) => props.onChange({ emoji: emojiCode(event.currentTarget.value) })} />
+          </label>
+        </div>
+      </details>
+    </header>
+  );
+}
+
+/** An emoji as Quire stores it: its code points in hex joined by "-" ("1f4d8"); empty removes it. */
+function emojiCode(value: string): string | null {
+  const trimmed = value.trim();
+  if (!trimmed) return null;
+  return [...trimmed].map((character) => character.codePointAt(0)!.toString(16)).filter((code) => code !== 'fe0f').join('-');
+}

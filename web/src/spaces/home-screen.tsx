@@ -1,0 +1,107 @@
+import { useState } from 'preact/hooks';
+import { invalidate, useQuery } from '../api/cache.ts';
+import { api } from '../api/operations.ts';
+import type { Organization } from '../api/types.ts';
+import { Link } from '../app/link.tsx';
+import { paths } from '../app/router.ts';
+import { ErrorNote } from '../app/error-note.tsx';
+import { NewSpaceForm } from './new-space-form.tsx';
+
+/** Home: the person's organizations, and the chosen one's spaces and collections. */
+export function HomeScreen(props: { organizationId?: string }) {
+  const organizations = useQuery('orgs', api.organizations);
+  if (organizations.error) return <main id="main" class="screen"><ErrorNote error={organizations.error} /></main>;
+  if (!organizations.data) return <main id="main" class="screen" aria-busy="true"><p>Loading…</p></main>;
+  const items = organizations.data.items;
+  const current = items.find((organization) => organization.id === props.organizationId) ?? items[0];
+  return (
+    <div class="layout">
+      <nav class="sidebar" aria-label="Organizations">
+        <h2 class="sidebar-title">Organizations</h2>
+        {items.length === 0 ? (
+          <p class="empty">You belong to no organization yet. Ask an administrator of Quire for an invitation, or create one with <code>quire org create</code>.</p>
+        ) : (
+          <ul class="nav-list">
+            {items.map((organization) => (
+              <li key={organization.id}>
+                <Link href={paths.organization(organization.id)} aria-current={organization.id === current?.id ? 'page' : undefined}>{organization.title}</Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </nav>
+      <main id="main" class="screen">{current ? <OrganizationHome organization={current} /> : <h1>Welcome to Quire</h1>}</main>
+    </div>
+  );
+}
+
+function OrganizationHome({ organization }: { organization: Organization }) {
+  const spaces = useQuery(`org:${organization.id}:spaces`, () => api.spaces(organization.id));
+  const collections = useQuery(`org:${organization.id}:collections`, () => api.collections(organization.id));
+  const [creating, setCreating] = useState(false);
+  const empty = spaces.data?.items.length === 0;
+  return (
+    <>
+      <h1>{organization.title}</h1>
+      <section aria-labelledby="spaces-title">
+        <div class="section-head">
+          <h2 id="spaces-title">Spaces</h2>
+          {organization.permissions.createContent && !empty && (
+            <button type="button" class="button" onClick={() => setCreating(!creating)} aria-expanded={creating}>New space</button>
+          )}
+        </div>
+        {spaces.error && <ErrorNote error={spaces.error} />}
+        {spaces.data && empty && (
+          <div class="first-steps">
+            <p>
+              <strong>No spaces yet.</strong> A space holds one set of documentation: start one from a template, or
+              import a Markdown file, a zip of Markdown, an HTML page or a Word document.
+            </p>
+            {organization.permissions.createContent ? (
+              <NewSpaceForm organizationId={organization.id} onCreated={() => invalidate(`org:${organization.id}:`)} />
+            ) : (
+              <p>You may read here but not create spaces: ask an administrator of {organization.title}.</p>
+            )}
+          </div>
+        )}
+        {creating && !empty && <NewSpaceForm organizationId={organization.id} onCreated={() => { setCreating(false); invalidate(`org:${organization.id}:`); }} />}
+        {spaces.data && !empty && (
+          <ul class="card-list">
+            {spaces.data.items.map((space) => (
+              <li key={space.id} class="card">
+                <Link href={paths.space(organization.id, space.id)}>
+                  <span aria-hidden="true" class="space-emoji">{emojiOf(space.emoji)}</span> {space.title || 'Untitled space'}
+                </Link>
+                <span class="meta">{space.visibility}{space.changeRequestsOpen > 0 ? ` · ${space.changeRequestsOpen} open change request${space.changeRequestsOpen === 1 ? '' : 's'}` : ''}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="collections-title">
+        <h2 id="collections-title">Collections</h2>
+        {collections.error && <ErrorNote error={collections.error} />}
+        {collections.data && collections.data.items.length === 0 && (
+          <p class="empty">No collections. A collection groups spaces (a product's guides, its API reference…); create one with <code>POST /v1/orgs/{'{organizationId}'}/collections</code>.</p>
+        )}
+        {collections.data && collections.data.items.length > 0 && (
+          <ul class="card-list">
+            {collections.data.items.map((collection) => (
+              <li key={collection.id} class="card">
+                <span>{collection.title}</span>
+                <span class="meta">{spaces.data?.items.filter((space) => space.parent === collection.id).length ?? 0} spaces</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}
+
+/** A space's emoji: stored as its code points in hex ("1f4d8"), or as the character itself. */
+export function emojiOf(code: string | undefined): string {
+  if (!code) return '';
+  if (/^[0-9a-f]+(-[0-9a-f]+)*$/i.test(code)) return String.fromCodePoint(...code.split('-').map((part) => parseInt(part, 16)));
+  return code;
+}
