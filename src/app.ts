@@ -51,6 +51,7 @@ import { contentReadRoutes } from './modules/content-reads/routes.ts';
 import { openAPIRoutes } from './modules/openapi/routes.ts';
 import { sessionRoutes } from './modules/auth/session-routes.ts';
 import { accountApiRoutes } from './modules/auth/account-api-routes.ts';
+import { signInPageRoutes } from './modules/auth/page-routes.ts';
 import { publishedOpenAPIRoutes } from './modules/openapi/published-routes.ts';
 import { ssoRoutes } from './sso/routes.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
@@ -170,6 +171,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // gitsync (issue 12): Git hosts' push events, signed with the sync's secret instead of an API token
   await app.register(gitWebhookRoutes, { prefix: '/v1' });
   await app.register(sessionRoutes);
+  await app.register(signInPageRoutes);
   await app.register(contentFileRoutes);
   await app.register(pdfFileRoutes);
   await app.register(publishedRoutes);
