@@ -52,6 +52,8 @@ import { openAPIRoutes } from './modules/openapi/routes.ts';
 import { sessionRoutes } from './modules/auth/session-routes.ts';
 import { accountApiRoutes } from './modules/auth/account-api-routes.ts';
 import { signInPageRoutes } from './modules/auth/page-routes.ts';
+import { accountRoutes } from './modules/auth/account-routes.ts';
+import { passkeyRoutes } from './modules/auth/passkey-routes.ts';
 import { publishedOpenAPIRoutes } from './modules/openapi/published-routes.ts';
 import { ssoRoutes } from './sso/routes.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
@@ -172,6 +174,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(gitWebhookRoutes, { prefix: '/v1' });
   await app.register(sessionRoutes);
   await app.register(signInPageRoutes);
+  await app.register(accountRoutes);
+  await app.register(passkeyRoutes);
   await app.register(contentFileRoutes);
   await app.register(pdfFileRoutes);
   await app.register(publishedRoutes);

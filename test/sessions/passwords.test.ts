@@ -5,19 +5,9 @@ import { createUser, type TestUser } from '../helpers/factories.ts';
 import { passwordProblem, storePassword } from '../../src/sessions/passwords.ts';
 import { NEUTRAL_REFUSAL } from '../../src/modules/auth/password-service.ts';
 import { safeReturnTo } from '../../src/sessions/sign-in.ts';
+import { form, sessionCookie } from './support.ts';
 
 const PASSWORD = 'correct horse battery staple';
-
-export function form(fields: Record<string, string>): string {
-  return new URLSearchParams(fields).toString();
-}
-
-/** The session cookie (name=value) a reply sets, if any. */
-export function sessionCookie(headers: Record<string, unknown>): string | undefined {
-  const all = ([] as unknown[]).concat(headers['set-cookie'] ?? []).map(String);
-  const found = all.find((cookie) => /^quire_session=[^;]+/.test(cookie));
-  return found?.split(';')[0];
-}
 
 describe('password rules', () => {
   it('refuses short, common and own-address passwords, with a reason a person can act on', () => {

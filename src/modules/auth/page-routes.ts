@@ -1,24 +1,18 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { QuireError } from '../../errors.ts';
 import { safeReturnTo, startSession } from '../../sessions/sign-in.ts';
+import { findPasswordLink, type PasswordLinkPurpose } from '../../sessions/password-links.ts';
+import { TooManyRequests, Unauthorized } from '../../errors.ts';
+import { admitSignIn, recordSignInFailure } from '../../sessions/throttle.ts';
+import { deadLinkPage, setPasswordPage } from './pages/set-password.ts';
+import { secondFactorPage } from './pages/second-factor.ts';
+import { usePasswordLink } from './set-password-service.ts';
+import { useRecoveryCode } from './passkey-service.ts';
 import { findAuthAsset } from './assets.ts';
-import { formFields, registerFormParsing } from './forms.ts';
+import { formFields, fromOwnOrigin, refusalMessage, registerFormParsing } from './forms.ts';
 import { sendPage } from './pages/html.ts';
 import { signInPage } from './pages/sign-in.ts';
 import { checkPassword } from './password-service.ts';
-import { beginSecondFactor } from './second-factor.ts';
-
-/** Whether a form post without a session comes from Quire's own pages (a browser sends Origin with every POST it makes). */
-export function fromOwnOrigin(request: FastifyRequest): boolean {
-  const origin = request.headers.origin;
-  return typeof origin !== 'string' || origin === new URL(request.ctx.config.publicUrl).origin;
-}
-
-/** The message of a refusal to show on a page; anything unexpected propagates to the error handler. */
-export function refusalMessage(error: unknown): { status: number; message: string } {
-  if (error instanceof QuireError) return { status: error.status, message: error.message };
-  throw error;
-}
+import { beginSecondFactor, endSecondFactor, pendingSecondFactor } from './second-factor.ts';
 
 /** The sign-in pages, server-rendered (no script needed for passwords) under a strict CSP. */
 export const signInPageRoutes: FastifyPluginAsync = async (app) => {
@@ -56,4 +50,60 @@ export const signInPageRoutes: FastifyPluginAsync = async (app) => {
       return sendPage(reply, status, signInPage({ returnTo, email, error: message }));
     }
   });
+
+  // The second step of a password sign-in for people with passkeys (the passkey half is passkeys.js).
+  app.get('/sign-in/second-factor', open, async (request, reply) => {
+    if (!(await pendingSecondFactor(request.ctx, request))) return reply.redirect('/sign-in', 303);
+    return sendPage(reply, 200, secondFactorPage());
+  });
+
+  app.post('/sign-in/second-factor', open, async (request, reply) => {
+    const ctx = request.ctx;
+    const pending = await pendingSecondFactor(ctx, request);
+    if (!pending || !fromOwnOrigin(request)) return reply.redirect('/sign-in', 303);
+    const user = await ctx.db.selectFrom('users').select('email').where('id', '=', pending.userId).executeTakeFirstOrThrow();
+    try {
+      // Recovery codes are throttled with the account's password failures.
+      const verdict = await admitSignIn(ctx, user.email, request.ip);
+      if (!verdict.allowed) throw new TooManyRequests(`Too many sign-in attempts: wait ${verdict.retryMinutes} minutes and try again.`);
+      if (!(await useRecoveryCode(ctx, pending.userId, formFields(request).code ?? ''))) {
+        await recordSignInFailure(ctx, user.email);
+        throw new Unauthorized('That is not one of your unused recovery codes. Check it, or use your passkey.');
+      }
+    } catch (error) {
+      const { status, message } = refusalMessage(error);
+      return sendPage(reply, status, secondFactorPage(message));
+    }
+    await endSecondFactor(ctx, reply, pending.id);
+    await startSession(ctx, request, reply, pending.userId, 'password');
+    return reply.redirect(pending.returnTo, 303);
+  });
+
+  // One-time links that set a password: an invite's first password, and a reset.
+  const linkPages = (prefix: string, purpose: PasswordLinkPurpose) => {
+    app.get(`${prefix}/:secret`, open, async (request, reply) => {
+      const { secret } = request.params as { secret: string };
+      const link = await findPasswordLink(request.ctx, secret, purpose);
+      if (!link) return sendPage(reply, 410, deadLinkPage());
+      return sendPage(reply, 200, setPasswordPage({ purpose, action: `${prefix}/${encodeURIComponent(secret)}`, email: link.email, displayName: link.displayName }));
+    });
+    app.post(`${prefix}/:secret`, open, async (request, reply) => {
+      const { secret } = request.params as { secret: string };
+      const fields = formFields(request);
+      const link = await findPasswordLink(request.ctx, secret, purpose);
+      if (!link) return sendPage(reply, 410, deadLinkPage());
+      const view = { purpose, action: `${prefix}/${encodeURIComponent(secret)}`, email: link.email, displayName: fields.displayName ?? link.displayName };
+      if (!fromOwnOrigin(request)) return sendPage(reply, 403, setPasswordPage({ ...view, error: 'This form was sent from another site: refused as a possible cross-site request forgery (CSRF).' }));
+      try {
+        await usePasswordLink(request.ctx, request, reply, secret, purpose, { password: fields.password ?? '', confirm: fields.confirm ?? '', displayName: purpose === 'invite' ? fields.displayName : undefined });
+      } catch (error) {
+        const { status, message } = refusalMessage(error);
+        if (status === 410) return sendPage(reply, 410, deadLinkPage());
+        return sendPage(reply, status, setPasswordPage({ ...view, error: message }));
+      }
+      return reply.redirect('/', 303);
+    });
+  };
+  linkPages('/invite', 'invite');
+  linkPages('/reset-password', 'reset');
 };
