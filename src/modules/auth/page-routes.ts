@@ -85,14 +85,14 @@ export const signInPageRoutes: FastifyPluginAsync = async (app) => {
       const { secret } = request.params as { secret: string };
       const link = await findPasswordLink(request.ctx, secret, purpose);
       if (!link) return sendPage(reply, 410, deadLinkPage());
-      return sendPage(reply, 200, setPasswordPage({ purpose, action: `${prefix}/${encodeURIComponent(secret)}`, email: link.email, displayName: link.displayName }));
+      return sendPage(reply, 200, setPasswordPage({ purpose, email: link.email, displayName: link.displayName }));
     });
     app.post(`${prefix}/:secret`, open, async (request, reply) => {
       const { secret } = request.params as { secret: string };
       const fields = formFields(request);
       const link = await findPasswordLink(request.ctx, secret, purpose);
       if (!link) return sendPage(reply, 410, deadLinkPage());
-      const view = { purpose, action: `${prefix}/${encodeURIComponent(secret)}`, email: link.email, displayName: fields.displayName ?? link.displayName };
+      const view = { purpose, email: link.email, displayName: fields.displayName ?? link.displayName };
       if (!fromOwnOrigin(request)) return sendPage(reply, 403, setPasswordPage({ ...view, error: 'This form was sent from another site: refused as a possible cross-site request forgery (CSRF).' }));
       try {
         await usePasswordLink(request.ctx, request, reply, secret, purpose, { password: fields.password ?? '', confirm: fields.confirm ?? '', displayName: purpose === 'invite' ? fields.displayName : undefined });

@@ -2,8 +2,6 @@ import { html, notice, page } from './html.ts';
 
 export interface SetPasswordView {
   purpose: 'invite' | 'reset';
-  /** The form's own address (the link, whose secret is in the path). */
-  action: string;
   email: string;
   displayName: string;
   error?: string;
@@ -11,12 +9,13 @@ export interface SetPasswordView {
 
 export function setPasswordPage(view: SetPasswordView): string {
   const invite = view.purpose === 'invite';
+  // The form has no action: it posts back to the link itself, so the page never repeats the link's secret.
   const body = html`<main>
 <div class="panel">
 <h1>${invite ? 'Welcome to Quire' : 'Choose a new password'}</h1>
 <p>${invite ? 'You have been invited. Choose a password to finish setting up your account' : 'Choose a new password for your account'} <strong>${view.email}</strong>.</p>
 ${notice('error', view.error)}
-<form method="post" action="${view.action}" novalidate>
+<form method="post" novalidate>
 ${invite ? html`<label for="displayName">Your name</label>
 <input id="displayName" name="displayName" type="text" autocomplete="name" maxlength="64" required value="${view.displayName}">` : ''}
 <input type="email" name="username" autocomplete="username" value="${view.email}" hidden>
