@@ -13,7 +13,7 @@ import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
 import { BadRequest, NotFound, Unauthorized } from '../../errors.ts';
 import { hashToken } from '../../secrets.ts';
-import type { WebauthnChallengesTable } from '../../db/types.ts';
+import type { WebauthnChallengesTable } from '../../db/tables/sign-in.ts';
 
 /**
  * Passkeys (WebAuthn, through @simplewebauthn/server): registered by a signed-in person, then used to sign
