@@ -42,7 +42,7 @@ export const InviteUsersResult = Type.Object({
         url: Type.String({ description: 'The one-time link that sets the person\'s first password and signs them in. Shown in this answer only: pass it on to the person.' }),
         expiresAt: Type.String({ format: 'date-time' }),
       }),
-      { description: 'Quire\'s own: for each person this invitation created (new to this Quire), the link that sets their first password (valid 7 days, once).' },
+      { description: 'Quire\'s own: for each person this invitation created (new to this Quire), the link that sets their first password (valid 7 days, once). Where mail is configured (QUIRE_SMTP_URL) the links are mailed to the people instead, and only a link whose mail failed is here.' },
     ),
   ),
 });

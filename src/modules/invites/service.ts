@@ -14,6 +14,8 @@ export interface InviteUsersResult {
   invited: number;
   /** For each person this invitation created: the one-time link that sets their first password. */
   signInLinks?: Array<{ userId: string; email: string; url: string; expiresAt: string }>;
+  /** The organization's title, for the invite mail (not part of the answer). */
+  organizationTitle?: string;
 }
 
 interface Invitation {
@@ -75,8 +77,8 @@ export async function inviteUsers(ctx: Context, organizationId: string, body: In
       .execute();
     const added = new Set(inserted.map((row) => row.user_id));
     const ids = users.filter((user) => added.has(user.id)).map((user) => user.id);
-    // Quire sends no e-mail here: the link that sets a newcomer's first password is shown to the
-    // administrator, this once, to pass on. Only its hash is kept. Only people this invitation created get
+    // The link that sets a newcomer's first password is mailed where mail is configured (invites/mail.ts),
+    // else shown to the administrator, this once, to pass on. Only its hash is kept. Only people this invitation created get
     // one: a person Quire knew already is not this administrator's to give a password to (they may belong
     // to other organizations); they sign in as before, or get a reset from the operator.
     const signInLinks: NonNullable<InviteUsersResult['signInLinks']> = [];
@@ -86,6 +88,6 @@ export async function inviteUsers(ctx: Context, organizationId: string, body: In
       const link = await createPasswordLink(tx, user.id, 'invite', requireActor(tx).userId);
       signInLinks.push({ userId: user.id, email: invitation.email, ...link });
     }
-    return { users: ids, invited: ids.length, ...(signInLinks.length > 0 ? { signInLinks } : {}) };
+    return { users: ids, invited: ids.length, organizationTitle: organization.title, ...(signInLinks.length > 0 ? { signInLinks } : {}) };
   });
 }
