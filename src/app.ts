@@ -52,6 +52,9 @@ import { contentReadRoutes } from './modules/content-reads/routes.ts';
 import { openAPIRoutes } from './modules/openapi/routes.ts';
 import { sessionRoutes } from './modules/auth/session-routes.ts';
 import { accountApiRoutes } from './modules/auth/account-api-routes.ts';
+import { signInPageRoutes } from './modules/auth/page-routes.ts';
+import { accountRoutes } from './modules/auth/account-routes.ts';
+import { passkeyRoutes } from './modules/auth/passkey-routes.ts';
 import { publishedOpenAPIRoutes } from './modules/openapi/published-routes.ts';
 import { ssoRoutes } from './sso/routes.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
@@ -171,6 +174,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // gitsync (issue 12): Git hosts' push events, signed with the sync's secret instead of an API token
   await app.register(gitWebhookRoutes, { prefix: '/v1' });
   await app.register(sessionRoutes);
+  await app.register(signInPageRoutes);
+  await app.register(accountRoutes);
+  await app.register(passkeyRoutes);
   await app.register(contentFileRoutes);
   await app.register(pdfFileRoutes);
   await app.register(workspaceRoutes);

@@ -48,6 +48,12 @@ export class Gone extends QuireError {
   }
 }
 
+export class TooManyRequests extends QuireError {
+  constructor(message: string) {
+    super(429, message);
+  }
+}
+
 export class PayloadTooLarge extends QuireError {
   constructor(message: string) {
     super(413, message);

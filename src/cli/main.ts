@@ -14,6 +14,9 @@ import { importCommand } from './import.ts';
 import { backupCommand, restoreCommand } from './backup.ts';
 import { openAPIPublishCommand } from './openapi.ts';
 import { gitOperationCommand, gitStatusCommand } from './git.ts';
+import { createPasswordLink } from '../sessions/password-links.ts';
+import { passwordProblem, storePassword } from '../sessions/passwords.ts';
+import { endUserSessions } from '../sessions/store.ts';
 
 const USAGE = `Usage: quire <command> [options]
 
@@ -33,6 +36,12 @@ Commands:
                                           QUIRE_TOKEN_CACHE_SECONDS.
   org create --title <title> --owner <email> [--json]
                                           Create another organization owned by that user.
+  user password reset --email <email> [--stdin] [--json]
+                                          Print a one-time link (valid 1 hour) with which the user sets a
+                                          new password; with --stdin, set the password read from standard
+                                          input instead (and sign the user out everywhere).
+  session revoke --email <email> [--json] Sign a user out everywhere: every browser session of theirs is
+                                          refused at once, by every server.
   import <file-or-folder> --space <id> [--json]
                                           Import local docs into a space as one new revision: a folder of
                                           Markdown, or a .zip, .md, .html or .docx file.
@@ -199,6 +208,63 @@ async function tokenRevoke(config: Config, args: string[]): Promise<number> {
   });
 }
 
+/** The user with this address, or a message on stderr and undefined. */
+async function existingUser(ctx: Context, command: string, address: string): Promise<{ id: string; email: string } | undefined> {
+  const user = await ctx.db.selectFrom('users').select(['id', 'email']).where('email', '=', normalizeEmail(address)).executeTakeFirst();
+  if (!user) process.stderr.write(`quire ${command}: no user has the address ${normalizeEmail(address)}.\n`);
+  return user;
+}
+
+/** Standard input, whole (the password of `user password reset --stdin`). */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function passwordReset(config: Config, args: string[]): Promise<number> {
+  const values = parse(args, { email: { type: 'string' }, stdin: { type: 'boolean' } });
+  const address = email(values, 'email');
+  const out = { json: values.json === true };
+  // Read before opening the database, so a slow pipe holds no connection.
+  const typed = values.stdin === true ? (await readStdin()).replace(/\r?\n$/, '') : undefined;
+  return withContext(config, async (ctx) => {
+    const user = await existingUser(ctx, 'user password reset', address);
+    if (!user) return 1;
+    if (typed === undefined) {
+      const link = await createPasswordLink(ctx, user.id, 'reset', null);
+      print(out, { user: user.id, url: link.url, expiresAt: link.expiresAt }, [
+        `A one-time link for ${user.email} to choose a new password (shown once; valid until ${link.expiresAt}):`,
+        link.url,
+        'Using it signs the person out everywhere else. A newer link replaces this one.',
+      ]);
+      return 0;
+    }
+    const problem = passwordProblem(typed, user.email);
+    if (problem) {
+      process.stderr.write(`quire user password reset: the password is refused. ${problem}\n`);
+      return 1;
+    }
+    await storePassword(ctx, user.id, typed);
+    const ended = await endUserSessions(ctx, user.id);
+    print(out, { user: user.id, passwordSet: true, sessionsEnded: ended }, [`Set a new password for ${user.email}; ${ended} session${ended === 1 ? '' : 's'} signed out.`]);
+    return 0;
+  });
+}
+
+async function sessionRevoke(config: Config, args: string[]): Promise<number> {
+  const values = parse(args, { email: { type: 'string' } });
+  const address = email(values, 'email');
+  const out = { json: values.json === true };
+  return withContext(config, async (ctx) => {
+    const user = await existingUser(ctx, 'session revoke', address);
+    if (!user) return 1;
+    const ended = await endUserSessions(ctx, user.id);
+    print(out, { user: user.id, sessionsEnded: ended }, [`Signed ${user.email} out everywhere: ${ended} session${ended === 1 ? '' : 's'} ended, refused at once by every server.`]);
+    return 0;
+  });
+}
+
 async function orgCreate(config: Config, args: string[]): Promise<number> {
   const values = parse(args, { title: { type: 'string' }, owner: { type: 'string' } });
   const orgTitle = title(required(values, 'title'), 'title');
@@ -321,6 +387,12 @@ export async function main(argv: string[]): Promise<number> {
         if (rest[0] === 'list') return await tokenList(config, rest.slice(1));
         if (rest[0] === 'revoke') return await tokenRevoke(config, rest.slice(1));
         throw new UsageError('Did you mean "quire token create --email <email>", "quire token list --email <email>" or "quire token revoke <id>"?');
+      case 'user':
+        if (rest[0] === 'password' && rest[1] === 'reset') return await passwordReset(config, rest.slice(2));
+        throw new UsageError('Did you mean "quire user password reset --email <email>"?');
+      case 'session':
+        if (rest[0] === 'revoke') return await sessionRevoke(config, rest.slice(1));
+        throw new UsageError('Did you mean "quire session revoke --email <email>"?');
       case 'gc':
         return await gc(config, rest);
       case 'org':

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { countInWindow, sweepCounts } from '../db/counters.ts';
 import type { Config } from '../config.ts';
 import type { DialectName } from '../db/database.ts';
 import type { DB } from '../db/types.ts';
@@ -23,20 +24,12 @@ function postgresStore(db: Kysely<DB>, windowMs: number) {
     // The plugin passes the window as a third argument, which its type declaration leaves out.
     incr(key: string, callback: IncrCallback, timeWindow: number = windowMs): void {
       const now = Date.now();
-      const ends = now + timeWindow;
-      sql<{ count: number; window_ends: string }>`
-        insert into rate_limits (key, count, window_ends) values (${key}, 1, ${ends})
-        on conflict (key) do update set
-          count = case when rate_limits.window_ends <= ${now} then 1 else rate_limits.count + 1 end,
-          window_ends = case when rate_limits.window_ends <= ${now} then ${ends} else rate_limits.window_ends end
-        returning count, window_ends`
-        .execute(db)
-        .then(async (result) => {
-          const row = result.rows[0];
-          callback(null, { current: Number(row.count), ttl: Math.max(0, Number(row.window_ends) - now) });
+      countInWindow(db, key, timeWindow, now)
+        .then(async ({ count, windowEnds }) => {
+          callback(null, { current: count, ttl: Math.max(0, windowEnds - now) });
           if (now >= nextSweep) {
             nextSweep = now + 60_000;
-            await db.deleteFrom('rate_limits').where('window_ends', '<', now - 60_000).execute();
+            await sweepCounts(db, now - 60_000);
           }
         })
         .catch((error: Error) => callback(error));

@@ -56,8 +56,7 @@ async function replaceSession(ctx: Context, request: FastifyRequest, reply: Fast
  * then redirects to a validated same-origin path (`safeReturnTo`).
  */
 export async function startSession(ctx: Context, request: FastifyRequest, reply: FastifyReply, userId: string, method: SignInMethod): Promise<void> {
-  const session = await replaceSession(ctx, request, reply, userId, method, 'signIn');
-  request.ctx.actor = { userId, email: '', sessionId: session.id };
+  await replaceSession(ctx, request, reply, userId, method, 'signIn');
 }
 
 /**

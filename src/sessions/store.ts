@@ -87,6 +87,12 @@ export async function createSession(ctx: Context, input: NewSession): Promise<{ 
     device: input.device,
     ip: input.ip,
   };
+  // The person's ended sessions go now (a session is otherwise removed when its cookie is next presented).
+  await ctx.db
+    .deleteFrom('sessions')
+    .where('user_id', '=', input.userId)
+    .where((eb) => eb.or([eb('expires_at', '<=', session.created_at), eb('idle_expires_at', '<=', session.created_at)]))
+    .execute();
   await ctx.db.insertInto('sessions').values({ ...session, token_hash: hashToken(secret) }).execute();
   return { secret, session };
 }

@@ -81,6 +81,16 @@ for (const dialect of dialects) {
       assertError(await withCookie(t.app, busy, 'GET', '/v1/user'), 401, 'session has ended');
     });
 
+    it('a new sign-in removes the person\'s ended sessions from the table', async () => {
+      const carol = await createUser(t.ctx, t.app, 'carol');
+      const old = await sessionFor(t, carol.id);
+      t.clock.advance(73 * 3_600_000);
+      await sessionFor(t, carol.id);
+      const rows = await t.ctx.db.selectFrom('sessions').select('id').where('user_id', '=', carol.id).execute();
+      assert.ok(!rows.some((row) => row.id === old.id));
+      assert.equal(rows.length, 1);
+    });
+
     it('lists the caller\'s sessions (no secret, no CSRF token) and ends one, or all', async () => {
       const here = await sessionFor(t, bob.id);
       const there = await sessionFor(t, bob.id);

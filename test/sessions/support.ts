@@ -25,3 +25,14 @@ export async function withCookie(app: FastifyInstance, session: BrowserSession, 
   });
   return { status: response.statusCode, body: response.body ? JSON.parse(response.body) : undefined, headers: response.headers };
 }
+
+export function form(fields: Record<string, string>): string {
+  return new URLSearchParams(fields).toString();
+}
+
+/** The session cookie (name=value) a reply sets, if any. */
+export function sessionCookie(headers: Record<string, unknown>): string | undefined {
+  const all = ([] as unknown[]).concat(headers['set-cookie'] ?? []).map(String);
+  const found = all.find((cookie) => /^quire_session=[^;]+/.test(cookie));
+  return found?.split(';')[0];
+}

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { QuireError } from '../../errors.ts';
 import { checkCsrf, SAFE_METHODS } from '../../http/auth.ts';
 import { resolveSession, type ResolvedSession } from '../../sessions/store.ts';
 import { requestSessionSecret } from '../../sessions/sign-in.ts';
@@ -38,4 +39,16 @@ export async function pageSession(request: FastifyRequest): Promise<ResolvedSess
   if (resolved && !SAFE_METHODS.has(request.method)) checkCsrf(request, resolved.session.csrf_token, formFields(request)._csrf);
   if (resolved) request.ctx.actor = { userId: resolved.user.id, email: resolved.user.email, sessionId: resolved.session.id };
   return resolved;
+}
+
+/** Whether a form post without a session comes from Quire's own pages (a browser sends Origin with every POST it makes). */
+export function fromOwnOrigin(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  return typeof origin !== 'string' || origin === new URL(request.ctx.config.publicUrl).origin;
+}
+
+/** The message of a refusal to show on a page; anything unexpected propagates to the error handler. */
+export function refusalMessage(error: unknown): { status: number; message: string } {
+  if (error instanceof QuireError) return { status: error.status, message: error.message };
+  throw error;
 }

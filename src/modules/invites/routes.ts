@@ -16,6 +16,7 @@ import {
   OrganizationParams,
 } from './schemas.ts';
 import { inviteUsers } from './service.ts';
+import { mailSignInLinks } from './mail.ts';
 
 const tags = ['organization-invites'];
 
@@ -33,7 +34,10 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: InviteUsersResult, ...errorResponses },
       },
     },
-    async (request) => inviteUsers(request.ctx, request.params.organizationId, request.body),
+    async (request) => {
+      const result = await inviteUsers(request.ctx, request.params.organizationId, request.body);
+      return mailSignInLinks(request.server.mailer, request.log, result.organizationTitle ?? '', result);
+    },
   );
 
   app.post(

@@ -34,6 +34,17 @@ export type InviteUsersBody = Static<typeof InviteUsersBody>;
 export const InviteUsersResult = Type.Object({
   users: Type.Array(Type.String(), { description: 'The ids of the users who were added, in the order of the request.' }),
   invited: Type.Number({ description: 'How many users were added. Addresses that were already members are not counted.' }),
+  signInLinks: Type.Optional(
+    Type.Array(
+      Type.Object({
+        userId: Type.String(),
+        email: Type.String(),
+        url: Type.String({ description: 'The one-time link that sets the person\'s first password and signs them in. Shown in this answer only: pass it on to the person.' }),
+        expiresAt: Type.String({ format: 'date-time' }),
+      }),
+      { description: 'Quire\'s own: for each person this invitation created (new to this Quire), the link that sets their first password (valid 7 days, once). Where mail is configured (QUIRE_SMTP_URL) the links are mailed to the people instead, and only a link whose mail failed is here.' },
+    ),
+  ),
 });
 
 // ---- invite links ----

@@ -1,16 +1,21 @@
 import type { Context } from '../../context.ts';
-import { inTransaction, nowIso } from '../../context.ts';
+import { inTransaction, nowIso, requireActor } from '../../context.ts';
 import { BadRequest } from '../../errors.ts';
 import { authorize } from '../../policy/index.ts';
 import type { MemberRoleOrGuest } from '../../policy/roles.ts';
 import { organizationAccess } from '../../access/organizations.ts';
 import { findOrCreateUser, isEmail, normalizeEmail } from '../users/service.ts';
 import type { InviteUsersBody } from './schemas.ts';
+import { createPasswordLink } from '../../sessions/password-links.ts';
 
 export interface InviteUsersResult {
   /** The users added, in the order of the request. */
   users: string[];
   invited: number;
+  /** For each person this invitation created: the one-time link that sets their first password. */
+  signInLinks?: Array<{ userId: string; email: string; url: string; expiresAt: string }>;
+  /** The organization's title, for the invite mail (not part of the answer). */
+  organizationTitle?: string;
 }
 
 interface Invitation {
@@ -47,10 +52,10 @@ export async function inviteUsers(ctx: Context, organizationId: string, body: In
     authorize(tx, 'invites.manage', actor);
     const defaultRole = body.role !== undefined ? body.role : (organization.default_role as MemberRoleOrGuest);
     const wanted = invitations(body, defaultRole);
-    const users: Array<{ id: string; role: MemberRoleOrGuest }> = [];
+    const users: Array<{ id: string; role: MemberRoleOrGuest; created: boolean }> = [];
     for (const invitation of wanted) {
       const user = await findOrCreateUser(tx, invitation.email);
-      users.push({ id: user.id, role: invitation.role });
+      users.push({ id: user.id, role: invitation.role, created: user.created });
     }
     const now = nowIso(tx);
     // Memberships that already exist are left alone, even when another request adds them at the same time.
@@ -72,6 +77,17 @@ export async function inviteUsers(ctx: Context, organizationId: string, body: In
       .execute();
     const added = new Set(inserted.map((row) => row.user_id));
     const ids = users.filter((user) => added.has(user.id)).map((user) => user.id);
-    return { users: ids, invited: ids.length };
+    // The link that sets a newcomer's first password is mailed where mail is configured (invites/mail.ts),
+    // else shown to the administrator, this once, to pass on. Only its hash is kept. Only people this invitation created get
+    // one: a person Quire knew already is not this administrator's to give a password to (they may belong
+    // to other organizations); they sign in as before, or get a reset from the operator.
+    const signInLinks: NonNullable<InviteUsersResult['signInLinks']> = [];
+    for (const [index, invitation] of wanted.entries()) {
+      const user = users[index];
+      if (!user.created || !added.has(user.id)) continue;
+      const link = await createPasswordLink(tx, user.id, 'invite', requireActor(tx).userId);
+      signInLinks.push({ userId: user.id, email: invitation.email, ...link });
+    }
+    return { users: ids, invited: ids.length, organizationTitle: organization.title, ...(signInLinks.length > 0 ? { signInLinks } : {}) };
   });
 }
