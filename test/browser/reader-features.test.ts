@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { createSpaceWithPages, editContent } from '../helpers/content-factory.ts
 import { createWorld, type World } from '../helpers/factories.ts';
 import { indexNow } from '../search/support.ts';
 import { createSite, type SiteHandle } from '../published/support.ts';
+import { chromiumPath, needs } from '../helpers/system.ts';
 
 /**
  * The reader's features in Chromium (SQLite only): a branded site's logo and colours, light and dark with
@@ -18,7 +19,7 @@ import { createSite, type SiteHandle } from '../published/support.ts';
  * redirect after a rename, feedback recorded and aggregated, no layout shift, and axe-core on a rich page
  * in both themes (no serious or critical violations). Screenshots go to test-artifacts/.
  */
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = chromiumPath();
 const artifacts = join(import.meta.dirname, '..', '..', 'test-artifacts');
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -68,7 +69,7 @@ const RICH = [
   '',
 ].join('\n');
 
-const skip = existsSync(CHROMIUM) || process.env.CI ? false : `${CHROMIUM} is not installed (CI installs it: see .ci/run)`;
+const skip = needs('chromium');
 
 describe('the reader\'s features in a browser [sqlite]', { skip }, () => {
   let t: TestApp;

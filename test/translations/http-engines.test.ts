@@ -13,6 +13,7 @@ import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
 import { createSpaceWithPages, manyPages } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { runJobs } from './support.ts';
+import { needs } from '../helpers/system.ts';
 
 /** A toy dictionary: what the local servers "translate" into, word by word, leaving tags alone. */
 const WORDS: Record<string, string> = { the: 'die', dog: 'Hund', eats: 'frisst', apple: 'Apfel', read: 'lies', guide: 'Anleitung', body: 'Körper', of: 'von' };
@@ -184,7 +185,7 @@ describe('other HTTP engines speak their APIs', () => {
   });
 });
 
-describe('Apertium through an apertium-apy server', () => {
+describe('Apertium through an apertium-apy server', { skip: needs('apertium') }, () => {
   it('lists its pairs and translates in HTML mode', async () => {
     const engine = await engineServer((path, body) => {
       if (path === '/listPairs') return { status: 200, body: { responseData: [{ sourceLanguage: 'eng', targetLanguage: 'spa' }], responseDetails: null, responseStatus: 200 } };
