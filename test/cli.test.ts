@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -86,6 +86,39 @@ for (const [dialect, setUp] of targets) {
       const human = quire(['token', 'create', '--email', 'bob@acme.test'], env);
       assert.equal(human.code, 0);
       assert.match(human.stdout, /API token \(shown once/);
+    });
+
+    it('only serve, migrate and init make a database: every other command refuses, naming where it looked', async () => {
+      const { env, cleanup } = await setUp();
+      cleanups.push(cleanup);
+      const commands = [
+        ['token', 'create', '--email', 'ada@acme.test'],
+        ['token', 'list', '--email', 'ada@acme.test'],
+        ['token', 'revoke', 'tok'],
+        ['org', 'create', '--title', 'Acme', '--owner', 'ada@acme.test'],
+        ['gc', '--dry-run'],
+        ['import', env.QUIRE_DATA_DIR, '--space', 'space'],
+        ['openapi', 'publish', '--org', 'org', '--spec', 'pets', join(env.QUIRE_DATA_DIR, 'pets.yaml')],
+        ['git', 'status', '--space', 'space'],
+      ];
+      for (const args of commands) {
+        const run = quire(args, env);
+        assert.equal(run.code, 1, `${args.join(' ')}: ${run.stderr}`);
+        assert.match(run.stderr, new RegExp(`^quire ${args[0]}: no Quire database at `), args.join(' '));
+        if (dialect === 'sqlite') assert.ok(run.stderr.includes(join(env.QUIRE_DATA_DIR, 'quire.db')), `${args.join(' ')} names the file it looked for: ${run.stderr}`);
+        assert.doesNotMatch(run.stderr, /does not exist|not found/i, 'no misleading message about the organization or space');
+      }
+      assert.deepEqual(readdirSync(env.QUIRE_DATA_DIR), [], 'no database and no key file were made');
+      // From another folder, the default ./data is resolved against the current folder and named as such.
+      const elsewhere = spawnSync(QUIRE, ['token', 'list', '--email', 'ada@acme.test'], { cwd: env.QUIRE_DATA_DIR, env: { ...process.env, ...env, QUIRE_DATA_DIR: '', QUIRE_LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: 60_000 });
+      assert.equal(elsewhere.status, 1);
+      if (dialect === 'sqlite') assert.ok(elsewhere.stderr.includes(join(env.QUIRE_DATA_DIR, 'data', 'quire.db')), elsewhere.stderr);
+      assert.ok(!existsSync(join(env.QUIRE_DATA_DIR, 'data')), 'no data folder was made in the current folder');
+
+      const migrated = quire(['migrate'], env);
+      assert.equal(migrated.code, 0, migrated.stderr);
+      const listed = quire(['token', 'list', '--email', 'ada@acme.test'], env);
+      assert.doesNotMatch(listed.stderr, /no Quire database/, 'after migrate the database is found');
     });
 
     it('refuses bad arguments with a usage message and exit code 2', async () => {

@@ -9,7 +9,7 @@ import { findOrCreateUser, isEmail, issueApiToken, normalizeEmail } from '../mod
 import { allUserTokens, createApiToken, revokeApiToken, tokenStatus } from '../modules/users/tokens.ts';
 import { parseDuration } from '../duration.ts';
 import { collectGarbage } from '../content/gc.ts';
-import { openDatabase } from '../db/database.ts';
+import { databaseExists, databaseLocation, openDatabase } from '../db/database.ts';
 import { importCommand } from './import.ts';
 import { backupCommand, restoreCommand } from './backup.ts';
 import { openAPIPublishCommand } from './openapi.ts';
@@ -98,8 +98,28 @@ function title(value: string, name: string): string {
   return value;
 }
 
-/** Runs `work` with a Context over the migrated database (no acting user: the operator is trusted). */
-async function withContext<T>(config: Config, work: (ctx: Context) => Promise<T>): Promise<T> {
+/**
+ * Refuses to go on when no Quire database is where the configuration points. Only `serve`, `migrate` and
+ * `init` make one: any other command run from the wrong folder (QUIRE_DATA_DIR defaults to ./data) would
+ * otherwise work on a new, empty database and fail later with a misleading message.
+ */
+async function requireDatabase(config: Config): Promise<void> {
+  if (await databaseExists(config.databaseUrl)) return;
+  const where = databaseLocation(config.databaseUrl);
+  const hint = config.databaseUrl.startsWith('sqlite:')
+    ? `QUIRE_DATA_DIR is ${config.dataDir} (a relative QUIRE_DATA_DIR, or its default ./data, is read from the current folder, ${process.cwd()}). Run the command from the folder that holds the data folder, set QUIRE_DATA_DIR or QUIRE_DATABASE_URL, or create a database with "quire init" or "quire migrate".`
+    : 'Check QUIRE_DATABASE_URL, or create Quire\'s tables there with "quire migrate" or "quire init".';
+  throw new MissingDatabaseError(`no Quire database at ${where}. ${hint}`);
+}
+
+class MissingDatabaseError extends Error {}
+
+/**
+ * Runs `work` with a Context over the migrated database (no acting user: the operator is trusted). Only a
+ * command that may start a Quire (`init`) passes `create`; the others need the database to exist.
+ */
+async function withContext<T>(config: Config, work: (ctx: Context) => Promise<T>, options: { create?: boolean } = {}): Promise<T> {
+  if (!options.create) await requireDatabase(config);
   const masterKey = resolveMasterKey(config);
   const { database } = await openMigratedDatabase(config);
   try {
@@ -131,7 +151,7 @@ async function init(config: Config, args: string[]): Promise<number> {
       `Try it: curl -H "Authorization: Bearer ${token}" ${config.publicUrl}/v1/orgs`,
     ]);
     return 0;
-  });
+  }, { create: true });
 }
 
 async function tokenCreate(config: Config, args: string[]): Promise<number> {
@@ -415,6 +435,10 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof UsageError) {
       process.stderr.write(`quire: ${error.message}\n\n${USAGE}\n`);
       return 2;
+    }
+    if (error instanceof MissingDatabaseError) {
+      process.stderr.write(`quire ${command}: ${error.message}\n`);
+      return 1;
     }
     if (error instanceof ConfigError) {
       process.stderr.write(`quire: configuration error: ${error.message}\n`);

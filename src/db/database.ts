@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type DatabaseIntrospector, type SchemaMetadata, type SqliteDatabase, type TableMetadata } from 'kysely';
@@ -79,6 +79,34 @@ class QuirePostgresDialect extends PostgresDialect {
 export interface OpenOptions {
   /** PostgreSQL only: the schema to work in (tests give each app its own). */
   schema?: string;
+}
+
+/** Where a database URL points, for a person to read: a SQLite file's absolute path, or PostgreSQL's host and database (never the password). */
+export function databaseLocation(url: string): string {
+  if (url.startsWith('sqlite:')) return url === 'sqlite::memory:' ? 'an in-memory SQLite database' : resolve(url.slice('sqlite:'.length));
+  try {
+    const parsed = new URL(url);
+    return `PostgreSQL database "${decodeURIComponent(parsed.pathname.replace(/^\//, '')) || '(default)'}" on ${parsed.host || 'the default host'}`;
+  } catch (error) {
+    if (error instanceof TypeError) return 'the PostgreSQL database of QUIRE_DATABASE_URL';
+    throw error;
+  }
+}
+
+/**
+ * Whether a Quire database is at this URL already: for SQLite, the file exists and holds Quire's migration
+ * table; for PostgreSQL, the database (schema) holds that table. Opening a SQLite file that is not there
+ * would create it, so its existence is checked first.
+ */
+export async function databaseExists(url: string, options: OpenOptions = {}): Promise<boolean> {
+  if (url.startsWith('sqlite:') && (url === 'sqlite::memory:' || !existsSync(url.slice('sqlite:'.length)))) return false;
+  const database = openDatabase(url, options);
+  try {
+    const tables = await database.db.introspection.getTables({ withInternalKyselyTables: true });
+    return tables.some((table) => table.name === 'kysely_migration');
+  } finally {
+    await database.close();
+  }
 }
 
 /** Opens `sqlite:<file>`, `sqlite::memory:` or `postgres://…`. */

@@ -21,6 +21,11 @@ export function webhookAnchor(name: string, method: string): string {
   return slugify(`webhook ${name} ${method}`, 'webhook');
 }
 
+/** What an operation is called: its summary, else its operationId, else its method and path. */
+export function operationTitle(operation: Json, method: string, path: string): string {
+  return typeof operation.summary === 'string' ? operation.summary : typeof operation.operationId === 'string' ? operation.operationId : `${method.toUpperCase()} ${path}`;
+}
+
 /** The operation at `path` and `method`, with its path item's shared parameters; null when there is none. */
 export function findOperation(spec: SpecDocument, path: string, method: string, where: 'paths' | 'webhooks' = 'paths'): { operation: Json; shared: unknown[] } | null {
   const paths = spec.doc[where];
@@ -212,7 +217,7 @@ export function renderOperation(spec: SpecDocument, method: string, path: string
   const security = options.webhook ? { html: '', headers: [] } : securityOf(spec, operation);
   const body = deref(spec, operation.requestBody).value;
   const requestBody = renderContent(spec, body.content, 'write', budget);
-  const title = typeof operation.summary === 'string' ? operation.summary : typeof operation.operationId === 'string' ? operation.operationId : `${method.toUpperCase()} ${path}`;
+  const title = operationTitle(operation, method, path);
   const out = [
     `<section class="openapi-operation${operation.deprecated === true ? ' openapi-operation-deprecated' : ''}" id="${escapeAttribute(anchor)}">`,
     `<div class="openapi-operation-head"><h3 class="openapi-summary"><a class="openapi-anchor" href="#${escapeAttribute(anchor)}">${escapeHtml(title)}</a></h3> ${badges(operation)}</div>`,

@@ -11,8 +11,8 @@ import { upgrade } from '@scalar/openapi-parser';
 import type { Context } from '../context.ts';
 import { parseMarkdown, type Document, type DocumentBlock } from '../content/markdown/index.ts';
 import { LruCache } from '../lru.ts';
-import { findOperation, renderOperation, renderSchemas } from './openapi-render.ts';
-import { isObject, type Json, type SpecDocument } from './openapi-schema.ts';
+import { findOperation, operationAnchor, operationTitle, renderOperation, renderSchemas, webhookAnchor } from './openapi-render.ts';
+import { isHidden, isObject, type Json, type SpecDocument } from './openapi-schema.ts';
 import { escapeHtml, renderDocument } from './render/index.ts';
 import type { StoredFile } from '../content/revisions.ts';
 import { SpecProcessingError } from '../openapi/errors.ts';
@@ -167,11 +167,31 @@ export function renderOpenApiBlock(block: OpenApiBlock, specs: Map<string, Loade
   return found ? renderOperation(spec, block.data.method, block.data.path, found) : notice(what, `the specification "${loaded.slug}" has no such operation.`);
 }
 
+/** The operation or webhook a block shows, as an outline entry; none when it cannot be shown or is hidden. */
+export function openApiBlockOutline(block: OpenApiBlock, specs: Map<string, LoadedSpec>): Array<{ id: string; title: string }> {
+  if (block.type === 'openapi-schemas') return [];
+  const key = specKey(block);
+  const loaded = key ? specs.get(key) : undefined;
+  if (!loaded?.doc) return [];
+  const spec: SpecDocument = { doc: loaded.doc, markdown: markdownToHtml };
+  if (block.type === 'openapi-webhook') {
+    const found = findOperation(spec, block.data.name, block.data.method, 'webhooks');
+    return found && !isHidden(found.operation) ? [{ id: webhookAnchor(block.data.name, block.data.method), title: operationTitle(found.operation, block.data.method, block.data.name) }] : [];
+  }
+  const found = findOperation(spec, block.data.path, block.data.method);
+  return found && !isHidden(found.operation) ? [{ id: operationAnchor(block.data.method, block.data.path), title: operationTitle(found.operation, block.data.method, block.data.path) }] : [];
+}
+
+export interface OpenApiHooks {
+  openApi(block: DocumentBlock): string | null;
+  openApiOutline(block: DocumentBlock): Array<{ id: string; title: string }>;
+}
+
 /**
- * The `openApi` hook for a page of `spaceId` whose documents (the page and the reusable content it
- * includes) are given; undefined when they hold no OpenAPI block (nothing is loaded then).
+ * The OpenAPI hooks (HTML, outline entries) for a page of `spaceId` whose documents (the page and the
+ * reusable content it includes) are given; undefined when they hold no OpenAPI block (nothing is loaded then).
  */
-export async function openApiHook(ctx: FileCtx, spaceId: string, documents: Iterable<Document>, files: Map<string, StoredFile>): Promise<((block: DocumentBlock) => string | null) | undefined> {
+export async function openApiHook(ctx: FileCtx, spaceId: string, documents: Iterable<Document>, files: Map<string, StoredFile>): Promise<OpenApiHooks | undefined> {
   const blocks = openApiBlocks(documents);
   if (!blocks.length) return undefined;
   const organizationId = await organizationOf(ctx, spaceId);
@@ -181,7 +201,10 @@ export async function openApiHook(ctx: FileCtx, spaceId: string, documents: Iter
     const file = key?.startsWith('file:') ? files.get(key.slice(5)) : undefined;
     if (file) specs.set(key!, await loadFileSpec(ctx, file));
   }
-  return (block) => (isOpenApiBlock(block) ? renderOpenApiBlock(block, specs) : null);
+  return {
+    openApi: (block) => (isOpenApiBlock(block) ? renderOpenApiBlock(block, specs) : null),
+    openApiOutline: (block) => (isOpenApiBlock(block) ? openApiBlockOutline(block, specs) : []),
+  };
 }
 
 const stamps = new Map<string, { value: string; until: number }>();

@@ -146,7 +146,7 @@ export async function renderPage(ctx: Pick<Context, 'db' | 'dialect' | 'blobs'>,
   const document = pageDocument(source, tree, page, claims);
   const includes = await reusableContentDocuments(ctx, tree, page, document, claims);
   const openApi = await openApiHook(ctx, variant.spaceId, [document, ...includes.values()], tree.files);
-  const rendered = renderDocument(document, { ...links(view, variant, tree, includes), openApi });
+  const rendered = renderDocument(document, { ...links(view, variant, tree, includes), ...openApi });
 
   const open = new Set([...ancestors(tree, page).map((p) => p.node.id), page.node.id]);
   const languages = languageVariants(view, variant);

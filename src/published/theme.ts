@@ -84,10 +84,10 @@ export function rootAttributes(settings: SiteCustomizationSettings): string {
     `--q-font:${fontStack(styling.font)}`,
     `--q-radius:${RADIUS[styling.corners] ?? RADIUS.rounded}`,
   ].join(';');
-  // When readers may not switch, the site's default theme is the theme; otherwise theme.js decides (their
-  // last choice, else their system's setting) before the first paint.
-  const forced = settings.themes.toggeable ? '' : ` data-theme="${settings.themes.default === 'dark' ? 'dark' : 'light'}"`;
-  return `${forced} data-toggle="${settings.themes.toggeable ? 'on' : 'off'}" style="${escapeAttribute(vars)}"`;
+  // The site's default theme is served, as GitBook serves it; with the toggle on, theme.js puts the
+  // reader's last choice in its place before the first paint.
+  const theme = settings.themes.default === 'dark' ? 'dark' : 'light';
+  return ` data-theme="${theme}" data-toggle="${settings.themes.toggeable ? 'on' : 'off'}" style="${escapeAttribute(vars)}"`;
 }
 
 /** An image address: a web address, or an image as a data: URL (images never run scripts). */

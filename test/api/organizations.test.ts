@@ -211,6 +211,9 @@ describe('HTTP contract', () => {
     const doc = await client(t.app).get('/openapi.json');
     assert.equal(doc.status, 200);
     assert.ok(doc.body.paths['/v1/orgs/{organizationId}'].patch);
+    // The client's `GET /` (getApiInformation) is declared where the client calls it: `/v1/`.
+    assert.equal(doc.body.paths['/v1/']?.get?.operationId, 'getApiInformation', Object.keys(doc.body.paths).filter((p) => p.length < 5).join(', '));
+    assert.equal((await world.admin.api.get('/v1')).status, 200, 'answered without the slash too');
     const page = await t.app.inject({ method: 'GET', url: '/docs/' });
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /swagger/i);

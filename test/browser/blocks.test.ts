@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -8,13 +8,14 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { createSite, type SiteHandle } from '../published/support.ts';
+import { chromiumPath, needs } from '../helpers/system.ts';
 
 /**
  * GitBook's blocks in a real browser (Chromium through playwright-core), on SQLite only: steppers, columns,
  * buttons, icons and Mermaid diagrams drawn under the reader's strict Content-Security-Policy (no inline
  * styles, no inline scripts), and `if` blocks shown by the reader's claims.
  */
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = chromiumPath();
 const artifacts = join(import.meta.dirname, '..', '..', 'test-artifacts');
 
 async function freePort(): Promise<number> {
@@ -73,8 +74,7 @@ const BLOCKS = [
   '',
 ].join('\n');
 
-// Skipped only on a developer machine without Chromium; in CI (CI=true, .ci/run installs it) a missing browser fails.
-const skip = existsSync(CHROMIUM) || process.env.CI ? false : `${CHROMIUM} is not installed (CI installs it: see .ci/run)`;
+const skip = needs('chromium');
 
 describe('GitBook blocks in a browser [sqlite]', { skip }, () => {
   let t: TestApp;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { createSpaceWithPages, editContent } from '../helpers/content-factory.ts
 import { createWorld, type World } from '../helpers/factories.ts';
 import { indexNow } from '../search/support.ts';
 import { createSite, type SiteHandle } from '../published/support.ts';
+import { chromiumPath, needs } from '../helpers/system.ts';
 
 /**
  * The reader's features in Chromium (SQLite only): a branded site's logo and colours, light and dark with
@@ -18,7 +19,7 @@ import { createSite, type SiteHandle } from '../published/support.ts';
  * redirect after a rename, feedback recorded and aggregated, no layout shift, and axe-core on a rich page
  * in both themes (no serious or critical violations). Screenshots go to test-artifacts/.
  */
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = chromiumPath();
 const artifacts = join(import.meta.dirname, '..', '..', 'test-artifacts');
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -68,7 +69,7 @@ const RICH = [
   '',
 ].join('\n');
 
-const skip = existsSync(CHROMIUM) || process.env.CI ? false : `${CHROMIUM} is not installed (CI installs it: see .ci/run)`;
+const skip = needs('chromium');
 
 describe('the reader\'s features in a browser [sqlite]', { skip }, () => {
   let t: TestApp;
@@ -123,8 +124,10 @@ describe('the reader\'s features in a browser [sqlite]', { skip }, () => {
     await t?.close();
   });
 
-  async function open(url: string, options: BrowserContextOptions = {}): Promise<Page> {
+  /** A page in a fresh browser context; `theme` is the reader's earlier choice with the toggle, when they made one. */
+  async function open(url: string, options: BrowserContextOptions = {}, theme?: 'light' | 'dark'): Promise<Page> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, ...options });
+    if (theme) await context.addInitScript((chosen) => window.localStorage.setItem('quire-theme', chosen), theme);
     const page = await context.newPage();
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(message.text());
@@ -161,11 +164,61 @@ describe('the reader\'s features in a browser [sqlite]', { skip }, () => {
     await page.goto(`${site.url}/launching`);
     assert.equal(await page.evaluate(() => (window as unknown as { firstBodyTheme: string | undefined }).firstBodyTheme), 'dark', 'dark before the body exists: no flash');
 
-    // The system's setting applies when the reader has not chosen.
-    const system = await open(site.url, { colorScheme: 'dark' });
-    assert.match(await system.evaluate(() => getComputedStyle(document.body).backgroundColor), /rgb\(13, 17, 23\)/);
-    await system.close();
+    // When the reader has not chosen, the site's default theme (light here) applies, whatever the system's.
+    const fresh = await open(site.url, { colorScheme: 'dark' });
+    assert.equal(await fresh.evaluate(() => document.documentElement.dataset.theme), 'light');
+    assert.match(await fresh.evaluate(() => getComputedStyle(document.body).backgroundColor), /rgb\(255, 255, 255\)/);
+    await fresh.close();
     await page.close();
+  });
+
+  it('serves a site whose default theme is dark in dark, and the toggle switches it to light', async () => {
+    const path = `/v1/orgs/${world.organizationId}/sites/${site.id}/customization`;
+    const current = (await world.admin.api.get(path)).body;
+    assert.equal((await world.admin.api.put(path, { ...current, themes: { default: 'dark', toggeable: true } })).status, 200);
+    try {
+      const page = await open(site.url, { colorScheme: 'light' });
+      assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+      assert.match(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), /rgb\(13, 17, 23\)/, 'dark from the server, with a light system');
+      assert.equal(await page.locator('.theme-toggle').isVisible(), true);
+      await page.locator('.theme-toggle').click();
+      assert.match(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), /rgb\(255, 255, 255\)/);
+      await page.reload();
+      assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light', 'the reader\'s choice outlasts the default');
+      await page.close();
+    } finally {
+      await world.admin.api.put(path, current);
+    }
+  });
+
+  it('fits a 390 px wide phone: no page scrolls sideways, and the header, search and theme toggle are on screen', async () => {
+    const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1 };
+    for (const path of ['', '/launching', '/telemetry']) {
+      const page = await open(`${site.url}${path}`, phone);
+      await page.waitForLoadState('load');
+      // A phone shows a page wider than its screen zoomed out (innerWidth grows with it): compare with 390 itself.
+      const widths = await page.evaluate(() => ({ document: document.documentElement.scrollWidth, body: document.body.scrollWidth, viewport: window.innerWidth }));
+      assert.ok(Math.max(widths.document, widths.body, widths.viewport) <= 390, `${path || '/'} is ${Math.max(widths.document, widths.body, widths.viewport)} px wide on a 390 px screen`);
+      const wider = await page.evaluate((screen) =>
+        [...document.querySelectorAll('body *')]
+          .filter((element) => {
+            const box = element.getBoundingClientRect();
+            if (box.width === 0 || box.height === 0) return false;
+            // Content that scrolls inside its own box (code, tables) does not move the page; clipped content is lost, so it counts.
+            for (let up = element.parentElement; up; up = up.parentElement) if (/(auto|scroll)/.test(getComputedStyle(up).overflowX) && up !== document.body && up !== document.documentElement) return false;
+            return box.right > screen + 0.5;
+          })
+          .map((element) => `${element.tagName.toLowerCase()}.${[...element.classList].join('.')}`),
+      390);
+      assert.deepEqual(wider, [], `${path || '/'}: elements past the screen's edges`);
+      for (const selector of ['.site-header', '.site-search input', '.site-search button', '.theme-toggle']) {
+        const box = await page.locator(selector).first().boundingBox();
+        assert.ok(box, `${selector} is shown`);
+        assert.ok(box.x >= 0 && box.x + box.width <= 390, `${selector} is on screen (${box.x}…${box.x + box.width})`);
+      }
+      if (path === '') await shot(page, 'phone-390');
+      await page.close();
+    }
   });
 
   it('copies code with its button', async () => {
@@ -255,7 +308,7 @@ describe('the reader\'s features in a browser [sqlite]', { skip }, () => {
   it('has no layout shift and no serious accessibility violations, in both themes', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
       // axe is injected as a script: this context alone bypasses the page's policy to let it run.
-      const page = await open(site.url, { colorScheme, bypassCSP: true });
+      const page = await open(site.url, { colorScheme, bypassCSP: true }, colorScheme);
       await page.waitForLoadState('load');
       const shift = await page.evaluate(
         () =>

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,12 +11,13 @@ import { createWorld, type World } from '../helpers/factories.ts';
 import { scheduleSpaceIndex } from '../../src/search/changes.ts';
 import { indexNow } from '../search/support.ts';
 import { addSection, addVariant, createSite, visitorToken, type SiteHandle } from '../published/support.ts';
+import { chromiumPath, needs } from '../helpers/system.ts';
 
 /**
  * The reader in a real browser (Chromium through playwright-core), on SQLite only: clicking through the
  * tree, sections and variants, searching with and without JavaScript, and getting into restricted sites.
  */
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = chromiumPath();
 const artifacts = join(import.meta.dirname, '..', '..', 'test-artifacts');
 
 async function freePort(): Promise<number> {
@@ -91,8 +92,7 @@ const WELCOME = [
   '',
 ].join('\n');
 
-// Skipped only on a developer machine without Chromium; in CI (CI=true, .ci/run installs it) a missing browser fails.
-const skip = existsSync(CHROMIUM) || process.env.CI ? false : `${CHROMIUM} is not installed (CI installs it: see .ci/run)`;
+const skip = needs('chromium');
 
 describe('the reader in a browser [sqlite]', { skip }, () => {
   let t: TestApp;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -9,6 +9,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { storePassword } from '../../src/sessions/passwords.ts';
+import { chromiumPath, needs } from '../helpers/system.ts';
 
 /**
  * Signing in, in a real browser (Chromium through playwright-core), on SQLite: passwords (keyboard only),
@@ -16,14 +17,14 @@ import { storePassword } from '../../src/sessions/passwords.ts';
  * virtual authenticator (as a way in and as a second factor), a cross-site form post that changes nothing,
  * a same-origin write without the CSRF token refused, and axe-core on every page in light and dark.
  */
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = chromiumPath();
 const artifacts = join(import.meta.dirname, '..', '..', 'test-artifacts');
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const PASSWORD = 'correct horse battery staple';
 
 // Skipped only on a developer machine without Chromium; in CI (CI=true, .ci/run installs it) a missing browser fails.
-const skip = existsSync(CHROMIUM) || process.env.CI ? false : `${CHROMIUM} is not installed (CI installs it: see .ci/run)`;
+const skip = needs('chromium');
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

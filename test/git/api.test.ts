@@ -9,6 +9,7 @@ import { createSpace } from '../helpers/content-factory.ts';
 import { cast, createWorld, type World } from '../helpers/factories.ts';
 import { createGitTestApp, lastOperation, runJobs } from './helpers.ts';
 import { PASSWORD, startGitServer, type GitServer } from './server.ts';
+import { needs } from '../helpers/system.ts';
 
 /**
  * The Git group of the API: who may trigger a sync (each role, a guest, an outsider), what git/info says
@@ -22,7 +23,7 @@ const REPO = {
 };
 
 for (const dialect of dialects) {
-  describe(`Git Sync API [${dialect}]`, () => {
+  describe(`Git Sync API [${dialect}]`, { skip: needs('git') }, () => {
     let t: TestApp;
     let world: World;
     let remote: GitServer;
@@ -161,7 +162,7 @@ for (const dialect of dialects) {
 }
 
 for (const dialect of dialects) {
-  describe(`Git Sync and the address guard [${dialect}]`, () => {
+  describe(`Git Sync and the address guard [${dialect}]`, { skip: needs('git') }, () => {
     it('refuses a remote on a private address unless QUIRE_IMPORT_ALLOW_PRIVATE is set: the operation fails and says why', async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'quire-git-guard-'));
       const t = await createTestApp(dialect, { QUIRE_DATA_DIR: dataDir });

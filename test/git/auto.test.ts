@@ -16,6 +16,7 @@ import { Receiver } from '../webhooks/receiver.ts';
 import { PASSWORD, startGitServer, gitSync, type GitServer } from './server.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { needs } from '../helpers/system.ts';
 
 /**
  * Automatic Git Sync (issue 12): PUT/GET/DELETE git/sync with the space's triggerGitSync; webhooks from
@@ -31,7 +32,7 @@ const REPO = {
 const REF = 'refs/heads/main';
 
 for (const dialect of dialects) {
-  describe(`Automatic Git Sync [${dialect}]`, () => {
+  describe(`Automatic Git Sync [${dialect}]`, { skip: needs('git') }, () => {
     let t: TestApp;
     let world: World;
     let remote: GitServer;

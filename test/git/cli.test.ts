@@ -16,6 +16,7 @@ import { openDatabase } from '../../src/db/database.ts';
 import { createServices } from '../../src/services.ts';
 import { createSpace, currentRevision, editContent } from '../helpers/content-factory.ts';
 import { PASSWORD, startGitServer, type GitServer } from './server.ts';
+import { needs } from '../helpers/system.ts';
 
 /**
  * `quire git import|export|status` through the real bin/quire, against a real remote over smart HTTP: the
@@ -59,7 +60,7 @@ if (process.env.TEST_DATABASE_URL) {
 }
 
 for (const [dialect, setUp] of targets) {
-  describe(`quire git [${dialect}]`, () => {
+  describe(`quire git [${dialect}]`, { skip: needs('git') }, () => {
     let remote: GitServer;
     let env: Record<string, string>;
     let cleanup: () => Promise<void>;

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { apiOf, runQuire, startQuire, type QuireProcess } from '../scale/cluster.ts';
 import { startGitServer, type GitServer } from './server.ts';
+import { needs } from '../helpers/system.ts';
 
 /**
  * `kill -9` of a real `bin/quire serve` in the middle of a Git import: the space keeps its content (no
@@ -28,7 +29,7 @@ function repository(): Record<string, string> {
   return files;
 }
 
-describe('a Git import killed with SIGKILL mid-way', { timeout: 300_000 }, () => {
+describe('a Git import killed with SIGKILL mid-way', { skip: needs('git'), timeout: 300_000 }, () => {
   let remote: GitServer;
   let dataDir: string;
   let env: Record<string, string>;

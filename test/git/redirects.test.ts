@@ -6,6 +6,7 @@ import { createWorld, type World } from '../helpers/factories.ts';
 import { browse, createSite, type SiteHandle } from '../published/support.ts';
 import { createGitTestApp, lastOperation, runJobs } from './helpers.ts';
 import { startGitServer, type GitServer } from './server.ts';
+import { needs } from '../helpers/system.ts';
 
 /**
  * `.gitbook.yaml` redirects (issue 12): kept by a Git import and answered by the published reader with a
@@ -21,7 +22,7 @@ const REPO = {
 };
 
 for (const dialect of dialects) {
-  describe(`.gitbook.yaml redirects on the published site [${dialect}]`, () => {
+  describe(`.gitbook.yaml redirects on the published site [${dialect}]`, { skip: needs('git') }, () => {
     let t: TestApp;
     let world: World;
     let remote: GitServer;

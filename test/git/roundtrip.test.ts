@@ -8,6 +8,7 @@ import { createWorld, type World } from '../helpers/factories.ts';
 import { gitbookFixtureRepo } from './fixture-repo.ts';
 import { createGitTestApp, lastOperation, runJobs } from './helpers.ts';
 import { startGitServer, type GitServer } from './server.ts';
+import { needs } from '../helpers/system.ts';
 
 /**
  * A repository GitBook wrote round-trips byte-identically: import, then export with nothing changed in
@@ -19,7 +20,7 @@ const CORPUS = process.env.QUIRE_GIT_CORPUS ?? '/work/corpus';
 const corpus = existsSync(CORPUS) ? readdirSync(CORPUS).filter((name) => existsSync(join(CORPUS, name, '.git')) || existsSync(join(CORPUS, name, 'HEAD'))) : [];
 
 for (const dialect of dialects) {
-  describe(`Git round trip [${dialect}]`, () => {
+  describe(`Git round trip [${dialect}]`, { skip: needs('git') }, () => {
     let t: TestApp;
     let world: World;
     let remote: GitServer;

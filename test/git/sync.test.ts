@@ -10,6 +10,7 @@ import { createSpace, currentRevision, editContent } from '../helpers/content-fa
 import { createWorld, type World } from '../helpers/factories.ts';
 import { createGitTestApp, lastOperation, runJobs } from './helpers.ts';
 import { startGitServer, type GitServer } from './server.ts';
+import { needs } from '../helpers/system.ts';
 
 /**
  * Both ways: an edit in Quire reaches the branch as one commit that changes only the lines it changed, by
@@ -30,7 +31,7 @@ const REPO = {
 };
 
 for (const dialect of dialects) {
-  describe(`Git Sync both ways [${dialect}]`, () => {
+  describe(`Git Sync both ways [${dialect}]`, { skip: needs('git') }, () => {
     let t: TestApp;
     let world: World;
     let remote: GitServer;

@@ -154,6 +154,7 @@ describe('bin/quire token create, list, revoke [sqlite]', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('creates with an expiry, lists without secrets, revokes by id', () => {
+    assert.equal(quire(['migrate']).code, 0);
     const made = quire(['token', 'create', '--email', 'ops@acme.test', '--label', 'deploy', '--expires-in', '30d', '--json']);
     assert.equal(made.code, 0, made.stderr);
     const token = JSON.parse(made.stdout);

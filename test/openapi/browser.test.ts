@@ -9,9 +9,10 @@ import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { createSite, type SiteHandle } from '../published/support.ts';
 import { drainJobs, fixture } from './helpers.ts';
+import { chromiumPath, needs } from '../helpers/system.ts';
 
 /** An API reference page in a real browser (Chromium, SQLite): it shows, expands, switches samples, and follows anchors, without script errors. */
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = chromiumPath();
 const artifacts = join(import.meta.dirname, '..', '..', 'test-artifacts');
 
 async function freePort(): Promise<number> {
@@ -36,7 +37,7 @@ const PAGE = `Manage the pets of the store.
 {% endopenapi-operation %}
 `;
 
-describe('an API reference in the browser', () => {
+describe('an API reference in the browser', { skip: needs('chromium') }, () => {
   let t: TestApp;
   let world: World;
   let browser: Browser;

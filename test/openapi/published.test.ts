@@ -113,6 +113,20 @@ for (const dialect of dialects) {
       assert.doesNotMatch(html, /Internal statistics/);
     });
 
+    it('lists the operations of the page\'s OpenAPI blocks under "On this page", in order, with their anchors', async () => {
+      const outlineOf = (html: string) => {
+        const aside = /<aside class="page-outline">([\s\S]*?)<\/aside>/.exec(html);
+        assert.ok(aside, 'the page has an outline');
+        return [...aside[1].matchAll(/<li class="depth-(\d)"><a href="#([^"]+)">([^<]*)<\/a><\/li>/g)].map((m) => `${m[1]} #${m[2]} ${m[3]}`);
+      };
+      const pets = outlineOf((await browse(t.app, site.root)).body);
+      assert.deepEqual(pets.filter((entry) => !entry.includes('#pets-api')), ['2 #get-pets List pets', '2 #post-pets Create a pet', '2 #delete-pets-petid Remove a pet']);
+      const more = outlineOf((await browse(t.app, `${site.root}/more`)).body);
+      assert.ok(more.some((entry) => entry.endsWith('#webhook-newinvoice-post New invoice') || entry.includes('#webhook-newinvoice-post')), more.join('\n'));
+      assert.ok(more.some((entry) => entry.includes('#get-orders-orderid Find an order by id')), more.join('\n'));
+      assert.ok(!more.some((entry) => /Internal statistics|#get-x|#get-nope/.test(entry)), 'hidden and missing operations are not listed');
+    });
+
     it('finds operations in the site search, linking to their anchors', async () => {
       const json = JSON.parse((await browse(t.app, `${site.root}/~search.json?q=${encodeURIComponent('newest first')}`)).body);
       const hit = json.results.find((r: { title: string }) => r.title === 'Pets API');

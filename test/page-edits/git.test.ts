@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { dialects, type TestApp } from '../helpers/app.ts';
 import { createSpace } from '../helpers/content-factory.ts';
@@ -7,17 +6,9 @@ import { createWorld, type World } from '../helpers/factories.ts';
 import { gitbookFixtureRepo } from '../git/fixture-repo.ts';
 import { createGitTestApp, lastOperation, runJobs } from '../git/helpers.ts';
 import { startGitServer, type GitServer } from '../git/server.ts';
+import { needs } from '../helpers/system.ts';
 
-function hasGit(): boolean {
-  try {
-    execFileSync('git', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
-}
-const skip = hasGit() || process.env.CI ? false : 'git is not installed (apt-get install git)';
+const skip = needs('git');
 
 interface Page {
   id: string;

@@ -45,10 +45,10 @@ for (const dialect of dialects) {
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
     };
 
-    it('serves the defaults: the toggle, the system theme, Quire\'s colours, social tags and breadcrumbs', async () => {
+    it('serves the defaults: the toggle, the light theme, Quire\'s colours, social tags and breadcrumbs', async () => {
       const page = await browse(t.app, `${site.root}`);
       assert.equal(page.status, 200);
-      assert.match(page.body, /<html lang="en" data-toggle="on" style="--q-brand-light:#346ddb;--q-brand-dark:#[0-9a-f]{6};/);
+      assert.match(page.body, /<html lang="en" data-theme="light" data-toggle="on" style="--q-brand-light:#346ddb;--q-brand-dark:#[0-9a-f]{6};/);
       assert.match(page.body, /<script src="\/~quire\/[^/]+\/theme\.js"><\/script>\n<link rel="stylesheet"/, 'the theme script runs before the stylesheets, without defer');
       assert.match(page.body, /class="theme-toggle"/);
       assert.match(page.body, /<meta property="og:title" content="Welcome">/);
@@ -58,6 +58,19 @@ for (const dialect of dialects) {
       assert.doesNotMatch(page.body, /page-feedback/, 'feedback is off by default');
       assert.match(page.body, /Published with Quire/);
       assert.doesNotMatch(page.body, /<style/);
+    });
+
+    it('serves the site\'s default theme with the toggle on, and the toggle stays', async () => {
+      const current = (await world.admin.api.get(`/v1/orgs/${world.organizationId}/sites/${site.id}/customization`)).body;
+      await customize({ themes: { default: 'dark', toggeable: true } });
+      const dark = await browse(t.app, `${site.root}`);
+      assert.match(dark.body, /<html lang="en" data-theme="dark" data-toggle="on"/);
+      assert.match(dark.body, /class="theme-toggle"/);
+      await customize({ themes: { default: 'light', toggeable: true } });
+      const light = await browse(t.app, `${site.root}`);
+      assert.match(light.body, /<html lang="en" data-theme="light" data-toggle="on"/);
+      assert.notEqual(dark.body, light.body, 'the default theme reaches the page');
+      await customize({ themes: current.themes });
     });
 
     it('applies the customization at once: colours, logo, title, footer, fixed theme, feedback; a site space override changes only its pages', async () => {

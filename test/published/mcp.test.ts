@@ -54,9 +54,9 @@ for (const dialect of dialects) {
       await t.close();
     });
 
-    const connect = async (root: string, token?: string) => {
+    const connect = async (root: string, token?: string, suffix = '/~mcp') => {
       const client = new Client({ name: 'quire-test', version: '1.0.0' });
-      const transport = new StreamableHTTPClientTransport(new URL(`${address}${root}/~mcp`), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined);
+      const transport = new StreamableHTTPClientTransport(new URL(`${address}${root}${suffix}`), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined);
       await client.connect(transport);
       clients.push(client);
       return client;
@@ -95,6 +95,15 @@ for (const dialect of dialects) {
       const partner = await connect(privateRoot, await visitorToken(key, { plan: 'pro', partner: true }, inAnHour));
       assert.match(textOf(await call(partner, 'search', { query: 'rebates' })), /Partner deals/);
       assert.match(textOf(await call(partner, 'read_page', { url: '/flight-plans' })), /Pro pelican secret/);
+    });
+
+    it('answers at GitBook\'s address of a site\'s MCP server too: {site}/~gitbook/mcp', async () => {
+      const client = await connect(publicRoot, undefined, '/~gitbook/mcp');
+      assert.deepEqual((await client.listTools()).tools.map((tool) => tool.name).sort(), ['list_pages', 'read_page', 'search']);
+      assert.match(textOf(await call(client, 'search', { query: 'albatross' })), /Flight plans/);
+      await assert.rejects(connect(privateRoot, undefined, '/~gitbook/mcp'), /401|signed-in readers/);
+      const missing = await fetch(`${address}/sites/${world.organizationId}/nope/~gitbook/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      assert.equal(missing.status, 404);
     });
 
     it('answers only POST, and a site that does not exist is a 404', async () => {

@@ -241,9 +241,24 @@ describe('published renderer: links, files and media', () => {
 
   it('renders content references as cards to pages, files and URLs', () => {
     const out = html('{% content-ref url="guide.md" %}\n[Guide](guide.md)\n{% endcontent-ref %}\n\n{% content-ref url="missing-page.md" %}\n[Gone](missing-page.md)\n{% endcontent-ref %}\n\n{% content-ref url=".assets/spec.pdf" %}\n[Spec](.assets/spec.pdf)\n{% endcontent-ref %}');
-    assert.match(out, /<div class="content-ref" data-kind="page"><a href="\/docs\/page-guide" class="card"><span class="card-title">\/docs\/page-guide<\/span><\/a><\/div>/);
+    // A page is named by its title, never by its address (GitBook's renderer shows the page's title).
+    assert.match(out, /<div class="content-ref" data-kind="page"><a href="\/docs\/page-guide" class="card"><span class="card-title">Title of page-guide<\/span><\/a><\/div>/);
+    assert.doesNotMatch(out, /card-title">\/docs\//);
     assert.match(out, /<div class="content-ref" data-kind="page"><span class="card broken-link"><span class="card-title">Missing page<\/span><\/span><\/div>/);
     assert.match(out, /<div class="content-ref" data-kind="file"><a href="\/~files\/file-spec\.pdf" class="card"><span class="card-title">file-spec\.pdf<\/span><\/a>/);
+  });
+});
+
+describe('published renderer: cards leading to pages', () => {
+  const cards = (rows: string) =>
+    `<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th></tr></thead><tbody>${rows}</tbody></table>`;
+
+  it('names a card that shows no text by the page it leads to', () => {
+    const out = html(cards('<tr><td></td><td><a href="guide.md">guide.md</a></td></tr><tr><td><strong>Own words</strong></td><td><a href="setup.md">setup.md</a></td></tr>'));
+    assert.match(out, /<a class="card-item" href="\/docs\/page-guide"><div class="card-content"><p class="card-title">Title of page-guide<\/p><\/div><\/a>/);
+    // A card with text of its own keeps it, and is not given the page's title as well.
+    assert.match(out, /<a class="card-item" href="\/docs\/page-setup"><div class="card-content"><p><strong>Own words<\/strong><\/p><\/div><\/a>/);
+    assert.doesNotMatch(out, /<div class="card-content"><\/div>/, 'no card is an empty box');
   });
 });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { apiOf, runQuire, startQuire, type QuireProcess } from './cluster.ts';
+import { needs, nginxPath } from '../helpers/system.ts';
 
 /**
  * The nginx configuration that docs/operations.md gives, exercised as written: the test takes the ```nginx
@@ -18,8 +19,8 @@ import { apiOf, runQuire, startQuire, type QuireProcess } from './cluster.ts';
  * holds, /metrics is closed, and a process that stops (or drains: /readyz 503) is skipped without a failed
  * request. PostgreSQL only, as several processes need it.
  */
-const NGINX = '/usr/sbin/nginx';
-const needs = !process.env.TEST_DATABASE_URL ? 'needs TEST_DATABASE_URL' : !existsSync(NGINX) && !process.env.CI ? 'needs nginx (apt-get install nginx-light)' : false;
+const skip = !process.env.TEST_DATABASE_URL ? 'needs TEST_DATABASE_URL' : needs('nginx');
+const NGINX = nginxPath() ?? '/usr/sbin/nginx';
 
 function documentedConfig(): string {
   const doc = readFileSync(join(import.meta.dirname, '../../docs/operations.md'), 'utf8');
@@ -36,7 +37,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-describe('the documented nginx configuration in front of two processes', { skip: needs, timeout: 300_000 }, () => {
+describe('the documented nginx configuration in front of two processes', { skip, timeout: 300_000 }, () => {
   let database: string;
   let processes: QuireProcess[] = [];
   let nginx: ChildProcess | undefined;

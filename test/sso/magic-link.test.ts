@@ -5,8 +5,9 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import { createWorld, type World } from '../helpers/factories.ts';
-import { freePort, LogCapture, launchChromium, skipWithoutChromium, startQuire, type ListeningQuire } from './support.ts';
+import { freePort, LogCapture, launchChromium, startQuire, type ListeningQuire } from './support.ts';
 import { createTestApp } from '../helpers/app.ts';
+import { needs } from '../helpers/system.ts';
 
 /**
  * Magic links in Chromium, the mail caught by a local SMTP server: asked for on /sign-in/email (with the
@@ -19,7 +20,7 @@ function decodeQuotedPrintable(text: string): string {
   return text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-describe('magic links in a browser [sqlite]', { skip: skipWithoutChromium }, () => {
+describe('magic links in a browser [sqlite]', { skip: needs('chromium') }, () => {
   let q: ListeningQuire;
   let world: World;
   let browser: Browser;

@@ -7,7 +7,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { nowIso } from '../../src/context.ts';
 import { createTestApp } from '../helpers/app.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
-import { freePort, launchChromium, skipWithoutChromium, startQuire, type ListeningQuire } from './support.ts';
+import { freePort, launchChromium, startQuire, type ListeningQuire } from './support.ts';
+import { needs } from '../helpers/system.ts';
 
 /**
  * OpenID Connect sign-in in Chromium against a real OpenID provider (oidc-provider, the certified
@@ -17,7 +18,7 @@ import { freePort, launchChromium, skipWithoutChromium, startQuire, type Listeni
  */
 const CLIENT_SECRET = 'oidc-test-client-secret-never-logged';
 
-describe('OpenID Connect sign-in in a browser [sqlite]', { skip: skipWithoutChromium }, () => {
+describe('OpenID Connect sign-in in a browser [sqlite]', { skip: needs('chromium') }, () => {
   let q: ListeningQuire;
   let world: World;
   let browser: Browser;

@@ -5,7 +5,8 @@ import type { Browser, Page } from 'playwright-core';
 import { nowIso } from '../../src/context.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { IDP_CERT, readAuthnRequest, TestIdp, type IdpMode } from './saml-idp.ts';
-import { freePort, launchChromium, skipWithoutChromium, startQuire, type ListeningQuire } from './support.ts';
+import { freePort, launchChromium, startQuire, type ListeningQuire } from './support.ts';
+import { needs } from '../helpers/system.ts';
 
 /**
  * SAML 2.0 sign-in in Chromium, through an organization's SAML provider object (made with the API, its
@@ -13,7 +14,7 @@ import { freePort, launchChromium, skipWithoutChromium, startQuire, type Listeni
  * with a test key. The tampered answers are refused: unsigned, for another audience or recipient, expired,
  * replayed.
  */
-describe('SAML sign-in in a browser [sqlite]', { skip: skipWithoutChromium }, () => {
+describe('SAML sign-in in a browser [sqlite]', { skip: needs('chromium') }, () => {
   let q: ListeningQuire;
   let world: World;
   let idp: TestIdp;

@@ -1,14 +1,13 @@
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import type { DestinationStream } from 'pino';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { chromiumPath } from '../helpers/system.ts';
 
 /** What the federated sign-in browser tests share: Chromium, a listening Quire whose log is kept, free ports. */
-export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM = chromiumPath();
 
 // Skipped only on a developer machine without Chromium; in CI (CI=true, .ci/run installs it) a missing browser fails.
-export const skipWithoutChromium = existsSync(CHROMIUM) || process.env.CI ? false : `${CHROMIUM} (chromium) is not installed (CI installs it: see .ci/run)`;
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -7,6 +7,7 @@ import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
 import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { editSpace, runJobs } from './support.ts';
+import { needs } from '../helpers/system.ts';
 
 const GUIDE = `# Install
 
@@ -32,7 +33,7 @@ See the [configuration](configure.md) page. The formula $$E = mc^2$$ stays.
  * and an edit of one source page translates that page only.
  */
 for (const dialect of dialects) {
-  describe(`translating a space with Apertium [${dialect}]`, () => {
+  describe(`translating a space with Apertium [${dialect}]`, { skip: needs('apertium') }, () => {
     let t: TestApp;
     let world: World;
     let spaceId: string;

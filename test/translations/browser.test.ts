@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
@@ -8,10 +7,10 @@ import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { addVariant, createSite, type SiteHandle } from '../published/support.ts';
 import { runJobs } from './support.ts';
+import { chromiumPath, needs } from '../helpers/system.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-// Skipped only on a developer machine without Chromium; in CI (.ci/run installs it) a missing browser fails.
-const skip = existsSync(CHROMIUM) || process.env.CI ? false : `${CHROMIUM} is not installed (CI installs it: see .ci/run)`;
+const CHROMIUM = chromiumPath();
+const skip = needs('chromium', 'apertium');
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

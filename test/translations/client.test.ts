@@ -5,6 +5,7 @@ import { assertError, createTestApp, dialects, type TestApp } from '../helpers/a
 import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { cast, createWorld, type World } from '../helpers/factories.ts';
 import { runJobs } from './support.ts';
+import { needs } from '../helpers/system.ts';
 
 /**
  * The five operations of translations and the three of the glossary through the public client, over real
@@ -12,7 +13,7 @@ import { runJobs } from './support.ts';
  * The engine is Apertium (Debian's apertium and apertium-eng-spa), so translations really run.
  */
 for (const dialect of dialects) {
-  describe(`translations through the public client [${dialect}]`, () => {
+  describe(`translations through the public client [${dialect}]`, { skip: needs('apertium') }, () => {
     let t: TestApp;
     let world: World;
     let api: GitBookAPI;
@@ -105,7 +106,7 @@ for (const dialect of dialects) {
     });
   });
 
-  describe(`translations: who may do what [${dialect}]`, () => {
+  describe(`translations: who may do what [${dialect}]`, { skip: needs('apertium') }, () => {
     let t: TestApp;
     let world: World;
     let spaceId: string;

@@ -13,6 +13,7 @@ import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
 import { createSpaceWithPages, manyPages } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { runJobs } from './support.ts';
+import { needs } from '../helpers/system.ts';
 
 /** A toy dictionary: what the local servers "translate" into, word by word, leaving tags alone. */
 const WORDS: Record<string, string> = { the: 'die', dog: 'Hund', eats: 'frisst', apple: 'Apfel', read: 'lies', guide: 'Anleitung', body: 'Körper', of: 'von' };
@@ -110,6 +111,28 @@ for (const dialect of dialects) {
       assert.equal(await bodyMarkdown(t.ctx, first), 'die Hund frisst die **Apfel**; lies die [Anleitung](https://example.com/guide).\n');
     });
 
+    it('suggests names that look like products for the glossary when a translation is created', async () => {
+      const { spaceId } = await createSpaceWithPages(
+        t.ctx,
+        world.organizationId,
+        [
+          { type: 'document', title: 'Install', markdown: 'Install Rocket.Chat with Node.js, from GitHub or from config.yaml, e.g. on macOS. Then read [Deploy with Docker](docker.md).\n\n```\nFoo.Bar\n```\n' },
+          { type: 'document', title: 'Deploy with Docker', markdown: 'Docker it.\n' },
+        ],
+        { title: 'Rocket.Chat Docs' },
+      );
+      const glossary = await world.admin.api.put(`/v1/orgs/${world.organizationId}/translations-glossary`, { operations: [{ type: 'insert', translations: { en: 'GitHub', es: 'GitHub' } }] });
+      assert.ok(glossary.status < 300, JSON.stringify(glossary.body));
+      const created = await world.admin.api.post(`/v1/orgs/${world.organizationId}/translations`, { language: 'es', source: { space: spaceId } });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const suggested = created.body.glossarySuggestions as string[];
+      for (const term of ['Rocket.Chat Docs', 'Rocket.Chat', 'Node.js', 'macOS', 'Deploy with Docker']) assert.ok(suggested.includes(term), `${term} in ${suggested.join(', ')}`);
+      for (const term of ['GitHub', 'config.yaml', 'e.g', 'Foo.Bar', 'Install']) assert.ok(!suggested.includes(term), `${term} not in ${suggested.join(', ')}`);
+      const read = (await world.admin.api.get(`/v1/orgs/${world.organizationId}/translations/${created.body.id}`)).body;
+      assert.equal(read.glossarySuggestions, undefined, 'only the answer to the create carries them');
+      assert.deepEqual(await runJobs(t.ctx, t.clock), [], 'its run is done before the next test counts failures');
+    });
+
     it('keeps a translation pending with the reason while the engine fails, then completes', async () => {
       const { spaceId } = await createSpaceWithPages(t.ctx, world.organizationId, [{ type: 'document', title: 'Apple', markdown: 'The apple.\n' }]);
       engine.failNext = 1;
@@ -184,7 +207,7 @@ describe('other HTTP engines speak their APIs', () => {
   });
 });
 
-describe('Apertium through an apertium-apy server', () => {
+describe('Apertium through an apertium-apy server', { skip: needs('apertium') }, () => {
   it('lists its pairs and translates in HTML mode', async () => {
     const engine = await engineServer((path, body) => {
       if (path === '/listPairs') return { status: 200, body: { responseData: [{ sourceLanguage: 'eng', targetLanguage: 'spa' }], responseDetails: null, responseStatus: 200 } };

@@ -5,6 +5,7 @@ import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { addVariant, browse, createSite, type SiteHandle } from '../published/support.ts';
 import { runJobs } from './support.ts';
+import { needs } from '../helpers/system.ts';
 
 /**
  * A translated space published beside its source: the result space is a variant of the site; the reader
@@ -12,7 +13,7 @@ import { runJobs } from './support.ts';
  * alternates; the sitemap has both languages.
  */
 for (const dialect of dialects) {
-  describe(`a translation published side by side [${dialect}]`, () => {
+  describe(`a translation published side by side [${dialect}]`, { skip: needs('apertium') }, () => {
     let t: TestApp;
     let world: World;
     let site: SiteHandle;

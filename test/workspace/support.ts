@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
+import { chromiumPath } from '../helpers/system.ts';
 
-export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM = chromiumPath();
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 

@@ -9,6 +9,7 @@ import { createSite } from '../published/support.ts';
 import { parseMarkdown, renderMarkdown } from '../../src/content/markdown/index.ts';
 import { createSession } from '../../src/sessions/store.ts';
 import { assertAccessible, CHROMIUM, freePort } from './support.ts';
+import { needs } from '../helpers/system.ts';
 
 /**
  * The workspace in Chromium, the loop a writer takes: sign in, create a space, write a page with the blocks the
@@ -19,7 +20,7 @@ import { assertAccessible, CHROMIUM, freePort } from './support.ts';
 const artifacts = join(import.meta.dirname, '..', '..', 'test-artifacts');
 const docsImages = join(import.meta.dirname, '..', '..', 'docs', 'images');
 // Skipped only on a developer machine without Chromium; in CI (CI=true, .ci/run installs it) a missing browser fails.
-const skip = existsSync(CHROMIUM) || process.env.CI ? false : `${CHROMIUM} is not installed (CI installs it: see .ci/run)`;
+const skip = needs('chromium');
 
 const PASSWORD = 'correct horse battery staple';
 

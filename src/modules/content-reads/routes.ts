@@ -24,7 +24,8 @@ import { EmbedQuery, EmbedSchema, SpaceParams } from './schemas.ts';
 export const contentReadRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/',
-    { config: { policy: 'authenticated' }, schema: { tags: ['api'], operationId: 'getApiInformation', summary: 'The version of Quire answering', response: { 200: ApiInformationSchema } } },
+    // Declared as `/v1/`, the client's `/` under its base URL (ignoreTrailingSlash answers `/v1` too).
+    { prefixTrailingSlash: 'slash', config: { policy: 'authenticated' }, schema: { tags: ['api'], operationId: 'getApiInformation', summary: 'The version of Quire answering', response: { 200: ApiInformationSchema } } },
     async () => apiInformation(),
   );
 

@@ -11,6 +11,8 @@ export type GlossaryEntryRow = Selectable<GlossaryEntriesTable>;
 export interface TranslationView {
   translation: TranslationRow;
   actor: TranslationActor;
+  /** Only when the translation was just created: names to consider for the glossary. */
+  glossarySuggestions?: string[];
 }
 
 export const EMPTY_INSTRUCTIONS: Translation['instructions'] = { object: 'document', data: {}, nodes: [] };
@@ -21,7 +23,7 @@ export function translationLocation(ctx: Pick<Context, 'config'>, organizationId
 
 const seconds = (ms: number) => Math.round(Number(ms) / 1000);
 
-export function presentTranslation(ctx: Pick<Context, 'config'>, { translation: t, actor }: TranslationView): Translation {
+export function presentTranslation(ctx: Pick<Context, 'config'>, { translation: t, actor, glossarySuggestions }: TranslationView): Translation {
   const presented: Translation = {
     object: 'translation',
     id: t.id,
@@ -45,6 +47,7 @@ export function presentTranslation(ctx: Pick<Context, 'config'>, { translation: 
   };
   if (t.result_space_id && t.result_revision_id) presented.result = { space: t.result_space_id, revision: t.result_revision_id };
   if (t.error) presented.error = t.error;
+  if (glossarySuggestions) presented.glossarySuggestions = glossarySuggestions;
   return presented;
 }
 

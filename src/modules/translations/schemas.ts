@@ -37,6 +37,13 @@ export const TranslationSchema = Type.Object({
   }),
   /** Quire's own member: why the translation is still pending after a failed run. */
   error: Type.Optional(Type.String({ description: 'Quire: why the last run failed; the run is retried with a growing delay.' })),
+  /** Quire's own member, in the answer to a create only. */
+  glossarySuggestions: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        'Quire, on create: names in the source space that look like products (the space and site titles, words with an inner dot or capital, link texts that are a page title) and that the glossary does not have yet. Add the ones to keep as they are with PUT …/translations-glossary.',
+    }),
+  ),
   permissions: Type.Object({ view: Type.Boolean(), edit: Type.Boolean() }),
   urls: Type.Object({ location: Type.String({ format: 'uri' }) }),
 });

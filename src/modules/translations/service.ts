@@ -16,6 +16,7 @@ import { isTranslationLanguage } from '../../translations/languages.ts';
 import type { TranslationRow, TranslationView } from './presenter.ts';
 import { runTranslationKey } from './run-job.ts';
 import { scheduleTranslationRun } from './schedule.ts';
+import { glossarySuggestionsFor } from './suggestions.ts';
 import type { CreateTranslationBody, ListTranslationsQuery, UpdateTranslationBody } from './schemas.ts';
 
 function translationNotFound(id: string): NotFound {
@@ -108,7 +109,7 @@ export async function createTranslation(ctx: Context, organizationId: string, bo
   if (from === body.language) throw new BadRequest(`language: the space is already in "${from}"; choose another language to translate it into.`);
   await checkEngine(ctx, from, body.language);
   checkInstructions(body.instructions);
-  return inTransaction(ctx, async (tx) => {
+  const view = await inTransaction(ctx, async (tx): Promise<TranslationView> => {
     const existing = await tx.db.selectFrom('translations').select('id').where('source_space_id', '=', source.space.id).where('language', '=', body.language).executeTakeFirst();
     if (existing) throw new Conflict(`The space "${source.space.id}" is already translated into "${body.language}" (translation "${existing.id}"); change that one instead.`);
     const now = nowIso(tx);
@@ -140,6 +141,8 @@ export async function createTranslation(ctx: Context, organizationId: string, bo
     await scheduleTranslationRun(tx, translation.id);
     return { translation, actor };
   });
+  // Read after the write commits: the suggestions are advice, and reading every page belongs in no transaction.
+  return { ...view, glossarySuggestions: await glossarySuggestionsFor(ctx, org.organization.id, source.space.id, from) };
 }
 
 /**

@@ -1,7 +1,6 @@
 // Light or dark before the first paint: loaded in <head> without `defer`, so the page never flashes the
-// other theme. The reader's last choice (kept in this browser only) wins; otherwise the system's setting
-// applies through the stylesheets' prefers-color-scheme rules. A site whose theme is fixed has data-theme
-// set by the server and data-toggle="off".
+// other theme. The server sets data-theme to the site's default theme; where the toggle is on
+// (data-toggle="on"), the reader's last choice (kept in this browser only) replaces it.
 (function () {
   'use strict';
   var root = document.documentElement;
@@ -14,7 +13,7 @@
     try {
       var stored = window.localStorage.getItem(KEY);
       if (stored === 'dark' || stored === 'light') root.setAttribute('data-theme', stored);
-    } catch (e) { /* Storage may be off: the system's setting applies. */ }
+    } catch (e) { /* Storage may be off: the site's default theme applies. */ }
   }
   function current() {
     var set = root.getAttribute('data-theme');

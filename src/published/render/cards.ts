@@ -4,8 +4,9 @@
  * the target column's reference when it has one. Hidden columns show nothing.
  */
 import type { DocumentBlockTable, DocumentFragment, DocumentTableRecord, DocumentTableViewCards } from '../../content/markdown/index.ts';
+import { inlineText } from '../../content/markdown/nodes.ts';
 import type { RenderContext } from './context.ts';
-import { escapeAttribute } from './escape.ts';
+import { escapeAttribute, escapeHtml } from './escape.ts';
 import { renderInlines } from './inlines.ts';
 import { resolveRef } from './targets.ts';
 
@@ -24,11 +25,24 @@ function coverOf(record: DocumentTableRecord, view: DocumentTableViewCards, ctx:
   return typeof file === 'string' ? ctx.links.fileUrl(file) : null;
 }
 
-function targetOf(record: DocumentTableRecord, view: DocumentTableViewCards, ctx: RenderContext): string | null {
+interface CardTarget {
+  href: string;
+  /** The title of the page the card leads to, when it leads to a page of the site. */
+  title: string | null;
+}
+
+function targetOf(record: DocumentTableRecord, view: DocumentTableViewCards, ctx: RenderContext): CardTarget | null {
   const value = view.targetDefinition ? record.values?.[view.targetDefinition] : undefined;
   if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
   const target = resolveRef(value, ctx.links);
-  return target.kind === 'href' ? target.href : null;
+  if (target.kind !== 'href') return null;
+  const title = (value.kind === 'page' || (value.kind === 'anchor' && value.page)) ? ctx.links.pageTitle(value.page ?? '') : null;
+  return { href: target.href, title };
+}
+
+/** Whether a cell shows anything: a fragment of empty paragraphs shows nothing. */
+function showsText(fragment: DocumentFragment): boolean {
+  return (fragment.nodes ?? []).some((node) => node.type !== 'paragraph' || inlineText(node.nodes ?? []).trim() !== '');
 }
 
 export function renderCards(block: DocumentBlockTable, view: DocumentTableViewCards, records: Array<[string, DocumentTableRecord]>, ctx: RenderContext, out: string[]): void {
@@ -37,17 +51,20 @@ export function renderCards(block: DocumentBlockTable, view: DocumentTableViewCa
   const columns = (view.columns ?? []).filter((id) => id in definition && definition[id].type === 'text');
   out.push(`<div class="cards cards-${view.cardSize === 'large' ? 'large' : 'medium'}">`);
   for (const [, record] of records) {
-    const href = targetOf(record, view, ctx);
-    out.push(href ? `<a class="card-item" href="${escapeAttribute(href)}">` : '<div class="card-item">');
+    const target = targetOf(record, view, ctx);
+    out.push(target ? `<a class="card-item" href="${escapeAttribute(target.href)}">` : '<div class="card-item">');
     const cover = coverOf(record, view, ctx);
     if (cover) out.push(`<img class="card-cover" src="${escapeAttribute(cover)}" alt="" loading="lazy" decoding="async">`);
     out.push('<div class="card-content">');
-    for (const id of columns) {
+    const cells = columns.flatMap((id) => {
       const value = record.values?.[id];
       const fragment = typeof value === 'string' ? fragments.get(value) : undefined;
-      if (fragment) renderCell(fragment, ctx, out);
-    }
-    out.push(href ? '</div></a>' : '</div></div>');
+      return fragment && showsText(fragment) ? [fragment] : [];
+    });
+    for (const fragment of cells) renderCell(fragment, ctx, out);
+    // A card that says nothing but leads to a page is named by that page, as a content reference is.
+    if (cells.length === 0 && target?.title) out.push(`<p class="card-title">${escapeHtml(target.title)}</p>`);
+    out.push(target ? '</div></a>' : '</div></div>');
   }
   out.push('</div>');
 }

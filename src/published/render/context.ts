@@ -17,6 +17,8 @@ export interface RenderLinks {
   reusableContent(id: string): Document | null;
   /** HTML of an OpenAPI block (an operation, schemas, a webhook), when the site can render one. */
   openApi?(block: DocumentBlock): string | null;
+  /** The operations an OpenAPI block shows, with the ids of their sections, for the page's outline. */
+  openApiOutline?(block: DocumentBlock): Array<{ id: string; title: string }>;
 }
 
 export interface OutlineEntry {

@@ -8,14 +8,17 @@
  */
 import type { Document, DocumentBlock } from '../../content/markdown/index.ts';
 import { renderBlocks } from './blocks.ts';
-import { HeadingIds, type OutlineEntry, type RenderContext, type RenderLinks } from './context.ts';
+import { HeadingIds, isHeading, type OutlineEntry, type RenderContext, type RenderLinks } from './context.ts';
 
 export type { OutlineEntry, RenderLinks } from './context.ts';
 export { escapeAttribute, escapeHtml } from './escape.ts';
 
 export interface RenderedDocument {
   html: string;
-  /** The page's top-level headings in order, with the ids their elements carry (the sections of the content API). */
+  /**
+   * The page's top-level headings in order, with the ids their elements carry (the sections of the content
+   * API), and the operations of its top-level OpenAPI blocks where they stand.
+   */
   outline: OutlineEntry[];
 }
 
@@ -40,5 +43,28 @@ export function renderDocument(document: Document, links: RenderLinks): Rendered
   };
   const out: string[] = [];
   renderBlocks(nodes, ctx, out);
-  return { html: out.join(''), outline: headings.outline };
+  return { html: out.join(''), outline: withOperations(nodes, headings.outline, links) };
+}
+
+const OPENAPI_BLOCKS = new Set<DocumentBlock['type']>(['swagger', 'openapi-operation', 'openapi-webhook']);
+
+/**
+ * The outline with the operations of the page's top-level OpenAPI blocks in their places (GitBook lists an
+ * API reference's operations under "On this page"), each one level below the heading it follows.
+ */
+function withOperations(nodes: DocumentBlock[], headings: OutlineEntry[], links: RenderLinks): OutlineEntry[] {
+  if (!links.openApiOutline || !nodes.some((node) => OPENAPI_BLOCKS.has(node.type))) return headings;
+  const entries: OutlineEntry[] = [];
+  let next = 0;
+  let depth = 0;
+  for (const node of nodes) {
+    if (isHeading(node)) {
+      const heading = headings[next++];
+      entries.push(heading);
+      depth = heading.depth;
+    } else if (OPENAPI_BLOCKS.has(node.type)) {
+      for (const operation of links.openApiOutline(node)) entries.push({ ...operation, depth: Math.min(3, depth + 1) as 1 | 2 | 3 });
+    }
+  }
+  return entries;
 }

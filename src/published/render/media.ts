@@ -95,11 +95,18 @@ export function renderEmbed(block: DocumentBlockEmbed, ctx: RenderContext, out: 
   out.push('</div>');
 }
 
-/** What a content reference's card says: the document names no title, so the card names where it leads. */
-function refLabel(ref: ContentRef, href: string | undefined): string {
+/**
+ * What a content reference's card says: the document names no title, so the card names where it leads —
+ * a page by its title (as GitBook's renderer does), a file by its name, a URL as written.
+ */
+function refLabel(ref: ContentRef, href: string | undefined, ctx: RenderContext): string {
   if (ref.kind === 'url') return ref.url;
   if (href === undefined) return ref.kind === 'file' ? 'Missing file' : 'Missing page';
-  return ref.kind === 'file' ? urlLabel(href) : href;
+  if (ref.kind === 'file') return urlLabel(href);
+  const page = ref.kind === 'page' ? ref.page : ref.kind === 'anchor' ? ref.page : undefined;
+  const title = page ? ctx.links.pageTitle(page)?.trim() : undefined;
+  if (title) return title;
+  return ref.kind === 'anchor' && !ref.page ? `#${ref.anchor}` : 'Untitled page';
 }
 
 export function renderContentRef(block: DocumentBlockContentRef, ctx: RenderContext, out: string[]): void {
@@ -108,6 +115,6 @@ export function renderContentRef(block: DocumentBlockContentRef, ctx: RenderCont
   const target = resolveRef(ref, ctx.links);
   const href = target.kind === 'href' ? target.href : undefined;
   out.push(`<div class="content-ref" data-kind="${escapeAttribute(ref.kind)}">`);
-  linked(target, () => out.push(`<span class="card-title">${escapeHtml(refLabel(ref, href))}</span>`), out, 'card');
+  linked(target, () => out.push(`<span class="card-title">${escapeHtml(refLabel(ref, href, ctx))}</span>`), out, 'card');
   out.push('</div>');
 }

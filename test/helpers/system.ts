@@ -1,0 +1,84 @@
+/**
+ * Tests that need a system package (Apertium, Chromium, git, nginx) ask for it here, once per file, at load:
+ *
+ *   describe('…', { skip: needs('apertium') }, () => …)
+ *
+ * When the program is missing, a developer's run (CI unset) skips the file's tests with one line naming the
+ * package to install; a CI run (CI set) fails at once, because .ci/run installs every one of them. Either
+ * way nothing waits for a program that is not there. Programs are looked up on PATH (Chromium too), so a run
+ * with a PATH that leaves one out behaves as a machine without it.
+ */
+import { accessSync, constants, existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+
+export type SystemPackage = 'apertium' | 'chromium' | 'git' | 'nginx';
+
+/** What to install, as a developer on Debian would. */
+const INSTALL: Record<SystemPackage, string> = {
+  apertium: 'apt-get install apertium apertium-eng-spa',
+  chromium: 'apt-get install chromium',
+  git: 'apt-get install git',
+  nginx: 'apt-get install nginx-light',
+};
+
+/** The executable `name` on PATH (then in `extra` folders), or null. */
+export function onPath(name: string, extra: string[] = []): string | null {
+  const folders = [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), ...extra];
+  for (const folder of folders) {
+    const path = join(folder, name);
+    try {
+      accessSync(path, constants.X_OK);
+      return path;
+    } catch {
+      // Not in this folder: the next one is tried.
+    }
+  }
+  return null;
+}
+
+/** Why the package cannot be used here, or null when it can. */
+function missing(pkg: SystemPackage): string | null {
+  switch (pkg) {
+    case 'apertium': {
+      if (!onPath('apertium')) return 'the apertium command is not on PATH';
+      return existsSync('/usr/share/apertium/modes/eng-spa.mode') ? null : 'the English–Spanish pair (apertium-eng-spa) is not installed';
+    }
+    case 'chromium':
+      return onPath('chromium') ? null : 'the chromium command is not on PATH';
+    case 'git': {
+      const git = onPath('git');
+      if (!git) return 'the git command is not on PATH';
+      const exec = execFileSync(git, ['--exec-path'], { encoding: 'utf8' }).trim();
+      return existsSync(join(exec, 'git-http-backend')) ? null : 'git http-backend is not installed';
+    }
+    case 'nginx':
+      return nginxPath() ? null : 'the nginx command is not on PATH';
+  }
+}
+
+/**
+ * The `skip` option of a suite that needs these packages: false when they are all there; else a one-line
+ * reason naming the package (CI unset), or an error thrown at once (CI set).
+ */
+export function needs(...packages: SystemPackage[]): string | false {
+  for (const pkg of packages) {
+    const why = missing(pkg);
+    if (why === null) continue;
+    const line = `needs ${pkg}: ${why} (${INSTALL[pkg]})`;
+    if (process.env.CI) throw new Error(`${line}; CI must have it (.ci/run installs it)`);
+    return line;
+  }
+  return false;
+}
+
+/** Debian's nginx is in /usr/sbin, which is not on every user's PATH: looked for there beside /usr/bin. */
+export function nginxPath(): string | null {
+  const path = (process.env.PATH ?? '').split(delimiter);
+  return onPath('nginx', path.includes('/usr/bin') && !path.includes('/usr/sbin') ? ['/usr/sbin'] : []);
+}
+
+/** The Chromium to drive: the one on PATH (Debian's /usr/bin/chromium). Call after needs('chromium'). */
+export function chromiumPath(): string {
+  return onPath('chromium') ?? '/usr/bin/chromium';
+}
