@@ -96,7 +96,8 @@ function filePage(text: string, path: string, options: Omit<MarkdownPageOptions,
   page.file = { path, oid: gitBlobOid(text) };
   const parts = path.split('/');
   const name = parts[parts.length - 1].replace(/\.(md|markdown)$/i, '');
-  const slug = name.toLowerCase() === 'readme' ? parts[parts.length - 2] : name;
+  // The top README's children live in `readme/` (GitBook writes them there), so its slug is `readme`.
+  const slug = name.toLowerCase() === 'readme' ? (parts[parts.length - 2] ?? 'readme') : name;
   if (slug) page.settings = { ...page.settings, slug };
   return page;
 }
