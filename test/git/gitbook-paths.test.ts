@@ -27,7 +27,12 @@ const REPO = {
     '* [Use Rocket.Chat](use-rocket.chat.md)',
     '* [Getting started](getting%20started.md)',
     '',
+    '## Use Rocket.Chat',
+    '',
+    '* [Workspace Administration](use-rocket.chat/workspace-administration/README.md)',
+    '',
   ].join('\n'),
+  'use-rocket.chat/workspace-administration/README.md': '# Workspace Administration\n\nAdminister.\n',
   'readme/our-plans.md': '# Our Plans\n\nPlans.\n',
   'deploy/deploy-rocket.chat/README.md': '# Deploy Rocket.Chat\n\nDeploy it.\n',
   'deploy/deploy-rocket.chat/system-requirements.md': '# System Requirements\n\nA machine.\n',
@@ -71,6 +76,7 @@ for (const dialect of dialects) {
       assert.equal(pathOf('Deploy Rocket.Chat'), 'deploy/deploy-rocket.chat');
       assert.equal(pathOf('System Requirements'), 'deploy/deploy-rocket.chat/system-requirements');
       assert.equal(pathOf('Use Rocket.Chat'), 'deploy/use-rocket.chat');
+      assert.equal(pathOf('Workspace Administration'), 'use-rocket.chat/workspace-administration', 'a group keeps the dots of its title');
       for (const path of ['/readme/our-plans', '/deploy/deploy-rocket.chat', '/deploy/deploy-rocket.chat/system-requirements', '/deploy/use-rocket.chat']) {
         assert.equal((await get(path)).status, 200, path);
       }
