@@ -6,7 +6,7 @@ import { BadRequest } from '../errors.ts';
 import { importFileSet } from '../imports/fileset.ts';
 import { loadImport, type ImportSource } from '../imports/index.ts';
 import { Deadline, DEFAULT_LIMITS, megabytes, type ImportLimits } from '../imports/limits.ts';
-import { AssetCollector, contentTypeOf } from '../imports/types.ts';
+import { AssetCollector, contentTypeOf, type ImportedContent } from '../imports/types.ts';
 import type { FileSet } from '../imports/zip.ts';
 import { importIntoSpaceAsOperator } from '../modules/imports/service.ts';
 
@@ -25,10 +25,13 @@ const SOURCES_BY_EXTENSION: Record<string, ImportSource> = { '.zip': 'zip', '.md
 
 const SKIPPED_FOLDERS = new Set(['.git', 'node_modules']);
 
-/** A folder on disk as a FileSet: regular files only (symbolic links are not followed), within the limits. */
+/**
+ * A folder on disk as a FileSet: regular files only (symbolic links are not followed), at most
+ * `maxEntries` of them. Their total size is not limited here: the import counts only what it takes (the
+ * pages and the files they use, src/imports/fileset.ts).
+ */
 export async function folderFileSet(root: string, limits: ImportLimits = CLI_LIMITS): Promise<FileSet> {
   const files: Array<{ path: string; size: number }> = [];
-  let total = 0;
   const walk = async (folder: string): Promise<void> => {
     const entries = await readdir(folder, { withFileTypes: true });
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -40,10 +43,8 @@ export async function folderFileSet(root: string, limits: ImportLimits = CLI_LIM
       }
       if (!entry.isFile()) continue;
       const { size } = await lstat(path);
-      total += size;
       files.push({ path: relative(root, path).split(sep).join('/'), size });
       if (files.length > limits.maxEntries) throw new BadRequest(`The folder holds more than ${limits.maxEntries} files, the most one import takes; import its parts one by one.`);
-      if (total > limits.maxUnpackedBytes) throw new BadRequest(`The folder holds more than ${megabytes(limits.maxUnpackedBytes)}, the most one import takes; import its parts one by one.`);
     }
   };
   await walk(root);
@@ -62,6 +63,7 @@ export async function importCommand(ctx: Context, command: ImportCommand): Promi
   const stats = await lstat(path).catch(() => null);
   if (!stats || (!stats.isFile() && !stats.isDirectory())) throw new BadRequest(`There is no file or folder at ${command.path}.`);
 
+  let leftOut: ImportedContent['leftOut'];
   const load = async () => {
     if (stats.isFile()) {
       const source = SOURCES_BY_EXTENSION[extname(path).toLowerCase()];
@@ -77,7 +79,9 @@ export async function importCommand(ctx: Context, command: ImportCommand): Promi
     const deadline = new Deadline(CLI_LIMITS.timeoutMs);
     try {
       const env = { limits: CLI_LIMITS, signal: deadline.signal, allowPrivate: ctx.config.importAllowPrivate };
-      return await importFileSet(set, { assets: new AssetCollector(ctx.blobs), env, onProgress: (done) => bar?.update(done) });
+      const content = await importFileSet(set, { assets: new AssetCollector(ctx.blobs), env, onProgress: (done) => bar?.update(done) });
+      leftOut = content.leftOut;
+      return content;
     } finally {
       deadline.dispose();
       bar?.stop();
@@ -85,11 +89,19 @@ export async function importCommand(ctx: Context, command: ImportCommand): Promi
   };
 
   const result = await importIntoSpaceAsOperator(ctx, command.spaceId, load);
-  const printed = { space: command.spaceId, revision: result.revisionId, importedResources: result.importedResources, totalResources: result.totalResources };
+  const left = leftOut && leftOut.files.length > 0 ? { count: leftOut.files.length, bytes: leftOut.bytes, files: leftOut.files.slice(0, 100) } : undefined;
+  const printed = { space: command.spaceId, revision: result.revisionId, importedResources: result.importedResources, totalResources: result.totalResources, ...(left ? { leftOut: left } : {}) };
   process.stdout.write(
     command.json
       ? JSON.stringify(printed) + '\n'
-      : `Imported ${result.importedResources} of ${result.totalResources} resources into space ${command.spaceId}: new revision ${result.revisionId}.\n`,
+      : `Imported ${result.importedResources} of ${result.totalResources} resources into space ${command.spaceId}: new revision ${result.revisionId}.\n${left ? leftOutText(left) : ''}`,
   );
   return 0;
+}
+
+/** What a folder import left out, for a person: how many files, their size, and the first few names. */
+export function leftOutText(left: { count: number; bytes: number; files: string[] }): string {
+  const shown = left.files.slice(0, 10);
+  const more = left.count - shown.length;
+  return `Left out ${left.count} file${left.count === 1 ? '' : 's'} (${megabytes(left.bytes)}) that no imported page uses or the summary does not list: ${shown.join(', ')}${more > 0 ? `, and ${more} more` : ''}.\n`;
 }

@@ -13,7 +13,7 @@ import { safeDecode } from '../url-text.ts';
 
 /** The path of a page's Markdown file in the space's folder layout. */
 export function pageFile(page: TreePage): string {
-  if (page.node.git?.path) return page.node.git.path;
+  if (page.file) return page.file;
   return page.pages.length > 0 ? `${page.path}/README.md` : `${page.path}.md`;
 }
 

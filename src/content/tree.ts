@@ -3,7 +3,8 @@ import { LruCache } from '../lru.ts';
 import { decodeNode, type PageNode } from './nodes.ts';
 import { getObjects } from './objects.ts';
 import type { RevisionRoot, StoredFile } from './revisions.ts';
-import { slugify, UniqueSlugs } from './markdown/index.ts';
+import { keptSlug, slugify, UniqueSlugs } from './markdown/index.ts';
+import { assignPageFiles } from './page-files.ts';
 
 /**
  * A revision's content as a tree in memory: every page with its node, slug and path, and indexes by id and
@@ -20,6 +21,8 @@ export interface TreePage {
   path: string | null;
   parentId: string | null;
   pages: TreePage[];
+  /** The page's Markdown file in the folder layout, held by no other page (src/content/page-files.ts); documents only. */
+  file?: string;
 }
 
 export interface RevisionTree {
@@ -104,7 +107,7 @@ export function buildTree(rootHash: string, root: RevisionRoot, nodes: Map<strin
     return hashes.map((hash) => {
       const node = nodes.get(hash);
       if (!node) throw new Error(`Page node ${hash} is missing from the content store.`);
-      const slug = node.type === 'link' ? null : slugs.claim(node.slug ? slugify(node.slug) : slugify(node.title));
+      const slug = node.type === 'link' ? null : slugs.claim(node.slug ? keptSlug(node.slug) : slugify(node.title));
       const path = slug === null ? null : parent?.path ? `${parent.path}/${slug}` : slug;
       const page: TreePage = { hash, node, slug, path, parentId: parent?.node.id ?? null, pages: [] };
       page.pages = build(node.children, page, depth + 1);
@@ -115,6 +118,7 @@ export function buildTree(rootHash: string, root: RevisionRoot, nodes: Map<strin
   };
 
   const pages = build(root.pages, null, 0);
+  assignPageFiles(pages, root);
   return { rootHash, root, pages, byId, byPath, files: new Map(root.files.map((file) => [file.id, file])), size: byId.size };
 }
 

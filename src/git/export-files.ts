@@ -5,6 +5,7 @@ import { getObjects } from '../content/objects.ts';
 import { reusableContentFile, reusableContentsOf, type StoredReusableContent } from '../content/reusable-contents.ts';
 import type { StoredFile } from '../content/revisions.ts';
 import { walkPages, type RevisionTree, type TreePage } from '../content/tree.ts';
+import { Conflict } from '../errors.ts';
 import { gitBlobOid } from '../imports/types.ts';
 import { BlobReader } from './cli.ts';
 import { includeFileText, mergeLines, pageFileText, repoPath, summaryText, type DocsLayout } from './files.ts';
@@ -52,6 +53,7 @@ export async function exportChanges(ctx: Pick<Context, 'db' | 'blobs'>, input: E
     const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
     if (tipByPath.get(path)?.oid !== gitBlobOid(bytes)) changes.push({ path, content: bytes });
   };
+  const filePathOf = (file: StoredFile) => repoPath(layout, file.git?.path ?? `.gitbook/assets/${file.name}`);
   try {
     // Pages.
     const pages = [...walkPages(tree.pages)].filter((page) => page.node.type === 'document');
@@ -70,8 +72,20 @@ export async function exportChanges(ctx: Pick<Context, 'db' | 'blobs'>, input: E
     }
     const bodies = await getObjects(ctx, changed.flatMap(({ page, before }) => [page.node.body, before?.node.body]).filter((hash): hash is string => Boolean(hash)));
     const markdownOf = (node: PageNode) => (node.body ? (bodies.get(node.body) ?? '') : '');
+    // A file of the branch that the last synced content did not write (a file a person added beside the
+    // docs) is never written over by a page: the export stops and names both.
+    const owned = new Set<string>([
+      ...lastPages.map((page) => repoPath(layout, pageFile(page)).toLowerCase()),
+      ...(last?.root.files ?? []).map((file) => filePathOf(file).toLowerCase()),
+      ...(last ? reusableContentsOf(last).map((item) => repoPath(layout, reusableContentFile(item)).toLowerCase()) : []),
+    ]);
+    const tipLower = new Map(input.tip.map((entry) => [entry.path.toLowerCase(), entry.path]));
     for (const { page, before } of changed) {
       const path = repoPath(layout, pageFile(page));
+      const foreign = last && (!before || repoPath(layout, pageFile(before)) !== path) && !owned.has(path.toLowerCase()) ? tipLower.get(path.toLowerCase()) : undefined;
+      if (foreign) {
+        throw new Conflict(`The page "${page.node.title}" would be written over "${foreign}", a file of the branch that is not one of the space's pages; rename or move the page, or move that file, then export again.`);
+      }
       const next = pageFileText(page.node, markdownOf(page.node));
       const previous = before ? await textAt(repoPath(layout, pageFile(before))) : undefined;
       put(path, before && previous !== undefined ? mergeLines(previous, pageFileText(before.node, markdownOf(before.node)), next) : next);
@@ -94,7 +108,7 @@ export async function exportChanges(ctx: Pick<Context, 'db' | 'blobs'>, input: E
     }
 
     // Files.
-    const filePath = (file: StoredFile) => repoPath(layout, file.git?.path ?? `.gitbook/assets/${file.name}`);
+    const filePath = filePathOf;
     for (const file of tree.root.files) {
       const path = filePath(file);
       if (file.git && tipByPath.get(path)?.oid === file.git.oid) {

@@ -37,7 +37,7 @@ export async function incrementalImport(
     } else if (path === '.gitbook.yaml') return null;
   }
   const pages = new Map<string, { id: string; fields: PageFields }>();
-  for (const page of tree.byId.values()) if (page.node.git?.path) pages.set(page.node.git.path, { id: page.node.id, fields: page.node });
+  for (const page of tree.byId.values()) if (page.node.type === 'document' && page.file) pages.set(page.file, { id: page.node.id, fields: page.node });
   const contents = new Map(reusableContentsOf(tree).filter((item) => item.git?.path).map((item) => [item.git!.path, item]));
   const files = new Map(tree.root.files.filter((file) => file.git?.path).map((file) => [file.git!.path, file]));
   const summaryRead = tree.byId.size > 0 && [...pages.keys()].length > 0;

@@ -26,7 +26,8 @@ export function layContent(ctx: Pick<Context, 'ids'>, content: ImportedContent, 
   if (previous) {
     for (const page of walkPages(previous.pages)) {
       const { node } = page;
-      if (node.git?.path) remember(`file\0${node.git.path.toLowerCase()}`, node.id);
+      // A page is known by the file it was exported to, its own or the one derived for it (pageFile).
+      if (node.type === 'document' && page.file) remember(`file\0${page.file.toLowerCase()}`, node.id);
       else if (node.type === 'link') remember(keyOf('link', node.title, node.href ?? (node.target?.kind === 'url' ? node.target.url : '')), node.id);
       else remember(keyOf(node.type, node.title, ''), node.id);
     }

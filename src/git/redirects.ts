@@ -2,6 +2,7 @@ import type { Context } from '../context.ts';
 import { walkPages, type RevisionTree, type TreePage } from '../content/tree.ts';
 import { redirectKey } from '../imports/layout.ts';
 import type { DocsLayout } from './files.ts';
+import { pageAtGitBookPath } from './gitbook-paths.ts';
 
 /**
  * The redirects of a space's `.gitbook.yaml` (issue 12), kept with the layout of its last Git sync
@@ -13,6 +14,8 @@ import type { DocsLayout } from './files.ts';
 export async function gitRedirectPage(ctx: Pick<Context, 'db'>, spaceId: string, path: string, tree: RevisionTree): Promise<TreePage | undefined> {
   const row = await ctx.db.selectFrom('git_syncs').select('layout').where('space_id', '=', spaceId).executeTakeFirst();
   if (!row?.layout) return undefined;
+  const moved = pageAtGitBookPath(tree, decodeURIComponent(path));
+  if (moved) return moved;
   const redirects = (JSON.parse(row.layout) as DocsLayout).redirects;
   const destination = redirects?.[redirectKey(decodeURIComponent(path))];
   if (!destination) return undefined;

@@ -6,14 +6,17 @@ import { loadTree } from '../content/tree.ts';
 import { BadRequest } from '../errors.ts';
 import { mergeRevisions } from '../content/merge/index.ts';
 import { automaticMessage } from './auto.ts';
-import { gitText } from './cli.ts';
+import { posix } from 'node:path';
+import { readLayoutConfig } from '../imports/layout.ts';
+import { git, gitText } from './cli.ts';
+import type { DocsLayout } from './files.ts';
 import { exportChanges } from './export-files.ts';
 import { incrementalImport } from './incremental.ts';
 import { layContent } from './lay.ts';
 import { readCommit } from './read.ts';
 import { remoteConfig, type Remote } from './remote.ts';
 import { fetchRef, listTree, openCache, pushCommit, writeCommit } from './repository.ts';
-import { findOperation, findSync, layoutOf, recordSync, setRevisionCommit, updateOperation, type GitOperationRow, type GitRequest, type GitStage, type GitSyncRow } from './state.ts';
+import { findOperation, findSync, layoutOf, recordSync, revisionAtCommit, setRevisionCommit, updateOperation, type GitOperationRow, type GitRequest, type GitStage, type GitSyncRow } from './state.ts';
 
 /**
  * Runs one Git operation (an import or an export) of the job queue, stage by stage, recording each stage
@@ -142,11 +145,20 @@ export async function runExport(ctx: Context, operation: GitOperationRow, reques
   const spaceId = operation.space_id;
   const { gitDir, config, remote, tip } = await connect(ctx, spaceId, request, stage, signal);
   const sync = await findSync(ctx, spaceId);
-  const sameRemote = sync && sync.url === request.url && sync.ref === request.ref && sync.project_directory === request.projectDirectory;
+  const sameRepository = sync && sync.url === request.url && sync.project_directory === request.projectDirectory;
+  const sameRemote = sameRepository && sync.ref === request.ref;
   await stage('config_check');
-  const layout = layoutOf(sameRemote ? sync : undefined, request.projectDirectory);
+  // A new branch of the repository last synced starts from the commit of that sync, so it keeps the
+  // repository's layout and every file no edit touched, byte for byte (a branch made with `git branch`).
+  const branchFrom = !tip && sameRepository && sync.last_commit && sync.last_revision_id && (await hasCommit(gitDir, sync.last_commit)) ? sync.last_commit : null;
+  const parent = tip ?? branchFrom;
+  const layout = sameRemote || (sameRepository && !tip) ? layoutOf(sync, request.projectDirectory) : tip ? await layoutAt(gitDir, tip, request.projectDirectory) : layoutOf(undefined, request.projectDirectory);
   await stage('content_process');
-  let base: { commit: string | null; revisionId: string | undefined } = { commit: sameRemote ? sync.last_commit : null, revisionId: sameRemote ? (sync.last_revision_id ?? undefined) : undefined };
+  let base: { commit: string | null; revisionId: string | undefined } = sameRemote
+    ? { commit: sync.last_commit, revisionId: sync.last_revision_id ?? undefined }
+    : branchFrom
+      ? { commit: branchFrom, revisionId: sync!.last_revision_id ?? undefined }
+      : { commit: tip, revisionId: tip ? await revisionAtCommit(ctx, spaceId, tip) : undefined };
   if (sameRemote && sync.last_commit && sync.last_revision_id && tip && tip !== sync.last_commit && !request.force) {
     // The branch moved since the last sync: its content is merged into the space first (three-way, the
     // last synced revision as base), so neither side's edits are lost; the export then builds on the tip.
@@ -155,9 +167,9 @@ export async function runExport(ctx: Context, operation: GitOperationRow, reques
   const space = await ctx.db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirstOrThrow();
   const head = (await findRevision(ctx, space.revision_id))!;
   const tree = await loadTree(ctx, head.root);
-  const lastRevision = base.revisionId && base.commit === tip ? await findRevision(ctx, base.revisionId) : undefined;
+  const lastRevision = base.revisionId && base.commit === parent ? await findRevision(ctx, base.revisionId) : undefined;
   const last = lastRevision ? await loadTree(ctx, lastRevision.root) : null;
-  const entries = tip ? await listTree(gitDir, tip) : [];
+  const entries = parent ? await listTree(gitDir, parent) : [];
   const changes = await exportChanges(ctx, { tree, last, layout, tip: entries, gitDir });
   await stage('finalize');
   const automatic = request.automatic && !request.commitMessage ? await automaticMessage(ctx, spaceId, head.id, request.automatic.template) : undefined;
@@ -165,15 +177,17 @@ export async function runExport(ctx: Context, operation: GitOperationRow, reques
   const author = authorId ? await ctx.db.selectFrom('users').select(['display_name', 'email']).where('id', '=', authorId).executeTakeFirst() : undefined;
   const message = request.commitMessage?.trim() || automatic?.message || 'Quire: No commit message';
   const commit = changes.length === 0 ? null : await writeCommit(gitDir, {
-    parent: tip,
+    parent,
     message: message.endsWith('\n') ? message : `${message}\n`,
     author: author ? { name: author.display_name, email: author.email } : QUIRE_COMMITTER,
     committer: QUIRE_COMMITTER,
     changes,
     time: Math.floor(ctx.clock.now().getTime() / 1000),
   });
-  if (commit) await pushCommit(gitDir, remote.url, commit, request.ref, config, signal);
-  const synced = commit ?? tip;
+  // A new branch with no edit is the commit it starts from.
+  const pushed = commit ?? (tip ? null : branchFrom);
+  if (pushed) await pushCommit(gitDir, remote.url, pushed, request.ref, config, signal);
+  const synced = pushed ?? tip;
   await inTransaction(ctx, async (tx) => {
     if (commit) await setRevisionCommit(tx, head.id, { oid: commit, message: message.trim(), createdByGitBook: true, ref: request.ref, ...(commitUrl(request, commit) ? { url: commitUrl(request, commit) } : {}) });
     await recordSync(tx, spaceId, request, { commit: synced, revisionId: head.id, layout });
@@ -192,6 +206,20 @@ async function divergedBothWays(ctx: Context, spaceId: string, request: GitReque
   if (!sync?.last_revision_id || sync.url !== request.url || sync.ref !== request.ref || sync.project_directory !== request.projectDirectory) return false;
   const space = await ctx.db.selectFrom('spaces').select('revision_id').where('id', '=', spaceId).executeTakeFirstOrThrow();
   return space.revision_id !== sync.last_revision_id;
+}
+
+/** Whether the cached clone holds a commit. */
+function hasCommit(gitDir: string, commit: string): Promise<boolean> {
+  return git(['cat-file', '-e', `${commit}^{commit}`], { gitDir }).then(() => true, () => false);
+}
+
+/** The layout a branch's `.gitbook.yaml` names (the defaults without one), for an export to a branch never synced. */
+async function layoutAt(gitDir: string, commit: string, projectDirectory: string): Promise<DocsLayout> {
+  const at = `${projectDirectory ? `${projectDirectory}/` : ''}.gitbook.yaml`;
+  const text = await gitText(['cat-file', '-p', `${commit}:${at}`], { gitDir }).then((out) => out, () => undefined);
+  const config = readLayoutConfig(text);
+  const root = posix.join(projectDirectory, config.root).replace(/^\.$/, '').replace(/^\/+|\/+$/g, '');
+  return { root, readme: config.readme, summary: config.summary, ...(config.redirects ? { redirects: config.redirects } : {}) };
 }
 
 /** Runs an operation by id, recording its stages and outcome; an error is recorded, then thrown again. */

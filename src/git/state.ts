@@ -120,6 +120,12 @@ export async function revisionCommit(ctx: Pick<Context, 'db'>, revisionId: strin
   return row?.git ? (JSON.parse(row.git) as GitCommitInfo) : undefined;
 }
 
+/** The latest revision of a space that was read from or exported to `commit`, if any. */
+export async function revisionAtCommit(ctx: Pick<Context, 'db'>, spaceId: string, commit: string): Promise<string | undefined> {
+  const rows = await ctx.db.selectFrom('revisions').select(['id', 'git']).where('space_id', '=', spaceId).where('git', 'like', `%"oid":"${commit.replace(/[^0-9a-f]/g, '')}"%`).orderBy('created_at', 'desc').execute();
+  return rows.find((row) => row.git && (JSON.parse(row.git) as GitCommitInfo).oid === commit)?.id;
+}
+
 /** `Space.gitSync` from the space's row. */
 export function spaceGitSync(stored: string | null): GitSyncInfo | undefined {
   return stored ? (JSON.parse(stored) as GitSyncInfo) : undefined;

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { BadRequest } from '../errors.ts';
-import { timeUp } from './limits.ts';
+import { megabytes, timeUp } from './limits.ts';
 import { cleanPath, isMarkdown, pagesFromFolders, pagesFromSummary, readLayoutConfig, SCHEME } from './layout.ts';
 import type { ImportEnvironment } from './source.ts';
 import { gitBlobOid, type AssetCollector, type ImportedContent, type ImportedPage, type ImportedReusableContent, type Reference } from './types.ts';
@@ -136,11 +136,20 @@ export async function importFileSet(set: FileSet, options: FileSetOptions): Prom
       if (found && files.has(found.key) && !isMarkdown(found.key)) referenced.add(found.key);
     }
   });
+  // The size limit counts what is imported (the pages and the files they use), not what the folder holds
+  // beside them: a checkout full of images no page references imports its pages, as GitBook does.
+  const sizes = new Map(set.files.map((file) => [file.path, file.size]));
+  const importedBytes = [...used, ...referenced].reduce((sum, key) => sum + (sizes.get(files.get(key) ?? '') ?? 0), 0);
+  if (importedBytes > env.limits.maxUnpackedBytes) {
+    throw new BadRequest(`The pages and the files they use come to ${megabytes(importedBytes)}, more than the ${megabytes(env.limits.maxUnpackedBytes)} one import takes; import its parts one by one.`);
+  }
   for (const key of [...referenced].sort()) {
     await assets.add(key, posix.basename(key), await read(files.get(key)!), undefined, key);
     progress();
   }
   skipped += [...files.keys()].filter((key) => !isMarkdown(key) && !referenced.has(key)).length;
+  const imported = new Set([...used, ...referenced].map((key) => files.get(key)));
+  const left = set.files.filter((file) => !imported.has(file.path) && file !== configFile);
   options.onProgress?.(total, total);
-  return { pages, assets: assets.assets, reusableContents, skipped: Math.max(0, skipped), resolve };
+  return { pages, assets: assets.assets, reusableContents, skipped: Math.max(0, skipped), leftOut: { files: left.map((file) => file.path), bytes: left.reduce((sum, file) => sum + file.size, 0) }, resolve };
 }

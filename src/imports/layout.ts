@@ -1,4 +1,5 @@
 import { posix } from 'node:path';
+import { keptSlug } from '../content/markdown/index.ts';
 import { parse as parseYaml } from 'yaml';
 import { BadRequest } from '../errors.ts';
 import { yamlDepth } from '../yaml-depth.ts';
@@ -96,7 +97,8 @@ function filePage(text: string, path: string, options: Omit<MarkdownPageOptions,
   page.file = { path, oid: gitBlobOid(text) };
   const parts = path.split('/');
   const name = parts[parts.length - 1].replace(/\.(md|markdown)$/i, '');
-  const slug = name.toLowerCase() === 'readme' ? parts[parts.length - 2] : name;
+  // The top README's children live in `readme/` (GitBook writes them there), so its slug is `readme`.
+  const slug = name.toLowerCase() === 'readme' ? (parts[parts.length - 2] ?? 'readme') : name;
   if (slug) page.settings = { ...page.settings, slug };
   return page;
 }
@@ -142,7 +144,9 @@ export async function pagesFromSummary(summaryPath: string, config: LayoutConfig
   for (const group of parseSummary(await source.text(summaryPath))) {
     const children = await items(group.items);
     if (group.title === undefined) pages.push(...children);
-    else pages.push({ key: `group:${++counter}`, type: 'group', title: group.title.slice(0, 255), ...(group.anchor ? { settings: { slug: group.anchor } } : {}), pages: children });
+    // A group's slug is its heading's anchor, else its title as GitBook slugs it (dots kept: the group
+    // "Use Rocket.Chat" is the folder and the address `use-rocket.chat`).
+    else pages.push({ key: `group:${++counter}`, type: 'group', title: group.title.slice(0, 255), settings: { slug: group.anchor ?? keptSlug(group.title) }, pages: children });
   }
   if (source.markdown.has(config.readme) && !used.has(config.readme)) {
     used.add(config.readme);

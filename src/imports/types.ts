@@ -64,6 +64,8 @@ export interface ImportedContent {
   reusableContents?: ImportedReusableContent[];
   /** What the source held that was not imported (unreferenced entries, pages past the crawl bounds …). */
   skipped: number;
+  /** For a folder or an archive: the files it held that were not imported (no page uses them), and their size. */
+  leftOut?: { files: string[]; bytes: number };
   /** Resolves a reference written in the page `from` to a key of the import; undefined leaves it as written. */
   resolve(from: ImportedPage, reference: string): Reference | undefined;
 }

@@ -11,7 +11,7 @@ import { canonicalJson } from '../content/revisions.ts';
  * root hash (its whole content: two revisions with the same content share a PDF), the pages asked for,
  * the title page's text and the renderer's version (raised whenever the output changes).
  */
-export const PDF_RENDERER_VERSION = 2;
+export const PDF_RENDERER_VERSION = 3;
 
 export interface PdfKeyParts {
   root: string;

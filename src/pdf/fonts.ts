@@ -211,6 +211,24 @@ function tolerateLayoutErrors(font: PdfkitFont): void {
   };
 }
 
+const NO_LIGATURES = { calt: false, liga: false, dlig: false } as const;
+
+/**
+ * Code is always laid out without JetBrains Mono's ligatures and contextual alternates, whoever asks:
+ * pdfkit's line wrapper measures each word without the features its caller gave (`featuresOf`), so a
+ * word such as `http://x` or `a->b` went through the font's default `calt`, whose alternates fontkit
+ * cannot read ("Offset is outside the bounds of the DataView"), and the whole PDF failed.
+ */
+function withoutLigatures(font: PdfkitFont): void {
+  const layoutRun = font.layoutRun?.bind(font);
+  if (!layoutRun) return;
+  font.layoutRun = (text, features) => {
+    const given = Array.isArray(features) ? Object.fromEntries(features.map((tag: string) => [tag, true])) : ((features ?? {}) as Record<string, boolean>);
+    // fontkit adds its defaults to the object it is given: a fresh one each time.
+    return layoutRun(text, { ...given, ...NO_LIGATURES });
+  };
+}
+
 /**
  * Text extractors (pdf.js, pdftotext) read a right-to-left line from left to right and reverse it, and with
  * it the characters of a glyph that stands for several (the lam-alef ligature لا), which then read back
@@ -258,6 +276,7 @@ export function useFont(doc: PDFKit.PDFDocument, face: FaceName, size: number): 
       font.font = opened;
       font.subset = opened.createSubset();
     }
+    if (face.startsWith('jetbrains-mono')) withoutLigatures(font);
     tolerateLayoutErrors(font);
     if (face.startsWith('noto-naskh-arabic') || face.startsWith('noto-sans-hebrew')) reverseLigatureText(font);
     evened.add(font);

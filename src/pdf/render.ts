@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { blockText } from '../content/markdown/plain-text.ts';
 import { extractSections, type ContentRef, type Document } from '../content/markdown/index.ts';
 import { BODY_SIZE, BodyWriter, type BodyContext, type PdfFile } from './blocks.ts';
 import { registerFonts } from './fonts.ts';
@@ -39,6 +40,8 @@ export interface PdfInput {
   files: ReadonlyMap<string, PdfFile>;
   /** Bytes of the PNG and JPEG files that may be embedded, by file id. */
   images: ReadonlyMap<string, Buffer>;
+  /** Told of each page whose body could not be drawn and was printed as plain text instead. */
+  onFallback?: (pageId: string, error: Error) => void;
 }
 
 export function pageDestination(pageId: string): string {
@@ -118,7 +121,14 @@ export async function renderPdf(input: PdfInput): Promise<Buffer> {
 
     if (page.document && page.document.nodes.length > 0) {
       writer.setContext(bodyContext(input, page.id, printed, anchors));
-      writer.blocks(page.document.nodes);
+      try {
+        writer.blocks(page.document.nodes);
+      } catch (error) {
+        // One page the renderer cannot draw must not cost the reader the whole PDF: it is printed as text.
+        if (!(error instanceof Error)) throw error;
+        input.onFallback?.(page.id, error);
+        printAsText(layout, page.document);
+      }
     }
     await pause();
   }
@@ -131,11 +141,46 @@ export async function renderPdf(input: PdfInput): Promise<Buffer> {
   return finished;
 }
 
+/**
+ * A page's body as plain text, one paragraph per block, in the body font; a line the PDF's fonts cannot
+ * lay out either is printed in the PDF's built-in Helvetica, in its Latin-1 characters.
+ */
+function printAsText(layout: Layout, document: Document): void {
+  const lines = document.nodes.flatMap((block) => {
+    try {
+      return blockText(block);
+    } catch (error) {
+      // A block with no text reading (one this version does not know) is left out; the rest still prints.
+      if (error instanceof Error) return [];
+      throw error;
+    }
+  });
+  for (const line of lines) {
+    if (!line.trim()) continue;
+    layout.gap(6);
+    try {
+      layout.writeRuns([{ text: pdfText(line), font: 'sans', size: BODY_SIZE, color: COLORS.text }]);
+    } catch (error) {
+      if (!(error instanceof Error)) throw error;
+      const { doc } = layout;
+      doc.font('Helvetica').fontSize(BODY_SIZE).fillColor(COLORS.text);
+      doc.text(line.replace(/[^\x20-\x7e\xa0-\xff]/g, '?'), layout.frame.left, layout.y, { width: layout.frame.width });
+      layout.y = doc.y;
+    }
+  }
+}
+
 /** The anchors of a page's top-level headings, in order, exactly as links and search name them. */
 function headingAnchors(document: Document): string[] {
-  return extractSections(document)
-    .filter((section) => section.depth > 0)
-    .map((section) => section.id);
+  try {
+    return extractSections(document)
+      .filter((section) => section.depth > 0)
+      .map((section) => section.id);
+  } catch (error) {
+    // A page whose body cannot be read for headings is printed as text (printAsText): no anchors into it.
+    if (error instanceof Error) return [];
+    throw error;
+  }
 }
 
 function bodyContext(input: PdfInput, pageId: string, printed: ReadonlySet<string>, anchors: ReadonlyMap<string, string[]>): BodyContext {

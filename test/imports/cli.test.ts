@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -130,6 +130,35 @@ for (const [dialect, setUp] of targets) {
       const unknown = quire(['import', folder, '--space', 'no-such-space'], env);
       assert.equal(unknown.code, 1);
       assert.match(unknown.stderr, /No space "no-such-space"/);
+    });
+
+    it('counts only what a folder import takes against the size limit, and says what it left out', async () => {
+      const { env, cleanup } = await setUp();
+      cleanups.push(cleanup);
+      const init = quire(['init', '--org', 'Acme', '--email', 'ada@acme.test', '--json'], env);
+      assert.equal(init.code, 0, init.stderr);
+      const { organization } = JSON.parse(init.stdout);
+      const spaceId = await withDatabase(env, (ctx) => createSpace(ctx, organization));
+      const folder = join(env.QUIRE_DATA_DIR, 'checkout');
+      mkdirSync(join(folder, '.gitbook', 'assets'), { recursive: true });
+      writeFileSync(join(folder, 'SUMMARY.md'), '# Table of contents\n\n* [Home](README.md)\n');
+      writeFileSync(join(folder, 'README.md'), '# Home\n\n![logo](.gitbook/assets/logo.png)\n');
+      writeFileSync(join(folder, '.gitbook', 'assets', 'logo.png'), PNG);
+      writeFileSync(join(folder, 'draft.md'), '# Not in the summary\n');
+      // 600 MB that no page uses (a sparse file: nothing is written, and the import never reads it).
+      writeFileSync(join(folder, '.gitbook', 'assets', 'recording.mov'), '');
+      truncateSync(join(folder, '.gitbook', 'assets', 'recording.mov'), 600 * 1024 * 1024);
+
+      const run = quire(['import', folder, '--space', spaceId, '--json'], env);
+      assert.equal(run.code, 0, run.stderr);
+      const printed = JSON.parse(run.stdout);
+      assert.equal(printed.importedResources, 2);
+      assert.deepEqual(printed.leftOut.files.sort(), ['.gitbook/assets/recording.mov', 'draft.md']);
+      assert.ok(printed.leftOut.bytes >= 600 * 1024 * 1024);
+      assert.deepEqual((await withDatabase(env, (ctx) => outline(ctx, spaceId))).files, ['logo.png']);
+      const text = quire(['import', folder, '--space', spaceId], env);
+      assert.equal(text.code, 0, text.stderr);
+      assert.match(text.stdout, /Left out 2 files \(600 MB\) that no imported page uses or the summary does not list: (\.gitbook\/assets\/recording\.mov, draft\.md|draft\.md, \.gitbook\/assets\/recording\.mov)\./);
     });
   });
 }

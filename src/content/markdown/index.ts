@@ -7,7 +7,7 @@ export { parseMarkdown, normalizeSource } from './parse.ts';
 export { renderMarkdown, renderPage, type RenderMarkdownOptions } from './render.ts';
 export { writePage, type WritePageOptions } from './write-page.ts';
 export { documentToPlainText, extractSections, type Section } from './sections.ts';
-export { slugify, UniqueSlugs } from './slug.ts';
+export { keptSlug, slugify, UniqueSlugs } from './slug.ts';
 export { FrontmatterError } from './frontmatter.ts';
 export { UnknownDocumentNode } from './nodes.ts';
 export type { ParseOptions, RenderOptions } from './refs.ts';

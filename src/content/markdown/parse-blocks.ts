@@ -79,6 +79,11 @@ function isImageOnly(children: PhrasingContent[], ctx: ParseContext): boolean {
  * paragraph left without content (a lone `<br>`) is no block at all.
  */
 function convertParagraph(node: Paragraph, ctx: ParseContext, container: Container): DocumentBlock[] {
+  // A paragraph that is only `$$…$$` is GitBook's block formula; `$$…$$` among other text is inline.
+  const content = node.children.filter((child) => !(child.type === 'text' && !child.value.trim()));
+  if (content.length === 1 && content[0].type === 'inlineMath' && allows(container, 'math')) {
+    return [{ object: 'block', type: 'math', data: { formula: content[0].value }, isVoid: true }];
+  }
   if (!allows(container, 'images') || !isImageOnly(node.children, ctx)) {
     const nodes = convertInline(node.children, ctx);
     return isEmptyInline(nodes) ? [] : [paragraph(nodes)];

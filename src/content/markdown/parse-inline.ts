@@ -12,6 +12,7 @@ import { readOpaqueInline } from './opaque.ts';
 import { readInlineElement } from './parse-inline-html.ts';
 import { imageRefOf, linkRefOf, mentionRefOf } from './refs.ts';
 import type { DocumentInlineImage, DocumentInlineLink, DocumentMark, DocumentText, InlineContent, MarkColor, SimpleMarkType } from './types.ts';
+import { splitShortcodes } from './emoji-shortcodes.ts';
 
 const COLORS: ReadonlySet<string> = new Set(['default', 'green', 'blue', 'red', 'orange', 'yellow', 'purple', '$primary', '$info', '$success', '$warning', '$danger']);
 const SIMPLE_TAGS: Record<string, SimpleMarkType> = {
@@ -158,9 +159,13 @@ export function convertPhrasing(nodes: PhrasingContent[], ctx: ParseContext, mar
   for (let index = 0; index < nodes.length; index++) {
     const node = nodes[index];
     switch (node.type) {
-      case 'text':
-        out.push(leaf(node.value.replace(/[ \t]*\n[ \t]*/g, ' '), marks));
+      case 'text': {
+        const text = node.value.replace(/[ \t]*\n[ \t]*/g, ' ');
+        // GitBook's emoji shortcodes (`:grinning:`) are emoji inlines, except inside a link, which holds text only.
+        const pieces = inLink ? [text] : splitShortcodes(text);
+        for (const piece of pieces) out.push(typeof piece === 'string' ? leaf(piece, marks) : { object: 'inline', type: 'emoji', data: { code: piece.code }, isVoid: true });
         break;
+      }
       case 'strong':
         out.push(...convertPhrasing(node.children, ctx, [...marks, mark('bold')], inLink));
         break;

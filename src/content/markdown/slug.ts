@@ -25,6 +25,22 @@ export function slugify(title: string, fallback = 'untitled'): string {
   return slug || fallback;
 }
 
+/**
+ * A slug given explicitly (a page's `slug`, which Git imports take from the file's name): what `slugify`
+ * does, but dots and underscores are kept, as GitBook keeps them in the addresses of files such as
+ * `use-rocket.chat.md` (docs/decisions/0090-git-paths.md).
+ */
+export function keptSlug(slug: string, fallback = 'untitled'): string {
+  const kept = slug
+    .replace(/[ßæÆœŒøØđĐðÐþÞłŁıŋ&]/g, (char) => SPELLED[char] ?? char)
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9._]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '');
+  return kept || fallback;
+}
+
 /** Hands out slugs unique within one set: the second "setup" is "setup-1", the third "setup-2". */
 export class UniqueSlugs {
   private readonly taken = new Set<string>();

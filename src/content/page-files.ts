@@ -1,0 +1,73 @@
+import type { RevisionRoot } from './revisions.ts';
+import type { TreePage } from './tree.ts';
+
+/**
+ * The Markdown file of every document page of a tree, each path held by one page only. GitBook gives a
+ * page the file it came from and, for a page that has none (created in the editor or through the API),
+ * derives one from its slug in its parent's folder (`<slug>.md`, or `<slug>/README.md` when it has
+ * children), never reusing a path another page or file holds (docs/decisions/0090-git-paths.md). Quire
+ * does the same, so an export can never write one page over another's file:
+ * - pages whose `git.path` is free keep it, the first in reading order winning a path two of them name
+ *   (a Markdown import into a space whose landing page is README.md brings a second README.md);
+ * - every other page gets `<parent folder>/<slug>.md`, with `-1`, `-2` … added while that is taken by a
+ *   page, a file of the space, a reusable content or the summary.
+ * Paths are compared without case, as Git checkouts on macOS and Windows do.
+ */
+
+const SUMMARY_NAMES = ['summary.md'];
+
+/** The folder a page's children are written in, from the page's own file. */
+export function childFolder(file: string): string {
+  const slash = file.lastIndexOf('/');
+  const folder = slash < 0 ? '' : file.slice(0, slash);
+  const name = file.slice(slash + 1);
+  const bare = name.replace(/\.(md|markdown)$/i, '');
+  // `guides/README.md` holds the children of `guides/`; the top README.md those of `readme/`, as GitBook writes them.
+  if (bare.toLowerCase() === 'readme' && folder !== '') return folder;
+  return folder ? `${folder}/${bare.toLowerCase() === 'readme' ? 'readme' : bare}` : bare.toLowerCase() === 'readme' ? 'readme' : bare;
+}
+
+/** Assigns `file` on every document page of `pages` (a freshly built tree's top level). */
+export function assignPageFiles(pages: TreePage[], root: Pick<RevisionRoot, 'files' | 'reusableContents'>): void {
+  const taken = new Set<string>(SUMMARY_NAMES);
+  for (const file of root.files) taken.add((file.git?.path ?? `.gitbook/assets/${file.name}`).toLowerCase());
+  for (const item of root.reusableContents) {
+    if (typeof item !== 'object' || item === null) continue;
+    const { id, git } = item as { id?: unknown; git?: { path?: unknown } };
+    const path = typeof git?.path === 'string' ? git.path : typeof id === 'string' ? `.gitbook/includes/${id}.md` : undefined;
+    if (path) taken.add(path.toLowerCase());
+  }
+  const claim = (page: TreePage, path: string) => {
+    page.file = path;
+    taken.add(path.toLowerCase());
+  };
+  // First the files pages came from, in reading order.
+  const kept = new Set<TreePage>();
+  const keep = (list: TreePage[]) => {
+    for (const page of list) {
+      const path = page.node.type === 'document' ? page.node.git?.path : undefined;
+      if (path && !taken.has(path.toLowerCase())) {
+        claim(page, path);
+        kept.add(page);
+      }
+      keep(page.pages);
+    }
+  };
+  keep(pages);
+  // Then a derived path for every other page, from its parent's folder.
+  const derive = (list: TreePage[], folder: string) => {
+    for (const page of list) {
+      if (page.node.type === 'document' && !kept.has(page)) {
+        const slug = page.slug ?? 'page';
+        const prefix = folder ? `${folder}/` : '';
+        const at = (name: string) => (page.pages.length > 0 ? `${prefix}${name}/README.md` : `${prefix}${name}.md`);
+        let path = at(slug);
+        for (let n = 1; taken.has(path.toLowerCase()); n++) path = at(`${slug}-${n}`);
+        claim(page, path);
+      }
+      const own = page.node.type === 'document' ? childFolder(page.file!) : page.node.type === 'group' ? (folder ? `${folder}/${page.slug}` : (page.slug ?? '')) : folder;
+      derive(page.pages, own);
+    }
+  };
+  derive(pages, '');
+}
