@@ -177,7 +177,11 @@ for (const dialect of dialects) {
           ['sync', () => api.put(`/v1/spaces/${spaceId}/git/sync`, { url: remote.url('docs'), ref: 'refs/heads/main', direction: 'pull' })],
           ['import from a name of 127.0.0.1', () => api.post(`/v1/spaces/${spaceId}/git/import`, { url: remote.url('docs').replace('127.0.0.1', 'localhost'), ref: 'refs/heads/main' })],
         ];
-        for (const [what, attempt] of attempts) assertError(await attempt(), 400, 'Git remote');
+        for (const [what, attempt] of attempts) {
+          const reply = await attempt();
+          assert.equal(reply.status, 400, `${what}: ${JSON.stringify(reply.body)}`);
+          assertError(reply, 400, 'Git remote');
+        }
         // A reader of the space is refused for their role before the address is looked at.
         assertError(await world.members.read.api.post(`/v1/spaces/${spaceId}/git/import`, { url: remote.url('docs'), ref: 'refs/heads/main' }), 403);
         assert.equal((await t.ctx.db.selectFrom('git_operations').select('id').where('space_id', '=', spaceId).execute()).length, 0, 'no operation recorded');
