@@ -1,3 +1,4 @@
+import { refuseNul } from '../http/text-rules.ts';
 import { posix } from 'node:path';
 import { BadRequest } from '../errors.ts';
 import { timeUp } from './limits.ts';
@@ -78,6 +79,7 @@ export async function importFileSet(set: FileSet, options: FileSetOptions): Prom
       let text = texts.get(path);
       if (text === undefined) {
         text = (await read(files.get(path)!)).toString('utf8');
+        refuseNul(text, `the file "${path}"`);
         texts.set(path, text);
         progress();
       }

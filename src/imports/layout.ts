@@ -1,3 +1,4 @@
+import { refuseNul } from '../http/text-rules.ts';
 import { posix } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { BadRequest } from '../errors.ts';
@@ -47,6 +48,7 @@ export function cleanPath(path: string, what: string): string {
 export function readLayoutConfig(text: string | undefined): LayoutConfig {
   const config: LayoutConfig = { root: '', readme: 'README.md', summary: 'SUMMARY.md' };
   if (text === undefined) return config;
+  refuseNul(text, '.gitbook.yaml');
   let data: unknown;
   if (yamlDepth(text) > 64) throw new BadRequest('.gitbook.yaml nests its values more than 64 deep; it holds a few settings (root, structure, redirects).');
   try {
