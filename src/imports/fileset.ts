@@ -2,7 +2,7 @@ import { refuseNul } from '../http/text-rules.ts';
 import { posix } from 'node:path';
 import { BadRequest } from '../errors.ts';
 import { timeUp } from './limits.ts';
-import { cleanPath, isMarkdown, pagesFromFolders, pagesFromSummary, readLayoutConfig, SCHEME } from './layout.ts';
+import { cleanPath, isMarkdown, pagesFromFolders, pagesFromSummary, readLayoutConfigOffThread, SCHEME } from './layout.ts';
 import type { ImportEnvironment } from './source.ts';
 import { gitBlobOid, type AssetCollector, type ImportedContent, type ImportedPage, type ImportedReusableContent, type Reference } from './types.ts';
 import { readReferences } from './conversions.ts';
@@ -60,7 +60,7 @@ export async function importFileSet(set: FileSet, options: FileSetOptions): Prom
     if (env.signal.aborted) throw timeUp(env.limits);
     return set.read(path);
   };
-  const config = readLayoutConfig(configFile ? (await read(configFile.path)).toString('utf8') : undefined);
+  const config = await readLayoutConfigOffThread(configFile ? (await read(configFile.path)).toString('utf8') : undefined, env.signal);
   const prefix = base + (config.root ? `${config.root}/` : '');
   const inRoot = usable.filter((file) => file.path.startsWith(prefix) && file !== configFile);
   skipped += usable.length - inRoot.length - (configFile ? 1 : 0);
