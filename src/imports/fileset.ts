@@ -75,6 +75,7 @@ export async function importFileSet(set: FileSet, options: FileSetOptions): Prom
   const texts = new Map<string, string>();
   const source = {
     markdown,
+    signal: env.signal,
     text: async (path: string) => {
       let text = texts.get(path);
       if (text === undefined) {

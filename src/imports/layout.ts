@@ -3,9 +3,12 @@ import { posix } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { BadRequest } from '../errors.ts';
 import { yamlDepth } from '../yaml-depth.ts';
-import { runTask, workerTask } from '../workers/pool.ts';
+import { pauseForEventLoop, runTask, workerTask } from '../workers/pool.ts';
+
+/** Pages laid between pauses for the event loop (a summary may list tens of thousands). */
+const PAUSE_EVERY = 500;
 import { markdownPage, titleFromName, type MarkdownPageOptions } from './markdown.ts';
-import { parseSummary, type SummaryItem } from './summary.ts';
+import { readSummary, type SummaryItem } from './summary.ts';
 import { gitBlobOid, type ImportedPage } from './types.ts';
 
 /**
@@ -110,6 +113,8 @@ export function readLayoutConfigOffThread(text: string | undefined, signal?: Abo
 export interface LayoutSource {
   markdown: Set<string>;
   text(path: string): Promise<string>;
+  /** The import's deadline, for the steps that run on the worker pool. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -139,6 +144,7 @@ export async function pagesFromSummary(summaryPath: string, config: LayoutConfig
   // In reading order (a page before its children), so the first mention of a file is the one that gets it.
   const page = async (item: SummaryItem): Promise<ImportedPage[]> => {
     const key = `summary:${++counter}`;
+    if (counter % PAUSE_EVERY === 0) await pauseForEventLoop();
     let own: ImportedPage;
     let path: string | undefined;
     try {
@@ -166,7 +172,7 @@ export async function pagesFromSummary(summaryPath: string, config: LayoutConfig
     return pages;
   };
   const pages: ImportedPage[] = [];
-  for (const group of parseSummary(await source.text(summaryPath))) {
+  for (const group of await readSummary(await source.text(summaryPath), `the summary "${summaryPath}"`, source.signal)) {
     const children = await items(group.items);
     if (group.title === undefined) pages.push(...children);
     else pages.push({ key: `group:${++counter}`, type: 'group', title: group.title.slice(0, 255), ...(group.anchor ? { settings: { slug: group.anchor } } : {}), pages: children });
@@ -196,8 +202,10 @@ export async function pagesFromFolders(config: LayoutConfig, source: LayoutSourc
     for (let depth = 1; depth < parts.length; depth++) folderOf(parts.slice(0, depth - 1).join('/')).folders.add(parts.slice(0, depth).join('/'));
   }
   const readmeOf = (folder: string, files: string[]) => files.find((file) => posix.basename(file).toLowerCase() === 'readme.md' && posix.dirname(file) === (folder || '.'));
+  let read = 0;
   const file = async (path: string) => {
     used.add(path);
+    if (++read % PAUSE_EVERY === 0) await pauseForEventLoop();
     return filePage(await source.text(path), path, { fallbackTitle: titleFromName(posix.basename(path)) });
   };
   const children = async (folder: string): Promise<ImportedPage[]> => {

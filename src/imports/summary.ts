@@ -2,6 +2,7 @@ import type { List, ListItem, Nodes, PhrasingContent, Root } from 'mdast';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { normalizeSource } from '../content/markdown/index.ts';
+import { runTask, workerTask } from '../workers/pool.ts';
 
 /**
  * SUMMARY.md, the table of contents of a folder of Markdown: nested lists of links give the pages and their
@@ -134,11 +135,20 @@ export function summaryPieces(source: string): string[] {
 
 const summaryReader = unified().use(remarkParse);
 
+/**
+ * Pieces parsed together: each parse has a fixed cost (micromark combines its extensions every time), so
+ * consecutive pieces are joined into runs of this many, which keeps a parse's cost in proportion to its
+ * run (never quadratic in the whole file) while paying that fixed cost once a run. A run of consecutive
+ * pieces is a slice of the file cut where pieces are, so it reads as those pieces do.
+ */
+const PIECES_PER_PARSE = 64;
+
 export function parseSummary(source: string): SummaryGroup[] {
   const groups: SummaryGroup[] = [{ items: [] }];
   let seenTitle = false;
-  for (const piece of summaryPieces(normalizeSource(source))) {
-    const tree = summaryReader.parse(piece) as Root;
+  const pieces = summaryPieces(normalizeSource(source));
+  for (let at = 0; at < pieces.length; at += PIECES_PER_PARSE) {
+    const tree = summaryReader.parse(pieces.slice(at, at + PIECES_PER_PARSE).join('\n')) as Root;
     for (const node of tree.children) {
       if (node.type === 'heading') {
         if (node.depth === 1 && !seenTitle) {
@@ -153,4 +163,11 @@ export function parseSummary(source: string): SummaryGroup[] {
     }
   }
   return groups.filter((group) => group.title !== undefined || group.items.length > 0);
+}
+
+const SUMMARY = workerTask(import.meta.url, 'parseSummary', parseSummary);
+
+/** parseSummary on a worker when the file is large, so that a summary of tens of thousands of entries blocks no request. */
+export function readSummary(source: string, what: string, signal?: AbortSignal): Promise<SummaryGroup[]> {
+  return runTask(SUMMARY, source, { size: source.length, what, signal });
 }
