@@ -80,5 +80,26 @@ for (const dialect of dialects) {
         assert.match(reply.body.error.message, /nests arrays and objects/);
       }
     });
+
+    it('refuses customization members the client\'s document does not name (top level or nested), and takes what GET answers', async () => {
+      const base = `/v1/orgs/${world.organizationId}/sites/${site.id}`;
+      const current = (await world.admin.api.get(`${base}/customization`)).body;
+      const cases: Array<[string, string, Record<string, unknown>, string]> = [
+        ['PUT', `${base}/customization`, { ...current, unknownMember: 1 }, 'unknownMember'],
+        ['PUT', `${base}/customization`, { ...current, styling: { ...current.styling, glow: true } }, 'styling.glow'],
+        ['PUT', `${base}/customization`, { ...current, header: { ...current.header, links: [{ title: 'A', to: null, links: [], extra: 1 }] } }, 'header.links.0.extra'],
+        ['PATCH', `${base}/site-spaces/${siteSpaceId}/customization`, { footer: { copyright: 'x', secret: 'y' } }, 'footer.secret'],
+        ['PATCH', `${base}/site-spaces/${siteSpaceId}/customization`, { nested: { a: { b: 1 } } }, 'nested'],
+      ];
+      for (const [method, url, body, member] of cases) {
+        const reply = await send(method, url, JSON.stringify(body));
+        assert.equal(reply.status, 400, `${method} ${member}: ${JSON.stringify(reply.body).slice(0, 300)}`);
+        assert.match(reply.body.error.message, new RegExp(`member "${member.replace(/\./g, '\\.')}"`));
+      }
+      assert.deepEqual((await world.admin.api.get(`${base}/customization`)).body, current, 'nothing stored');
+      assert.equal((await world.admin.api.put(`${base}/customization`, current)).status, 200, 'what GET answers is taken back');
+      const spaceSettings = (await world.admin.api.get(`${base}/site-spaces/${siteSpaceId}/customization`)).body;
+      assert.equal((await world.admin.api.patch(`${base}/site-spaces/${siteSpaceId}/customization`, spaceSettings)).status, 200, 'a site space\'s settings are taken back too');
+    });
   });
 }
