@@ -94,10 +94,12 @@ export async function importFileSet(set: FileSet, options: FileSetOptions): Prom
         const file = files.get(path)!;
         // Refused as soon as one file is too long for a page, before it (or the next ones) is held: an
         // archive of 500 pages of 1 MB once materialized them all before the first refusal.
+        // The summary is a table of contents, not a page: its length is not a page's.
+        const page = path !== config.summary;
         const size = sizes.get(file);
-        if (size !== undefined && size > 4 * MAX_FILE_CHARACTERS) throw tooLong(path, size, 'bytes');
+        if (page && size !== undefined && size > 4 * MAX_FILE_CHARACTERS) throw tooLong(path, size, 'bytes');
         text = (await read(file)).toString('utf8');
-        if (text.length > MAX_FILE_CHARACTERS) throw tooLong(path, text.length, 'characters');
+        if (page && text.length > MAX_FILE_CHARACTERS) throw tooLong(path, text.length, 'characters');
         refuseNul(text, `the file "${path}"`);
         texts.set(path, text);
         progress();

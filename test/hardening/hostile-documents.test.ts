@@ -188,7 +188,8 @@ for (const dialect of dialects) {
 
     for (const [what, zip] of ZIP) {
       it(`a zip import of ${what} answers without a 5xx`, async () => {
-        await send(`zip import of ${what}`, `/v1/spaces/${spaceId}/content/import`, { source: 'zip', url: dataUrl('application/zip', zip()) });
+        const reply = await send(`zip import of ${what}`, `/v1/spaces/${spaceId}/content/import`, { source: 'zip', url: dataUrl('application/zip', zip()) });
+        if (/SUMMARY\.md of|10,000 redirects/.test(what)) assert.equal(reply.status, 201, JSON.stringify(reply.body));
         const pages = await world.members.edit.api.get(`/v1/spaces/${spaceId}/content/pages`);
         assert.equal(pages.status, 200);
       });

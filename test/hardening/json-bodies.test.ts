@@ -84,7 +84,7 @@ for (const dialect of dialects) {
     it('refuses customization members the client\'s document does not name (top level or nested), and takes what GET answers', async () => {
       const base = `/v1/orgs/${world.organizationId}/sites/${site.id}`;
       const current = (await world.admin.api.get(`${base}/customization`)).body;
-      const cases: Array<[string, string, Record<string, unknown>, string]> = [
+      const cases: Array<['PUT' | 'PATCH', string, Record<string, unknown>, string]> = [
         ['PUT', `${base}/customization`, { ...current, unknownMember: 1 }, 'unknownMember'],
         ['PUT', `${base}/customization`, { ...current, styling: { ...current.styling, glow: true } }, 'styling.glow'],
         ['PUT', `${base}/customization`, { ...current, header: { ...current.header, links: [{ title: 'A', to: null, links: [], extra: 1 }] } }, 'header.links.0.extra'],
