@@ -6,6 +6,7 @@ import { createContext, type AppServices, type Context } from './context.ts';
 import { TokenAuthenticator } from './http/auth.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors.ts';
 import { registerBodyParsing } from './http/body-parsing.ts';
+import { registerLingeringClose } from './http/lingering-close.ts';
 import { refuseControlCharacters } from './http/text-rules.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerPolicyGuard } from './http/policy-guard.ts';
@@ -99,6 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerBodyParsing(app);
+  registerLingeringClose(app, config.bodyLimit);
   app.addHook('preValidation', refuseControlCharacters);
 
   app.setValidatorCompiler(validatorCompiler);

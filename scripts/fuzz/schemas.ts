@@ -7,6 +7,7 @@
  * replaces each placeholder with an id from the pools when it sends the request.
  */
 import fc from 'fast-check';
+import { buildZip } from '../../test/imports/helpers.ts';
 
 export type JsonSchema = {
   type?: string | string[];
@@ -97,7 +98,33 @@ export const MARKDOWN_BOMBS = [
   '---\ntitle: [' + '['.repeat(3000) + '\n---\n',
   '&#x' + '0'.repeat(5000) + ';',
   '\\'.repeat(20000),
+  '# Same\n\n'.repeat(2000),
+  `# Late\n\n${'text\n'.repeat(2000)}x\u0000y`,
 ];
+
+const dataUrl = (type: string, content: Buffer | string) => `data:${type};base64,${Buffer.from(content).toString('base64')}`;
+const manyRedirects = (count: number) => `redirects:\n${Array.from({ length: count }, (_, i) => `  r${i}: README.md`).join('\n')}\n`;
+const bigSummary = (entries: number) => `# Summary\n\n${Array.from({ length: entries }, (_, i) => `* [P${i}](p${i % 100}.md)`).join('\n')}\n`;
+const hundredPages = () => Array.from({ length: 100 }, (_, i) => ({ name: `p${i}.md`, data: `# P${i}\n` }));
+
+/**
+ * Sources that have stalled or broken the server, for members named `url` (imports take data: URLs): a NUL
+ * late in Markdown, HTML and an archive entry, 20,000 identical headings, an archive of 500 pages of 1 MB,
+ * `.gitbook.yaml` with 20,000 redirects, a SUMMARY.md of 50,000 entries. Built once, when first asked for.
+ */
+let hostileSources: string[] | undefined;
+export function hostileSourceUrls(): string[] {
+  hostileSources ??= [
+    dataUrl('text/markdown', `# Page\n\n${'Some text of the page.\n'.repeat(400)}x\u0000y\n`),
+    dataUrl('text/html', `<html><body><p>${'Some text of the page. '.repeat(400)}x\u0000y</p></body></html>`),
+    dataUrl('text/markdown', '# Same\n\n'.repeat(20_000)),
+    dataUrl('application/zip', buildZip([{ name: 'README.md', data: '# Top\n' }, { name: 'late.md', data: `# Late\n\n${'text\n'.repeat(3000)}x\u0000y\n` }])),
+    dataUrl('application/zip', buildZip(Array.from({ length: 500 }, (_, i) => ({ name: `page-${i}.md`, data: Buffer.alloc(1_000_000, 'a') })))),
+    dataUrl('application/zip', buildZip([{ name: '.gitbook.yaml', data: manyRedirects(20_000) }, { name: 'README.md', data: '# Top\n' }])),
+    dataUrl('application/zip', buildZip([{ name: 'SUMMARY.md', data: bigSummary(50_000) }, ...hundredPages()])),
+  ];
+  return hostileSources;
+}
 
 /** C0 control characters (the text rules refuse all but tab, line feed and carriage return). */
 export const CONTROL_STRINGS = ['a\u0000b', '\u0000', 'x\u001by', '\u0007', 'a\u000bb', '\u001f'];
@@ -196,11 +223,11 @@ export class SchemaArbitraries {
 
   private string(schema: JsonSchema, name?: string): fc.Arbitrary<unknown> {
     const pool = this.poolFor(name);
-    if (pool) return fc.oneof({ weight: 4, arbitrary: poolRef(pool) }, { weight: 1, arbitrary: this.plainString(schema) });
-    return this.plainString(schema);
+    if (pool) return fc.oneof({ weight: 4, arbitrary: poolRef(pool) }, { weight: 1, arbitrary: this.plainString(schema, name) });
+    return this.plainString(schema, name);
   }
 
-  private plainString(schema: JsonSchema): fc.Arbitrary<string> {
+  private plainString(schema: JsonSchema, name?: string): fc.Arbitrary<string> {
     const minLength = schema.minLength ?? 0;
     const maxLength = Math.min(schema.maxLength ?? 64, 4096);
     switch (schema.format) {
@@ -234,7 +261,10 @@ export class SchemaArbitraries {
       // Long text members (Markdown bodies, descriptions) also get Markdown that is hard to parse.
       ...((schema.maxLength ?? Infinity) >= 5000 ? MARKDOWN_BOMBS.filter((s) => s.length <= (schema.maxLength ?? Infinity)) : []),
     ];
-    return fc.oneof({ weight: 4, arbitrary: bounded }, { weight: 2, arbitrary: fc.constantFrom(...edges) });
+    const arbitraries = [{ weight: 4, arbitrary: bounded }, { weight: 2, arbitrary: fc.constantFrom(...edges) }];
+    // A source URL (imports, Git remotes) sometimes carries one of the documents that stalled the server.
+    if (name === 'url' && (schema.maxLength ?? Infinity) >= 1_000_000) arbitraries.push({ weight: 1, arbitrary: fc.constantFrom(...hostileSourceUrls()) });
+    return fc.oneof(...arbitraries);
   }
 
   private array(schema: JsonSchema, name: string | undefined, depth: number, minimal: boolean): fc.Arbitrary<unknown[]> {

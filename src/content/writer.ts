@@ -4,7 +4,11 @@ import { BadRequest, NotFound } from '../errors.ts';
 import { encodeNode, type PageFields, type PageNode, type PageType, type Variables } from './nodes.ts';
 import { objectHash, putObjects, type ObjectKind } from './objects.ts';
 import { canonicalJson, createRevision, EMPTY_ROOT, type RevisionRoot, type RevisionType, type StoredFile } from './revisions.ts';
+import { pauseForEventLoop } from '../workers/pool.ts';
 import { buildTree, loadTree, MAX_PAGE_DEPTH, rememberTree, walkPages, type RevisionTree } from './tree.ts';
+
+/** Objects stored per statement group by storeObjects, between pauses for the event loop. */
+const STORE_BATCH = 1_000;
 
 /** A page to add: its settings, its body as Markdown, and (optionally) its children. */
 export interface NewPage extends Omit<PageFields, 'id'> {
@@ -190,29 +194,50 @@ export class RevisionWriter {
     this.variables = { ...variables };
   }
 
+  /** The hash of a page's node, pushing the objects of a page changed since the last write onto `pending`. */
+  private hashPage(id: string, pending: Array<{ kind: ObjectKind; data: string }>, nodes: Map<string, PageNode>): string {
+    const entry = this.entry(id);
+    const children = entry.children.map((child) => this.hashPage(child, pending, nodes));
+    const node: PageNode = { ...entry.fields, ...(entry.body ? { body: entry.body } : {}), children };
+    if (entry.hash === null) {
+      if (entry.markdown !== undefined) pending.push({ kind: 'body', data: entry.markdown });
+      entry.markdown = undefined;
+      const data = encodeNode(node);
+      entry.hash = objectHash('page', data);
+      pending.push({ kind: 'page', data });
+    }
+    nodes.set(entry.hash, node);
+    return entry.hash;
+  }
+
+  /**
+   * Stores the bodies and nodes of the pages changed so far, in batches with a pause for the event loop
+   * between them, and before the transaction that commits the revision: a large import (tens of thousands
+   * of pages) then holds its transaction, and on SQLite the one connection every request shares, only for
+   * the root and the revision. Objects are shared by hash and touched when stored, so ones stored for a
+   * revision that is never committed are collected after the grace, like the blobs an import stores first.
+   */
+  async storeObjects(ctx: Pick<Context, 'db'>): Promise<void> {
+    const pending: Array<{ kind: ObjectKind; data: string }> = [];
+    const nodes = new Map<string, PageNode>();
+    for (const id of this.top) this.hashPage(id, pending, nodes);
+    for (let at = 0; at < pending.length; at += STORE_BATCH) {
+      await putObjects(ctx, pending.slice(at, at + STORE_BATCH));
+      await pauseForEventLoop();
+    }
+  }
+
   /**
    * Writes the changed bodies and nodes and the new root object; returns the root's hash and puts the new
    * tree in the cache (it is known already, no need to read it back).
    */
   async write(ctx: Pick<Context, 'db'>): Promise<string> {
+    // The pages first, in batches with pauses (nothing to do when storeObjects ran since the last change).
+    await this.storeObjects(ctx);
     const pending: Array<{ kind: ObjectKind; data: string }> = [];
     const nodes = new Map<string, PageNode>();
-    const hashOf = (id: string): string => {
-      const entry = this.entry(id);
-      const children = entry.children.map(hashOf);
-      const node: PageNode = { ...entry.fields, ...(entry.body ? { body: entry.body } : {}), children };
-      if (entry.hash === null) {
-        if (entry.markdown !== undefined) pending.push({ kind: 'body', data: entry.markdown });
-        entry.markdown = undefined;
-        const data = encodeNode(node);
-        entry.hash = objectHash('page', data);
-        pending.push({ kind: 'page', data });
-      }
-      nodes.set(entry.hash, node);
-      return entry.hash;
-    };
     for (const body of this.reusableBodies) pending.push({ kind: 'body', data: body });
-    const root: RevisionRoot = { pages: this.top.map(hashOf), files: this.files, reusableContents: this.reusableContents, variables: this.variables };
+    const root: RevisionRoot = { pages: this.top.map((id) => this.hashPage(id, pending, nodes)), files: this.files, reusableContents: this.reusableContents, variables: this.variables };
     const rootData = canonicalJson(root);
     const rootHash = objectHash('root', rootData);
     pending.push({ kind: 'root', data: rootData });

@@ -1,3 +1,4 @@
+import { refuseNul } from '../http/text-rules.ts';
 import type { Context } from '../context.ts';
 import { storeBlob } from '../content/files.ts';
 import type { PageFields } from '../content/nodes.ts';
@@ -56,6 +57,7 @@ export async function incrementalImport(
       const page = pages.get(change.path);
       if (page) {
         const text = bytes.toString('utf8');
+        refuseNul(text, `the file "${change.path}"`);
         const read = markdownPage(text, { key: change.path, name: change.path, fallbackTitle: page.fields.title, ...(hasSummary ? { title: page.fields.title } : {}) });
         const settings = read.settings ?? {};
         writer.updatePage(page.id, {
@@ -74,6 +76,7 @@ export async function incrementalImport(
       const content = contents.get(change.path);
       if (content) {
         const text = bytes.toString('utf8');
+        refuseNul(text, `the file "${change.path}"`);
         const read = markdownPage(text, { key: change.path, name: change.path, fallbackTitle: content.title });
         writer.putReusableContent({ id: content.id, title: read.title, markdown: read.markdown ?? '', git: { path: change.path, oid: gitBlobOid(text) } });
         continue;

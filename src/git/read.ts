@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import type { Context } from '../context.ts';
 import { BadRequest } from '../errors.ts';
 import { importFileSet } from '../imports/fileset.ts';
-import { readLayoutConfig } from '../imports/layout.ts';
+import { readLayoutConfigOffThread } from '../imports/layout.ts';
 import { DEFAULT_LIMITS } from '../imports/limits.ts';
 import { AssetCollector, type ImportedContent } from '../imports/types.ts';
 import type { FileSet } from '../imports/zip.ts';
@@ -80,7 +80,7 @@ export async function readCommit(ctx: Pick<Context, 'blobs'>, gitDir: string, co
     const usable = [...files.keys()].filter((path) => !isJunk(path));
     const top = commonTop(usable);
     const configPath = `${top ? `${top}/` : ''}.gitbook.yaml`;
-    const config = readLayoutConfig(files.has(configPath) ? (await read(configPath)).toString('utf8') : undefined);
+    const config = await readLayoutConfigOffThread(files.has(configPath) ? (await read(configPath)).toString('utf8') : undefined, options.signal);
     const root = posix.join(project, top, config.root).replace(/^\.$/, '').replace(/^\/+|\/+$/g, '');
     const set: FileSet = { files: [...files].map(([path, entry]) => ({ path, size: entry.size })), read };
     const signal = options.signal ?? new AbortController().signal;

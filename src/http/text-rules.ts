@@ -56,3 +56,28 @@ export async function refuseControlCharacters(request: FastifyRequest): Promise<
     throw new BadRequest(`${member} holds ${describe(found.char)}; text may not hold control characters other than tab, line feed and carriage return.`);
   }
 }
+
+/**
+ * The line (from 1) of the first NUL in a source text (a Markdown file, an archive's entry, an HTML page, a
+ * file of a Git commit, an OpenAPI description), or 0 when there is none. One linear scan of the whole text:
+ * a NUL anywhere, not only near the start, must be found before the text is read or stored, since
+ * PostgreSQL refuses it in text and SQLite would keep it.
+ */
+export function nulLine(text: string): number {
+  const at = text.indexOf('\u0000');
+  if (at < 0) return 0;
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
+/** The refusal of a source text that holds NUL, naming it (`what`: 'the Markdown of "a.md"') and the line. */
+export function nulMessage(what: string, line: number): string {
+  return `${what.charAt(0).toUpperCase()}${what.slice(1)} holds a NUL character (line ${line}); source text may not hold NUL. Remove it (it often comes from a file saved as UTF-16 or a binary file given a text name) and send it again.`;
+}
+
+/** Refuses (400) a source text that holds a NUL anywhere. */
+export function refuseNul(text: string, what: string): void {
+  const line = nulLine(text);
+  if (line > 0) throw new BadRequest(nulMessage(what, line));
+}

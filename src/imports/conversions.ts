@@ -1,4 +1,5 @@
 import { parseMarkdown } from '../content/markdown/index.ts';
+import { refuseNul } from '../http/text-rules.ts';
 import { FrontmatterError } from '../content/markdown/frontmatter.ts';
 import { MarkdownLimitError } from '../content/markdown/limits.ts';
 import { runTask, runTaskInBatches, workerTask, type TaskErrorClass } from '../workers/pool.ts';
@@ -44,7 +45,8 @@ const SOURCE_PAGE = workerTask(import.meta.url, 'markdownSourcePage', markdownSo
 const REFERENCES = workerTask(import.meta.url, 'markdownReferences', markdownReferences);
 
 /** markdownSourcePage, on a worker when the file is large; `what` names it in a refusal, `signal` is the import's deadline. */
-export function readMarkdownPage(text: string, options: MarkdownPageOptions, what: string, signal?: AbortSignal): Promise<ImportedPage> {
+export async function readMarkdownPage(text: string, options: MarkdownPageOptions, what: string, signal?: AbortSignal): Promise<ImportedPage> {
+  refuseNul(text, what);
   return runTask(SOURCE_PAGE, { text, options }, { size: text.length, what, signal, errors: ERRORS });
 }
 

@@ -1,13 +1,25 @@
+import { MARKDOWN_LIMITS } from '../content/markdown/limits.ts';
+import { refuseNul } from '../http/text-rules.ts';
 import { posix } from 'node:path';
-import { BadRequest } from '../errors.ts';
+import { BadRequest, PayloadTooLarge } from '../errors.ts';
 import { megabytes, timeUp } from './limits.ts';
-import { cleanPath, isMarkdown, pagesFromFolders, pagesFromSummary, readLayoutConfig, SCHEME } from './layout.ts';
+import { cleanPath, isMarkdown, pagesFromFolders, pagesFromSummary, readLayoutConfigOffThread, SCHEME } from './layout.ts';
 import type { ImportEnvironment } from './source.ts';
 import { gitBlobOid, type AssetCollector, type ImportedContent, type ImportedPage, type ImportedReusableContent, type Reference } from './types.ts';
 import { readReferences } from './conversions.ts';
 import { markdownPage, titleFromName } from './markdown.ts';
 import { includeNameOf } from '../content/markdown/refs.ts';
 import type { FileSet } from './zip.ts';
+
+/**
+ * The longest Markdown file read as a page: a page holds at most MARKDOWN_LIMITS.maxLength characters of
+ * body, and its front matter (a few settings) is allowed 64 K characters more.
+ */
+const MAX_FILE_CHARACTERS = MARKDOWN_LIMITS.maxLength + 64 * 1024;
+
+function tooLong(path: string, size: number, unit: string): PayloadTooLarge {
+  return new PayloadTooLarge(`The file "${path}" is ${size.toLocaleString('en-US')} ${unit} long; a page holds at most ${MARKDOWN_LIMITS.maxLength.toLocaleString('en-US')} characters. Split it into several pages.`);
+}
 
 /**
  * A folder of Markdown and assets (a zip archive, or a folder on disk) as imported content: the tree comes
@@ -59,7 +71,7 @@ export async function importFileSet(set: FileSet, options: FileSetOptions): Prom
     if (env.signal.aborted) throw timeUp(env.limits);
     return set.read(path);
   };
-  const config = readLayoutConfig(configFile ? (await read(configFile.path)).toString('utf8') : undefined);
+  const config = await readLayoutConfigOffThread(configFile ? (await read(configFile.path)).toString('utf8') : undefined, env.signal);
   const prefix = base + (config.root ? `${config.root}/` : '');
   const inRoot = usable.filter((file) => file.path.startsWith(prefix) && file !== configFile);
   skipped += usable.length - inRoot.length - (configFile ? 1 : 0);
@@ -72,12 +84,23 @@ export async function importFileSet(set: FileSet, options: FileSetOptions): Prom
   let done = 0;
   const progress = () => options.onProgress?.(++done, total);
   const texts = new Map<string, string>();
+  const sizes = new Map(set.files.map((entry) => [entry.path, entry.size]));
   const source = {
     markdown,
+    signal: env.signal,
     text: async (path: string) => {
       let text = texts.get(path);
       if (text === undefined) {
-        text = (await read(files.get(path)!)).toString('utf8');
+        const file = files.get(path)!;
+        // Refused as soon as one file is too long for a page, before it (or the next ones) is held: an
+        // archive of 500 pages of 1 MB once materialized them all before the first refusal.
+        // The summary is a table of contents, not a page: its length is not a page's.
+        const page = path !== config.summary;
+        const size = sizes.get(file);
+        if (page && size !== undefined && size > 4 * MAX_FILE_CHARACTERS) throw tooLong(path, size, 'bytes');
+        text = (await read(file)).toString('utf8');
+        if (page && text.length > MAX_FILE_CHARACTERS) throw tooLong(path, text.length, 'characters');
+        refuseNul(text, `the file "${path}"`);
         texts.set(path, text);
         progress();
       }
@@ -138,7 +161,6 @@ export async function importFileSet(set: FileSet, options: FileSetOptions): Prom
   });
   // The size limit counts what is imported (the pages and the files they use), not what the folder holds
   // beside them: a checkout full of images no page references imports its pages, as GitBook does.
-  const sizes = new Map(set.files.map((file) => [file.path, file.size]));
   const importedBytes = [...used, ...referenced].reduce((sum, key) => sum + (sizes.get(files.get(key) ?? '') ?? 0), 0);
   if (importedBytes > env.limits.maxUnpackedBytes) {
     throw new BadRequest(`The pages and the files they use come to ${megabytes(importedBytes)}, more than the ${megabytes(env.limits.maxUnpackedBytes)} one import takes; import its parts one by one.`);

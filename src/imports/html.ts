@@ -1,3 +1,4 @@
+import { refuseNul } from '../http/text-rules.ts';
 import { BadRequest } from '../errors.ts';
 import type { Element, ElementContent, Nodes as HastNodes, Root as HastRoot } from 'hast';
 import type { Nodes as MdastNodes, Root as MdastRoot } from 'mdast';
@@ -78,6 +79,7 @@ function depthOf(root: HastRoot): number {
 
 /** Reads an HTML page: its title, description, and the elements that hold its content. */
 export function readHtml(html: string, url?: string): HtmlDocument {
+  refuseNul(html, url && !url.startsWith('data:') ? `the HTML of ${url}` : 'the HTML');
   const tree = unified().use(rehypeParse).parse(html) as HastRoot;
   if (depthOf(tree) > MAX_HTML_DEPTH) {
     throw new BadRequest(`The HTML${url ? ` of ${url}` : ''} nests elements more than ${MAX_HTML_DEPTH} deep; Quire does not import pages nested that deep. Simplify the page or import its parts.`);

@@ -1,10 +1,15 @@
+import { refuseNul } from '../http/text-rules.ts';
 import { posix } from 'node:path';
 import { keptSlug } from '../content/markdown/index.ts';
 import { parse as parseYaml } from 'yaml';
 import { BadRequest } from '../errors.ts';
 import { yamlDepth } from '../yaml-depth.ts';
+import { pauseForEventLoop, runTask, workerTask } from '../workers/pool.ts';
+
+/** Pages laid between pauses for the event loop (a summary may list tens of thousands). */
+const PAUSE_EVERY = 500;
 import { markdownPage, titleFromName, type MarkdownPageOptions } from './markdown.ts';
-import { parseSummary, type SummaryItem } from './summary.ts';
+import { readSummary, type SummaryItem } from './summary.ts';
 import { gitBlobOid, type ImportedPage } from './types.ts';
 
 /**
@@ -44,14 +49,27 @@ export function cleanPath(path: string, what: string): string {
   return clean === '.' ? '' : clean;
 }
 
+/**
+ * The bounds of `.gitbook.yaml`: it holds a few settings and the redirects of moved pages. Reading it costs
+ * time in proportion to its size (the YAML parser's check for repeated keys, quadratic in their number, is
+ * turned off; Quire keeps the last of repeated redirects), and the redirects are stored with the space's
+ * Git sync and read by the published reader, so both are bounded, each with a refusal that says which.
+ */
+export const MAX_GITBOOK_YAML_CHARACTERS = 1024 * 1024;
+export const MAX_REDIRECTS = 10_000;
+
 /** Reads `.gitbook.yaml` (when there is one). */
 export function readLayoutConfig(text: string | undefined): LayoutConfig {
   const config: LayoutConfig = { root: '', readme: 'README.md', summary: 'SUMMARY.md' };
   if (text === undefined) return config;
+  if (text.length > MAX_GITBOOK_YAML_CHARACTERS) {
+    throw new BadRequest(`.gitbook.yaml is ${Math.ceil(text.length / 1024)} KB, more than the ${MAX_GITBOOK_YAML_CHARACTERS / 1024} KB Quire reads; it holds a few settings and at most ${MAX_REDIRECTS.toLocaleString('en')} redirects.`);
+  }
+  refuseNul(text, '.gitbook.yaml');
   let data: unknown;
   if (yamlDepth(text) > 64) throw new BadRequest('.gitbook.yaml nests its values more than 64 deep; it holds a few settings (root, structure, redirects).');
   try {
-    data = parseYaml(text);
+    data = parseYaml(text, { uniqueKeys: false });
   } catch (error) {
     throw new BadRequest(`.gitbook.yaml is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
@@ -60,8 +78,12 @@ export function readLayoutConfig(text: string | undefined): LayoutConfig {
   const { root, structure, redirects } = data as { root?: unknown; structure?: unknown; redirects?: unknown };
   if (redirects && typeof redirects === 'object' && !Array.isArray(redirects)) {
     // GitBook's redirects: `old/address: new/file.md`. Entries that are not text, or leave the folder, are skipped.
+    const entries = Object.entries(redirects as Record<string, unknown>);
+    if (entries.length > MAX_REDIRECTS) {
+      throw new BadRequest(`.gitbook.yaml lists ${entries.length.toLocaleString('en')} redirects, more than the ${MAX_REDIRECTS.toLocaleString('en')} Quire keeps for one space; keep the redirects of addresses readers still use.`);
+    }
     const kept: Record<string, string> = {};
-    for (const [source, destination] of Object.entries(redirects as Record<string, unknown>)) {
+    for (const [source, destination] of entries) {
       if (typeof destination !== 'string' || !destination.trim() || destination.split(/[\\/]/).includes('..')) continue;
       const key = redirectKey(source);
       if (key) kept[key] = cleanPath(destination, 'A redirect of .gitbook.yaml');
@@ -80,10 +102,20 @@ export function readLayoutConfig(text: string | undefined): LayoutConfig {
   return config;
 }
 
+const LAYOUT_CONFIG = workerTask(import.meta.url, 'readLayoutConfig', readLayoutConfig);
+
+/** readLayoutConfig, on a worker when the file is large (thousands of redirects), so that reading it blocks no request. */
+export function readLayoutConfigOffThread(text: string | undefined, signal?: AbortSignal): Promise<LayoutConfig> {
+  if (text === undefined) return Promise.resolve(readLayoutConfig(undefined));
+  return runTask(LAYOUT_CONFIG, text, { size: text.length, what: '.gitbook.yaml', signal });
+}
+
 /** What the layout reads: the Markdown files of the docs folder, by path relative to it. */
 export interface LayoutSource {
   markdown: Set<string>;
   text(path: string): Promise<string>;
+  /** The import's deadline, for the steps that run on the worker pool. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -114,6 +146,7 @@ export async function pagesFromSummary(summaryPath: string, config: LayoutConfig
   // In reading order (a page before its children), so the first mention of a file is the one that gets it.
   const page = async (item: SummaryItem): Promise<ImportedPage[]> => {
     const key = `summary:${++counter}`;
+    if (counter % PAUSE_EVERY === 0) await pauseForEventLoop();
     let own: ImportedPage;
     let path: string | undefined;
     try {
@@ -141,7 +174,7 @@ export async function pagesFromSummary(summaryPath: string, config: LayoutConfig
     return pages;
   };
   const pages: ImportedPage[] = [];
-  for (const group of parseSummary(await source.text(summaryPath))) {
+  for (const group of await readSummary(await source.text(summaryPath), `the summary "${summaryPath}"`, source.signal)) {
     const children = await items(group.items);
     if (group.title === undefined) pages.push(...children);
     // A group's slug is its heading's anchor, else its title as GitBook slugs it (dots kept: the group
@@ -173,8 +206,10 @@ export async function pagesFromFolders(config: LayoutConfig, source: LayoutSourc
     for (let depth = 1; depth < parts.length; depth++) folderOf(parts.slice(0, depth - 1).join('/')).folders.add(parts.slice(0, depth).join('/'));
   }
   const readmeOf = (folder: string, files: string[]) => files.find((file) => posix.basename(file).toLowerCase() === 'readme.md' && posix.dirname(file) === (folder || '.'));
+  let read = 0;
   const file = async (path: string) => {
     used.add(path);
+    if (++read % PAUSE_EVERY === 0) await pauseForEventLoop();
     return filePage(await source.text(path), path, { fallbackTitle: titleFromName(posix.basename(path)) });
   };
   const children = async (folder: string): Promise<ImportedPage[]> => {

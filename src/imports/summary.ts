@@ -2,6 +2,7 @@ import type { List, ListItem, Nodes, PhrasingContent, Root } from 'mdast';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { normalizeSource } from '../content/markdown/index.ts';
+import { runTask, workerTask } from '../workers/pool.ts';
 
 /**
  * SUMMARY.md, the table of contents of a folder of Markdown: nested lists of links give the pages and their
@@ -134,11 +135,52 @@ export function summaryPieces(source: string): string[] {
 
 const summaryReader = unified().use(remarkParse);
 
+/**
+ * Pieces the Markdown parser reads together: each parse has a fixed cost, so consecutive pieces that are
+ * not plain items go in runs of at most this many (a run is a slice of the file cut where pieces are, so it
+ * reads as those pieces do; short, so that a run's list stays short).
+ */
+const PIECES_PER_PARSE = 16;
+
+/** `* [Title](path.md)`: a list item that is one plain link, the shape of nearly every line of a summary. */
+const PLAIN_ITEM = /^( *)[*+-]( {1,4})\[([^\\`*_&<>[\]!~$]*)\]\(([A-Za-z0-9._~/#-]*)\)[ \t]*$/;
+
+/**
+ * The items of a piece made only of plain link items (`* [Title](path.md)`, nested by indentation), read
+ * without the Markdown parser, or null when any line is anything else (then the parser reads the piece).
+ * CommonMark reads such lines simply: an item's children are the items indented at least as far as its
+ * text starts, and a line indented four or more beyond that would continue its paragraph instead (null).
+ */
+function plainItems(piece: string): SummaryItem[] | null {
+  const top: SummaryItem[] = [];
+  const open: Array<{ content: number; item: SummaryItem }> = [];
+  const lines = piece.split('\n');
+  while (lines.length > 0 && lines[lines.length - 1].trim() === '') lines.pop();
+  for (const line of lines) {
+    const match = PLAIN_ITEM.exec(line);
+    if (!match) return null;
+    const indent = match[1].length;
+    const item: SummaryItem = { title: match[3].trim() || 'Untitled', ...(match[4] ? { href: match[4] } : {}), items: [] };
+    const content = indent + 1 + match[2].length;
+    if (open.length === 0) {
+      if (top.length > 0 || indent > 3) return null;
+      top.push(item);
+    } else {
+      while (open.length > 0 && open[open.length - 1].content > indent) open.pop();
+      const parent = open[open.length - 1];
+      if (!parent || indent >= parent.content + 4) return null;
+      parent.item.items.push(item);
+    }
+    open.push({ content, item });
+  }
+  return top.length > 0 ? top : null;
+}
+
 export function parseSummary(source: string): SummaryGroup[] {
   const groups: SummaryGroup[] = [{ items: [] }];
   let seenTitle = false;
-  for (const piece of summaryPieces(normalizeSource(source))) {
-    const tree = summaryReader.parse(piece) as Root;
+  const read = (text: string) => {
+    const tree = summaryReader.parse(text) as Root;
     for (const node of tree.children) {
       if (node.type === 'heading') {
         if (node.depth === 1 && !seenTitle) {
@@ -151,6 +193,29 @@ export function parseSummary(source: string): SummaryGroup[] {
         for (const item of itemsOf(node)) groups[groups.length - 1].items.push(item);
       }
     }
+  };
+  let waiting: string[] = [];
+  const flush = () => {
+    if (waiting.length > 0) read(waiting.join('\n'));
+    waiting = [];
+  };
+  for (const piece of summaryPieces(normalizeSource(source))) {
+    const plain = plainItems(piece);
+    if (plain) {
+      flush();
+      for (const item of plain) groups[groups.length - 1].items.push(item);
+    } else {
+      waiting.push(piece);
+      if (waiting.length === PIECES_PER_PARSE) flush();
+    }
   }
+  flush();
   return groups.filter((group) => group.title !== undefined || group.items.length > 0);
+}
+
+const SUMMARY = workerTask(import.meta.url, 'parseSummary', parseSummary);
+
+/** parseSummary on a worker when the file is large, so that a summary of tens of thousands of entries blocks no request. */
+export function readSummary(source: string, what: string, signal?: AbortSignal): Promise<SummaryGroup[]> {
+  return runTask(SUMMARY, source, { size: source.length, what, signal });
 }

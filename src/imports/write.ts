@@ -7,6 +7,10 @@ import { buildTree, type RevisionTree } from '../content/tree.ts';
 import { RevisionWriter } from '../content/writer.ts';
 import { BadRequest, NotFound } from '../errors.ts';
 import type { ImportedContent, ImportedPage } from './types.ts';
+import { pauseForEventLoop } from '../workers/pool.ts';
+
+/** Pages laid between pauses for the event loop (an import may hold tens of thousands). */
+const PAUSE_EVERY = 500;
 
 /** Where an import goes: a new revision over `baseRevisionId`, in `spaceId`, at the top or under a page. */
 export interface ImportTarget {
@@ -73,7 +77,8 @@ export async function prepareImport(ctx: Pick<Context, 'db' | 'ids'>, content: I
     byKey.set(only.key, under);
     imported++;
   } else {
-    const add = (page: ImportedPage, parent: string | null) => {
+    const add = async (page: ImportedPage, parent: string | null): Promise<void> => {
+      if (imported % PAUSE_EVERY === PAUSE_EVERY - 1) await pauseForEventLoop();
       const type = page.type === 'group' && parent !== null ? 'document' : page.type;
       const target: ContentRef | undefined = type === 'link' ? { kind: 'url', url: page.href ?? 'about:blank' } : undefined;
       const git = page.file ? { git: page.file } : {};
@@ -81,9 +86,9 @@ export async function prepareImport(ctx: Pick<Context, 'db' | 'ids'>, content: I
       pageIds.set(page, id);
       if (!byKey.has(page.key)) byKey.set(page.key, id);
       imported++;
-      for (const child of page.pages) add(child, type === 'link' ? parent : id);
+      for (const child of page.pages) await add(child, type === 'link' ? parent : id);
     };
-    for (const page of content.pages) add(page, under ?? null);
+    for (const page of content.pages) await add(page, under ?? null);
   }
   const fileIds = new Map<string, string>();
   for (const asset of content.assets) {
@@ -96,8 +101,10 @@ export async function prepareImport(ctx: Pick<Context, 'db' | 'ids'>, content: I
   }
 
   const tree = previewTree(writer);
+  let rewritten = 0;
   for (const [page, id] of pageIds) {
     if (page.markdown === undefined) continue;
+    if (++rewritten % PAUSE_EVERY === 0) await pauseForEventLoop();
     // A page read from a file of a folder keeps its body as written: its links are relative to its file
     // (kept as `git.path`) and resolve when it is read, so nothing needs rewriting and nothing changes.
     if (page.file) {
@@ -122,6 +129,7 @@ export async function prepareImport(ctx: Pick<Context, 'db' | 'ids'>, content: I
     const markdown = renderMarkdown(document, { frontmatter, refUrl: linkWriter(tree, tree.byId.get(id)!) });
     writer.updatePage(id, { markdown });
   }
+  await writer.storeObjects(ctx);
   return { baseRevisionId: target.baseRevisionId, underPageId: under, content, writer, imported };
 }
 

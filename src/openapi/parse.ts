@@ -1,5 +1,6 @@
 import { validate } from '@scalar/openapi-parser';
 import { parse as parseYaml } from 'yaml';
+import { nulLine, nulMessage } from '../http/text-rules.ts';
 import { yamlDepth } from '../yaml-depth.ts';
 import { SpecProcessingError } from './errors.ts';
 
@@ -7,6 +8,8 @@ export type SpecObject = Record<string, unknown>;
 
 /** JSON or YAML text to an object; PARSE_ERROR naming the line when it is neither. */
 export function parseDescription(text: string, where: string): SpecObject {
+  const line = nulLine(text);
+  if (line > 0) throw new SpecProcessingError('PARSE_ERROR', nulMessage(where, line));
   const trimmed = text.replace(/^\uFEFF/, '').trimStart();
   let value: unknown;
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
@@ -27,6 +30,10 @@ export function parseDescription(text: string, where: string): SpecObject {
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     throw new SpecProcessingError('PARSE_ERROR', `${where} does not hold an OpenAPI description (an object with "openapi" or "swagger" at its top); check that the URL serves the description itself.`);
+  }
+  // A NUL written as an escape ("\u0000" in JSON, "\0" in YAML) is as unstorable as one written raw.
+  if (JSON.stringify(value).includes('\\u0000')) {
+    throw new SpecProcessingError('PARSE_ERROR', `${where} holds a NUL character in a string (written as an escape); source text may not hold NUL. Remove it and publish the description again.`);
   }
   return value as SpecObject;
 }

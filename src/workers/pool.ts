@@ -196,3 +196,12 @@ export async function runTaskInBatches<I, O>(task: WorkerTask<I[], O[]>, items: 
   if (failedAt !== Infinity) throw errors[failedAt];
   return outputs.flat();
 }
+
+/**
+ * Lets the event loop answer what is waiting (timers, sockets) before a long loop on the calling thread
+ * goes on: awaiting a promise alone only runs microtasks, so a loop of awaits over tens of thousands of
+ * items holds the loop as surely as a synchronous one. Call it every few hundred items.
+ */
+export function pauseForEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -4,7 +4,7 @@ import { jwtVerify } from 'jose';
 import { sql } from 'kysely';
 import { nowIso } from '../../src/context.ts';
 import { assertError, createTestApp, dialects, type Reply, type TestApp } from '../helpers/app.ts';
-import { addMember, cast, createUser, createWorld, type TestUser, type World } from '../helpers/factories.ts';
+import { addMember, cast, createUser, createWorld, postSpace, type TestUser, type World } from '../helpers/factories.ts';
 
 type Item = { id: string; role: string | null };
 const ids = (body: { items: Array<{ id: string }> }) => body.items.map((m) => m.id);
@@ -416,16 +416,15 @@ for (const dialect of dialects) {
         assert.equal((await world.admin.api.post(url(world.members.read.id))).body.sso, true, 'again: no change');
       });
 
-      it('adds a user who is not a member, with the default role of the organization', async () => {
-        await world.admin.api.patch(`/v1/orgs/${world.organizationId}`, { defaultRole: 'comment' });
-        t.clock.advance(1000);
-        const reply = await world.admin.api.post(url(stranger.id));
-        assert.equal(reply.status, 200);
-        assert.equal(reply.body.id, stranger.id);
-        assert.equal(reply.body.role, 'comment');
-        assert.equal(reply.body.sso, true);
-        assert.equal(reply.body.joinedAt, t.clock.now().toISOString());
-        assert.equal((await stranger.api.get(`/v1/orgs/${world.organizationId}`)).status, 200);
+      it('refuses a user who is not a member (of no organization, or only of another one) with 404, and adds no one', async () => {
+        for (const user of [stranger, world.outsider]) {
+          const reply = await world.admin.api.post(url(user.id));
+          assertError(reply, 404, 'only members can be made SSO members');
+          assert.ok(!JSON.stringify(reply.body).includes('@'), 'no address in the refusal');
+          assert.equal(await memberRow(world.organizationId, user.id), undefined);
+          assert.equal((await user.api.get(`/v1/orgs/${world.organizationId}`)).status, 404);
+          assert.equal((await world.admin.api.get(`/v1/users/${user.id}`)).status, 404, 'the administrator still cannot read them');
+        }
       });
 
       it('answers 404 for a user who does not exist', async () => {
@@ -500,6 +499,54 @@ for (const dialect of dialects) {
         assertError(await world.admin.api.get(url(world.members.edit.id, '?limit=1001')), 400, '"limit"');
         assertError(await world.admin.api.get(url(world.members.edit.id, '?order=asc')), 400, '"order"');
         assertError(await world.admin.api.get(url(world.members.edit.id, `?title=${'x'.repeat(300)}`)), 400, '"title"');
+      });
+    });
+
+    describe('the role matrix: no operation makes a user of another organization a member, except an invite they accept', () => {
+      it('refuses or leaves alone every operation an administrator can aim at such a user, and an accepted invite link adds them', async () => {
+        const world = await createWorld(t.ctx, t.app, t.clock);
+        const org = `/v1/orgs/${world.organizationId}`;
+        const outsider = world.outsider;
+        const team = (await world.admin.api.post(`${org}/teams`, { title: 'Team' })).body.id as string;
+        const space = (await postSpace(t.clock, world.admin, world.organizationId)).id as string;
+        const attempts: Array<[string, () => Promise<Reply>]> = [
+          ['set as SSO member', () => world.admin.api.post(`${org}/members/${outsider.id}/sso`)],
+          ['change the role', () => world.admin.api.patch(`${org}/members/${outsider.id}`, { role: 'admin' })],
+          ['read the membership', () => world.admin.api.get(`${org}/members/${outsider.id}`)],
+          ['add to a team by id', () => world.admin.api.put(`${org}/teams/${team}/members/${outsider.id}`, {})],
+          ['add to a team by id in a body', () => world.admin.api.put(`${org}/teams/${team}/members`, { add: [outsider.id] })],
+          ['add to a team by e-mail', () => world.admin.api.put(`${org}/teams/${team}/members`, { add: [outsider.email] })],
+          ['share a space', () => world.admin.api.post(`/v1/spaces/${space}/permissions`, { role: 'edit', users: [outsider.id] })],
+          ['share a space with one user', () => world.admin.api.patch(`/v1/spaces/${space}/permissions/users/${outsider.id}`, { role: 'edit' })],
+        ];
+        for (const [what, attempt] of attempts) {
+          const reply = await attempt();
+          assert.ok(reply.status >= 400 && reply.status < 500, `${what}: answered ${reply.status} ${JSON.stringify(reply.body)}`);
+          assert.ok(!JSON.stringify(reply.body).includes(outsider.email), `${what}: the refusal shows no address`);
+          assert.equal(await memberRow(world.organizationId, outsider.id), undefined, `${what}: no membership created`);
+        }
+        const link = await world.admin.api.post(`${org}/link-invites`, { role: 'read' });
+        assert.equal(link.status, 201, JSON.stringify(link.body));
+        const joined = await outsider.api.post(`${org}/invites/${link.body.id}`);
+        assert.equal(joined.status, 200, JSON.stringify(joined.body));
+        assert.equal((await memberRow(world.organizationId, outsider.id))?.role, 'read');
+      });
+    });
+
+    describe('who sees the e-mail addresses of members', () => {
+      it('every member with a role sees every member\'s address in the list; a guest sees no list and no address', async () => {
+        const world = await createWorld(t.ctx, t.app, t.clock);
+        const url = `/v1/orgs/${world.organizationId}/members`;
+        const list = await world.members.read.api.get(url);
+        assert.equal(list.status, 200);
+        for (const item of list.body.items) assert.match(item.user.email, /@/, 'a read member sees each address');
+        assertError(await world.guest.api.get(url), 403);
+        assertError(await world.guest.api.get(`${url}/${world.members.edit.id}`), 403);
+        const user = await world.guest.api.get(`/v1/users/${world.members.edit.id}`);
+        assert.equal(user.status, 200);
+        assert.equal(user.body.email, undefined, 'a guest reads the user without their address');
+        assert.equal((await world.guest.api.get(`/v1/users/${world.guest.id}`)).body.email, world.guest.email, 'their own address');
+        assert.equal((await world.members.read.api.get(`/v1/users/${world.members.edit.id}`)).body.email, world.members.edit.email);
       });
     });
   });

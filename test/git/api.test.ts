@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { GitBookAPI } from '@gitbook/api';
-import { assertError, createTestApp, dialects, type TestApp } from '../helpers/app.ts';
+import { assertError, createTestApp, dialects, type Reply, type TestApp } from '../helpers/app.ts';
 import { createSpace } from '../helpers/content-factory.ts';
 import { cast, createWorld, type World } from '../helpers/factories.ts';
 import { createGitTestApp, lastOperation, runJobs } from './helpers.ts';
@@ -163,7 +163,7 @@ for (const dialect of dialects) {
 
 for (const dialect of dialects) {
   describe(`Git Sync and the address guard [${dialect}]`, { skip: needs('git') }, () => {
-    it('refuses a remote on a private address unless QUIRE_IMPORT_ALLOW_PRIVATE is set: the operation fails and says why', async () => {
+    it('refuses a remote on a private address when it is given (import, export, sync) unless QUIRE_IMPORT_ALLOW_PRIVATE is set, and again when the job connects', async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'quire-git-guard-'));
       const t = await createTestApp(dialect, { QUIRE_DATA_DIR: dataDir });
       const remote = await startGitServer();
@@ -171,7 +171,28 @@ for (const dialect of dialects) {
         remote.createRepo('docs', REPO);
         const world = await createWorld(t.ctx, t.app, t.clock);
         const spaceId = await createSpace(t.ctx, world.organizationId);
-        assert.equal((await world.admin.api.post(`/v1/spaces/${spaceId}/git/import`, { url: remote.url('docs'), ref: 'refs/heads/main' })).status, 204);
+        const api = world.admin.api;
+        const attempts: Array<[string, () => Promise<Reply>]> = [
+          ['import', () => api.post(`/v1/spaces/${spaceId}/git/import`, { url: remote.url('docs'), ref: 'refs/heads/main' })],
+          ['export', () => api.post(`/v1/spaces/${spaceId}/git/export`, { url: remote.url('docs'), ref: 'refs/heads/main', commitMessage: 'x' })],
+          ['sync', () => api.put(`/v1/spaces/${spaceId}/git/sync`, { url: remote.url('docs'), ref: 'refs/heads/main', direction: 'pull' })],
+          ['import from a name of 127.0.0.1', () => api.post(`/v1/spaces/${spaceId}/git/import`, { url: remote.url('docs').replace('127.0.0.1', 'localhost'), ref: 'refs/heads/main' })],
+        ];
+        for (const [what, attempt] of attempts) {
+          const reply = await attempt();
+          assert.equal(reply.status, 400, `${what}: ${JSON.stringify(reply.body)}`);
+          assertError(reply, 400, 'Git remote');
+        }
+        // A reader of the space is refused for their role before the address is looked at.
+        assertError(await world.members.read.api.post(`/v1/spaces/${spaceId}/git/import`, { url: remote.url('docs'), ref: 'refs/heads/main' }), 403);
+        assert.equal((await t.ctx.db.selectFrom('git_operations').select('id').where('space_id', '=', spaceId).execute()).length, 0, 'no operation recorded');
+        assert.equal((await api.get(`/v1/spaces/${spaceId}/git/sync`)).status, 404, 'no sync recorded');
+        // The address is checked again when the job connects: an operation accepted while private
+        // addresses were allowed fails once they are not.
+        const config = t.ctx.config as { importAllowPrivate: boolean };
+        config.importAllowPrivate = true;
+        assert.equal((await api.post(`/v1/spaces/${spaceId}/git/import`, { url: remote.url('docs'), ref: 'refs/heads/main' })).status, 204);
+        config.importAllowPrivate = false;
         await runJobs(t.ctx);
         const operation = await lastOperation(t.ctx, spaceId);
         assert.equal(operation.state, 'failure');

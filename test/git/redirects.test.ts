@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { MAX_REDIRECTS } from '../../src/imports/layout.ts';
 import { dialects, type TestApp } from '../helpers/app.ts';
 import { createSpace } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
@@ -76,6 +77,34 @@ for (const dialect of dialects) {
       assert.equal(old.status, 301);
       assert.equal(old.headers.location, `${site.root}/guides/configure`);
       assert.equal((await get('/getting-started')).status, 404, 'a redirect removed from .gitbook.yaml is gone');
+    });
+
+    const many = (count: number) => `redirects:\n${Array.from({ length: count }, (_, i) => `  old/page-${i}: install.md`).join('\n')}\n`;
+
+    it(`keeps up to ${MAX_REDIRECTS.toLocaleString('en')} redirects, read off the event loop, and refuses a Git import of more (100,000) saying why, changing nothing`, async () => {
+      const work = remote.clone('redirects');
+      const { writeFileSync } = await import('node:fs');
+      const { join } = await import('node:path');
+      writeFileSync(join(work, '.gitbook.yaml'), many(MAX_REDIRECTS));
+      remote.push(work, 'The most redirects a space keeps');
+      t.clock.advance(1000);
+      assert.equal((await world.admin.api.post(`/v1/spaces/${spaceId}/git/import`, { url: remote.url('redirects'), ref: 'refs/heads/main' })).status, 204);
+      await runJobs(t.ctx);
+      const kept = await lastOperation(t.ctx, spaceId);
+      assert.equal(kept.state, 'success', kept.error ?? '');
+      const last = await get(`/old/page-${MAX_REDIRECTS - 1}`);
+      assert.equal(last.status, 301);
+      assert.equal(last.headers.location, `${site.root}/install`);
+
+      writeFileSync(join(work, '.gitbook.yaml'), many(100_000));
+      remote.push(work, 'Too many redirects');
+      t.clock.advance(1000);
+      assert.equal((await world.admin.api.post(`/v1/spaces/${spaceId}/git/import`, { url: remote.url('redirects'), ref: 'refs/heads/main' })).status, 204);
+      await runJobs(t.ctx);
+      const refused = await lastOperation(t.ctx, spaceId);
+      assert.equal(refused.state, 'failure');
+      assert.match(refused.error ?? '', /\.gitbook\.yaml (lists 100,000 redirects|is \d+ KB), more than/);
+      assert.equal((await get(`/old/page-${MAX_REDIRECTS - 1}`)).status, 301, 'the redirects of the last good import stay');
     });
   });
 }

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTestApp, dialects, type Reply, type TestApp } from '../helpers/app.ts';
+import { dialects, type Reply, type TestApp } from '../helpers/app.ts';
+import { createGitTestApp, lastOperation, runJobs } from '../git/helpers.ts';
+import { startGitServer, type GitServer } from '../git/server.ts';
 import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { buildZip, dataUrl } from '../imports/helpers.ts';
 
 /**
- * The hostile documents of issue 17, each sent while a second client keeps reading `/readyz` and a page.
+ * Hostile documents and requests, each sent while a second client keeps reading `/readyz` and a page.
  * Each must be refused with a 4xx in the error shape or be taken (2xx); never a 5xx. The worst latency
  * the second client saw is printed, not asserted (timings belong in bench/).
  */
@@ -40,9 +42,11 @@ const MARKDOWN: Array<[string, string]> = [
   ['10,000 nested inline <span>s', 'a ' + '<span>'.repeat(10_000) + 'x' + '</span>'.repeat(10_000)],
   ['a table of 50,000 rows', '| a | b |\n|---|---|\n' + '| x | y |\n'.repeat(50_000)],
   ['50,000 open brackets', '['.repeat(50_000)],
+  ['a NUL after 9,000 characters', `# Page\n\n${'Some text of the page.\n'.repeat(400)}x\u0000y\n`],
 ];
 
 const HTML: Array<[string, string]> = [
+  ['a NUL after 9,000 characters', `<html><body><p>${'Some text of the page. '.repeat(400)}x\u0000y</p></body></html>`],
   ['10,000 nested <div>s', `<html><body>${'<div>'.repeat(10_000)}x${'</div>'.repeat(10_000)}</body></html>`],
   ['2,000 nested tables', `<html><body>${'<table><tr><td>'.repeat(2_000)}x${'</td></tr></table>'.repeat(2_000)}</body></html>`],
   ['10,000 nested lists', `<html><body>${'<ul><li>'.repeat(10_000)}x${'</li></ul>'.repeat(10_000)}</body></html>`],
@@ -53,7 +57,14 @@ const folders200 = () => {
   return buildZip([{ name: 'README.md', data: '# Top\n' }, { name: `${parts.join('/')}/page.md`, data: '# Deep\n' }]);
 };
 const SUMMARY = `# Summary\n\n${Array.from({ length: 100 }, (_, i) => `${'  '.repeat(i)}* [P${i}](p${i}.md)`).join('\n')}\n`;
+const manyRedirects = (count: number) => `redirects:\n${Array.from({ length: count }, (_, i) => `  r${i}: README.md`).join('\n')}\n`;
+const bigSummary = (entries: number) => `# Summary\n\n${Array.from({ length: entries }, (_, i) => `* [P${i}](p${i % 100}.md)`).join('\n')}\n`;
+const hundredPages = () => Array.from({ length: 100 }, (_, i) => ({ name: `p${i}.md`, data: `# P${i}\n` }));
 const ZIP: Array<[string, () => Buffer]> = [
+  ['a .gitbook.yaml of 20,000 redirects', () => buildZip([{ name: '.gitbook.yaml', data: manyRedirects(20_000) }, { name: 'README.md', data: '# Top\n' }])],
+  ['a .gitbook.yaml of 10,000 redirects', () => buildZip([{ name: '.gitbook.yaml', data: manyRedirects(10_000) }, { name: 'README.md', data: '# Top\n' }])],
+  ['a SUMMARY.md of 50,000 entries', () => buildZip([{ name: 'SUMMARY.md', data: bigSummary(50_000) }, ...hundredPages()])],
+  ['a NUL late in an entry', () => buildZip([{ name: 'README.md', data: '# Top\n' }, { name: 'late.md', data: `# Late\n\n${'text\n'.repeat(3000)}x\u0000y\n` }])],
   ['500 files of 1 MB', () => buildZip(Array.from({ length: 500 }, (_, i) => ({ name: `page-${i}.md`, data: Buffer.alloc(1_000_000, 'a') })))],
   ['folders 200 deep', folders200],
   ['a SUMMARY.md nesting pages 100 deep', () => buildZip([{ name: 'SUMMARY.md', data: SUMMARY }, ...Array.from({ length: 100 }, (_, i) => ({ name: `p${i}.md`, data: `# P${i}\n` }))])],
@@ -111,8 +122,10 @@ for (const dialect of dialects) {
     let pageUrl: string;
     let targetUrl: string;
     let changeRequestUrl: string;
+    let remote: GitServer;
     before(async () => {
-      t = await createTestApp(dialect);
+      t = await createGitTestApp(dialect);
+      remote = await startGitServer();
       world = await createWorld(t.ctx, t.app, t.clock);
       const created = await createSpaceWithPages(t.ctx, world.organizationId, [
         { type: 'document', title: 'Intro', markdown: 'Hello.' },
@@ -126,7 +139,10 @@ for (const dialect of dialects) {
       assert.equal(cr.status, 201, JSON.stringify(cr.body));
       changeRequestUrl = `/v1/spaces/${spaceId}/change-requests/${cr.body.id}`;
     });
-    after(() => t.close());
+    after(async () => {
+      await remote.close();
+      await t.close();
+    });
 
     const send = async (what: string, url: string, body: unknown) => {
       const api = world.members.edit.api;
@@ -172,10 +188,65 @@ for (const dialect of dialects) {
 
     for (const [what, zip] of ZIP) {
       it(`a zip import of ${what} answers without a 5xx`, async () => {
-        await send(`zip import of ${what}`, `/v1/spaces/${spaceId}/content/import`, { source: 'zip', url: dataUrl('application/zip', zip()) });
+        const reply = await send(`zip import of ${what}`, `/v1/spaces/${spaceId}/content/import`, { source: 'zip', url: dataUrl('application/zip', zip()) });
+        if (/SUMMARY\.md of|10,000 redirects/.test(what)) assert.equal(reply.status, 201, JSON.stringify(reply.body));
         const pages = await world.members.edit.api.get(`/v1/spaces/${spaceId}/content/pages`);
         assert.equal(pages.status, 200);
       });
     }
+
+    const timed = async (what: string, hostile: () => Promise<Reply>) => {
+      const { reply, worst, reads } = await underLoad(t, pageUrl, world.members.edit.token, hostile);
+      console.log(`# [${dialect}] ${what}: ${reply.status} (${reply.body?.error?.message ?? 'taken'}); worst /readyz + page read ${Math.round(worst)} ms over ${reads} reads`);
+      assertNoServerError(what, reply);
+      return reply;
+    };
+
+    const GIT: Array<[string, Record<string, string>, RegExp | null]> = [
+      ['a .gitbook.yaml of 100,000 redirects', { '.gitbook.yaml': manyRedirects(100_000), 'README.md': '# Top\n' }, /\.gitbook\.yaml (lists 100,000 redirects|is \d+ KB)/],
+      ['a SUMMARY.md of 50,000 entries', { 'SUMMARY.md': bigSummary(50_000), ...Object.fromEntries(hundredPages().map((page) => [page.name, page.data])) }, null],
+      ['a NUL late in a file', { 'README.md': '# Top\n', 'late.md': `# Late\n\n${'text\n'.repeat(3000)}x\u0000y\n` }, /NUL character/],
+    ];
+    for (const [what, files, refusal] of GIT) {
+      it(`a Git import of ${what} runs (or fails, saying why) while the server keeps answering`, async () => {
+        const name = `hostile-${GIT.findIndex(([w]) => w === what)}`;
+        remote.createRepo(name, files);
+        const target = await createSpaceWithPages(t.ctx, world.organizationId, [{ type: 'document', title: 'Kept', markdown: 'Kept.' }]);
+        await timed(`Git import of ${what}`, async () => {
+          const reply = await world.members.edit.api.post(`/v1/spaces/${target.spaceId}/git/import`, { url: remote.url(name), ref: 'refs/heads/main' });
+          if (reply.status !== 204) return reply;
+          await runJobs(t.ctx);
+          const operation = await lastOperation(t.ctx, target.spaceId);
+          return { status: operation.state === 'success' ? 200 : 400, body: operation.state === 'success' ? {} : { error: { code: 400, message: operation.error } }, headers: {} } as Reply;
+        }).then((reply) => {
+          if (refusal) assert.match(reply.body?.error?.message ?? '', refusal);
+          else assert.equal(reply.status, 200, JSON.stringify(reply.body));
+        });
+      });
+    }
+
+    it('a customization nested 5,000 deep, a body over the limit, an SSO enrolment of an outsider and an internal Git remote are refused with a 4xx', async () => {
+      const site = await world.admin.api.post(`/v1/orgs/${world.organizationId}/sites`, { title: 'Hostile site' });
+      assert.equal(site.status, 201, JSON.stringify(site.body));
+      const deep = `{"title":"Deep site",${'"a":{'.repeat(5_000)}"b":1${'}'.repeat(5_000)}}`;
+      const raw = async (method: 'PUT' | 'POST', url: string, payload: string | Buffer) => {
+        const reply = await t.app.inject({ method, url, headers: { authorization: `Bearer ${world.admin.token}`, 'content-type': 'application/json' }, payload });
+        return { status: reply.statusCode, body: reply.json(), headers: reply.headers } as Reply;
+      };
+      const deepReply = await timed('customization nested 5,000 deep', () => raw('PUT', `/v1/orgs/${world.organizationId}/sites/${site.body.id}/customization`, deep));
+      assert.equal(deepReply.status, 400);
+      const big = await timed('a body of 11 MB', () => raw('POST', `/v1/orgs/${world.organizationId}/spaces`, Buffer.from(`{"title":"${'x'.repeat(11 * 1024 * 1024)}"}`)));
+      assert.equal(big.status, 413);
+      const sso = await timed('SSO enrolment of an outsider', () => world.admin.api.post(`/v1/orgs/${world.organizationId}/members/${world.outsider.id}/sso`));
+      assert.equal(sso.status, 404);
+      const config = t.ctx.config as { importAllowPrivate: boolean };
+      config.importAllowPrivate = false;
+      try {
+        const internal = await timed('a Git remote on 127.0.0.1', () => world.admin.api.post(`/v1/spaces/${spaceId}/git/import`, { url: 'http://127.0.0.1:9/repo.git', ref: 'refs/heads/main' }));
+        assert.equal(internal.status, 400);
+      } finally {
+        config.importAllowPrivate = true;
+      }
+    });
   });
 }

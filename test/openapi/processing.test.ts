@@ -41,6 +41,10 @@ for (const dialect of dialects) {
       server.routes.set('/not-openapi.json', send('{"name":"a package.json, not a description"}'));
       server.routes.set('/bad-ref.yaml', send(fixture('events-3.1.yaml').replace("'#/components/schemas/Invoice'", "'#/components/schemas/Missing'"), 'application/yaml'));
       server.routes.set('/bad-external.yaml', send(fixture('events-3.1.yaml').replace("'#/components/schemas/Invoice'", "'./models/missing.yaml#/Invoice'"), 'application/yaml'));
+      const late = (text: string) => text.replace('version: 1.0.0', `version: 1.0.0\n${'# a comment line of the description\n'.repeat(300)}  description: "a\\0b"`);
+      server.routes.set('/nul.yaml', send(late('openapi: 3.0.3\ninfo:\n  title: A\n  version: 1.0.0\npaths: {}\n').replace('"a\\0b"', 'a\u0000b'), 'application/yaml'));
+      server.routes.set('/nul-escape.yaml', send(late('openapi: 3.0.3\ninfo:\n  title: A\n  version: 1.0.0\npaths: {}\n'), 'application/yaml'));
+      server.routes.set('/nul-escape.json', send('{"openapi":"3.0.3","info":{"title":"A\\u0000B","version":"1"},"paths":{}}'));
       server.routes.set('/invalid.yaml', send('openapi: 3.0.3\ninfo:\n  title: No description\n  version: 1.0.0\npaths:\n  /a:\n    get:\n      responses:\n        "200": {}\n', 'application/yaml'));
 
       const cases: Array<[string, string, RegExp]> = [
@@ -53,6 +57,9 @@ for (const dialect of dialects) {
         ['/bad-ref.yaml', 'PARSE_ERROR', /Missing/],
         ['/bad-external.yaml', 'PARSE_ERROR', /missing\.yaml.*404|404.*missing\.yaml/],
         ['/invalid.yaml', 'PARSE_ERROR', /not a valid OpenAPI description/],
+        ['/nul.yaml', 'PARSE_ERROR', /NUL character \(line 305\)/],
+        ['/nul-escape.yaml', 'PARSE_ERROR', /NUL character in a string/],
+        ['/nul-escape.json', 'PARSE_ERROR', /NUL character in a string/],
       ];
       for (const [path, code, message] of cases) {
         const slug = `case${path.replace(/[^a-z]+/g, '-')}`.replace(/-+$/, '');

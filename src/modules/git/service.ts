@@ -4,6 +4,7 @@ import { spaceAccess, type SpaceRow } from '../../access/spaces.ts';
 import { assertEditable } from '../../access/editable.ts';
 import { NotFound } from '../../errors.ts';
 import { gitOperationJob } from '../../git/operation-job.ts';
+import { checkDestination } from '../../net/addresses.ts';
 import { normalizeProjectDirectory, normalizeRef, parseRemote } from '../../git/remote.ts';
 import { createOperation, listOperations, removeSync, spaceGitSync, type GitDirection, type GitOperationRow, type GitRequest, type GitSyncInfo } from '../../git/state.ts';
 import { enqueue } from '../../jobs/index.ts';
@@ -38,8 +39,21 @@ export function requestOf(ctx: Context, body: ImportGitBody | ExportGitBody): Gi
   return request;
 }
 
+/**
+ * The outbound address guard on a remote when it is given, as webhooks have it: a remote that leads to a
+ * private address is refused with a 400 at once rather than accepted and failed later in its job. The job
+ * checks again when it connects (`remoteConfig`), since a name may resolve elsewhere by then.
+ */
+export async function checkRemoteAddress(ctx: Pick<Context, 'config'>, url: string): Promise<void> {
+  await checkDestination(new URL(url), { allowPrivate: ctx.config.importAllowPrivate, what: 'Git remote' });
+}
+
 async function requestOperation(ctx: Context, spaceId: string, direction: GitDirection, body: ImportGitBody | ExportGitBody): Promise<string> {
   const request = requestOf(ctx, body);
+  // Permission first (a stranger learns nothing of how a host resolves), then the address, outside the
+  // transaction so that no write waits on a DNS answer; the transaction checks the permission again.
+  authorize(ctx, 'space.triggerGitSync', (await spaceAccess(ctx, spaceId)).actor);
+  await checkRemoteAddress(ctx, request.url);
   return inTransaction(ctx, async (tx) => {
     const { space, actor } = await spaceAccess(tx, spaceId);
     authorize(tx, 'space.triggerGitSync', actor);

@@ -8,6 +8,7 @@ import type { SyncDirection } from '../../git/state.ts';
 import { QUIRE_COMMITTER } from '../../git/run.ts';
 import { normalizeProjectDirectory, normalizeRef, parseRemote } from '../../git/remote.ts';
 import { findSync } from '../../git/state.ts';
+import { checkRemoteAddress } from './service.ts';
 import { isDeletion, readPush, verifyGitHub, verifyGitLab, type Provider } from '../../git/webhooks.ts';
 import { authorize } from '../../policy/index.ts';
 import type { GitSyncConfig, PutGitSyncBody } from './schemas.ts';
@@ -54,6 +55,10 @@ export async function putGitSync(ctx: Context, spaceId: string, body: PutGitSync
   const remote = parseRemote(body.url);
   const ref = normalizeRef(body.ref);
   const projectDirectory = normalizeProjectDirectory(body.repoProjectDirectory);
+  // Permission first (a stranger learns nothing of how a host resolves), then the address, outside the
+  // transaction so that no write waits on a DNS answer; the transaction checks the permission again.
+  await managed(ctx, spaceId);
+  await checkRemoteAddress(ctx, remote.url);
   return inTransaction(ctx, async (tx) => {
     const space = await managed(tx, spaceId);
     const existing = await findAutoSync(tx, space.id);

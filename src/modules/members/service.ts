@@ -1,6 +1,6 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Context } from '../../context.ts';
-import { inTransaction, nowIso } from '../../context.ts';
+import { inTransaction } from '../../context.ts';
 import type { DB } from '../../db/types.ts';
 import { Conflict, NotFound } from '../../errors.ts';
 import { after, paginate, type Page } from '../../db/keyset.ts';
@@ -126,28 +126,24 @@ export async function removeMember(ctx: Context, organizationId: string, userId:
 }
 
 /**
- * Makes a user an SSO member (administrators only): an existing member keeps their role and gets
- * sso = true; a user who is not a member joins with the organization's default role and sso = true.
+ * Marks a member as an SSO member (administrators only); the member keeps their role. A user who is not a
+ * member is refused like any other stranger to the organization: this operation must never pull a user of
+ * another organization in (and show their e-mail address to its administrators); people join through an
+ * invitation or by signing in with the organization's SAML provider.
  */
 export async function setSsoMember(ctx: Context, organizationId: string, userId: string): Promise<MemberView> {
   return inTransaction(ctx, async (tx) => {
     const { organization, actor } = await organizationAccess(tx, organizationId);
     authorize(tx, 'members.sso', actor);
-    const user = await tx.db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
-    if (!user) throw new NotFound(`No user "${userId}" exists.`);
-    await tx.db
-      .insertInto('members')
-      .values({
-        organization_id: organization.id,
-        user_id: user.id,
-        role: organization.default_role,
-        disabled: 0,
-        sso: 1,
-        joined_at: nowIso(tx),
-        last_seen_at: null,
-      })
-      .onConflict((oc) => oc.columns(['organization_id', 'user_id']).doUpdateSet({ sso: 1 }))
-      .execute();
-    return requireMember(tx, organization.id, user.id);
+    const updated = await tx.db
+      .updateTable('members')
+      .set({ sso: 1 })
+      .where('organization_id', '=', organization.id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) {
+      throw new NotFound(`No member "${userId}" exists in this organization: only members can be made SSO members. Invite the person first.`);
+    }
+    return requireMember(tx, organization.id, userId);
   });
 }

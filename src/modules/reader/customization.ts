@@ -3,6 +3,7 @@ import { BadRequest, NotFound } from '../../errors.ts';
 import { authorize } from '../../policy/index.ts';
 import { loadStoredCustomizations, siteSettings, siteSpaceSettings, type SiteCustomizationSettings } from '../../sites/customization.ts';
 import { siteAccess, touchSite, type SiteAccess } from '../../access/sites.ts';
+import { refuseUnknownCustomizationMembers } from '../../sites/customization-members.ts';
 
 /**
  * A site's customization: what its members read (site.view) and builders change (site.manage). PUT stores
@@ -38,6 +39,7 @@ export async function getSiteCustomization(ctx: Context, organizationId: string,
 }
 
 export async function updateSiteCustomization(ctx: Context, organizationId: string, siteId: string, settings: Record<string, unknown>): Promise<SiteCustomizationSettings> {
+  refuseUnknownCustomizationMembers(settings);
   return inTransaction(ctx, async (tx) => {
     const access = await siteAccess(tx, organizationId, siteId);
     authorize(tx, 'site.manage', access.actor);
@@ -55,6 +57,8 @@ export async function getSiteSpaceCustomization(ctx: Context, organizationId: st
 }
 
 export async function overrideSiteSpaceCustomization(ctx: Context, organizationId: string, siteId: string, siteSpaceId: string, patch: Record<string, unknown>): Promise<SiteCustomizationSettings> {
+  // SiteSpaceCustomizationSettings is the site's settings and `hasOverrides`.
+  refuseUnknownCustomizationMembers(patch, ['hasOverrides']);
   return inTransaction(ctx, async (tx) => {
     const access = await siteAccess(tx, organizationId, siteId);
     authorize(tx, 'site.manage', access.actor);

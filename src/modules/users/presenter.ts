@@ -5,14 +5,17 @@ import { tokenStatus, type TokenRow } from './tokens.ts';
 
 export type UserRow = Pick<UsersTable, 'id' | 'email' | 'display_name' | 'photo_url'>;
 
-export function presentUser(ctx: Pick<Context, 'config'>, row: UserRow): User {
+/** A user as the caller may see them: `email` is null when the caller may not see the address. */
+export type VisibleUserRow = Omit<UserRow, 'email'> & { email: string | null };
+
+export function presentUser(ctx: Pick<Context, 'config'>, row: VisibleUserRow): User {
   const user: User = {
     object: 'user',
     id: row.id,
     displayName: row.display_name,
-    email: row.email,
     urls: { location: `${ctx.config.publicUrl}/v1/users/${row.id}` },
   };
+  if (row.email !== null) user.email = row.email;
   if (row.photo_url) user.photoURL = row.photo_url;
   return user;
 }

@@ -1,9 +1,11 @@
+import type { ExpressionBuilder } from 'kysely';
 import type { Context } from '../../context.ts';
+import type { DB } from '../../db/types.ts';
 import { inTransaction, nowIso, requireActor } from '../../context.ts';
 import { BadRequest, NotFound } from '../../errors.ts';
 import { authorize } from '../../policy/index.ts';
 import type { UpdateUserBody } from './schemas.ts';
-import type { UserRow } from './presenter.ts';
+import type { UserRow, VisibleUserRow } from './presenter.ts';
 
 export { issueApiToken } from './tokens.ts';
 
@@ -32,30 +34,32 @@ export async function getAuthenticatedUser(ctx: Context): Promise<UserRow> {
 
 /**
  * A user is visible to themselves and to anyone who shares an organization with them; to anyone else it
- * does not exist.
+ * does not exist. Their e-mail address is shown to themselves and to those who share an organization with
+ * them as a member with a role; a guest (who cannot list the members either) sees the name, not the address.
  */
-export async function getVisibleUser(ctx: Context, userId: string): Promise<UserRow> {
+export async function getVisibleUser(ctx: Context, userId: string): Promise<VisibleUserRow> {
   const actor = requireActor(ctx);
+  const shared = (eb: ExpressionBuilder<DB, 'users'>, asMember: boolean) => {
+    let query = eb
+      .selectFrom('members as theirs')
+      .innerJoin('members as mine', 'mine.organization_id', 'theirs.organization_id')
+      .select('theirs.user_id')
+      .whereRef('theirs.user_id', '=', 'users.id')
+      .where('mine.user_id', '=', actor.userId);
+    if (asMember) query = query.where('mine.role', 'is not', null);
+    return eb.exists(query);
+  };
   const row = await ctx.db
     .selectFrom('users')
     .select(USER_COLUMNS)
+    .select((eb) => eb.or([eb('users.id', '=', actor.userId), shared(eb, true)]).as('email_visible'))
     .where('users.id', '=', userId)
-    .where((eb) =>
-      eb.or([
-        eb('users.id', '=', actor.userId),
-        eb.exists(
-          eb
-            .selectFrom('members as theirs')
-            .innerJoin('members as mine', 'mine.organization_id', 'theirs.organization_id')
-            .select('theirs.user_id')
-            .whereRef('theirs.user_id', '=', 'users.id')
-            .where('mine.user_id', '=', actor.userId),
-        ),
-      ]),
-    )
+    .where((eb) => eb.or([eb('users.id', '=', actor.userId), shared(eb, false)]))
     .executeTakeFirst();
   if (!row) throw new NotFound(`No user "${userId}" is visible to you.`);
-  return row;
+  const { email_visible: emailVisible, ...user } = row;
+  // SQLite answers 1 or 0, PostgreSQL true or false.
+  return emailVisible === true || Number(emailVisible) === 1 ? user : { ...user, email: null };
 }
 
 /** The user with this address, created (named after the address) when there is none. */
@@ -72,7 +76,7 @@ export async function findOrCreateUser(ctx: Context, email: string, displayName?
  * Changes a user's profile (display name, photo address): only their own. Another user the caller can see
  * is refused with 403; one they cannot see answers 404, as for reads.
  */
-export async function updateUser(ctx: Context, userId: string, patch: UpdateUserBody): Promise<UserRow> {
+export async function updateUser(ctx: Context, userId: string, patch: UpdateUserBody): Promise<VisibleUserRow> {
   return inTransaction(ctx, async (tx) => {
     const user = await getVisibleUser(tx, userId);
     authorize(tx, 'user.update', requireActor(tx).userId, user.id);
