@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { parseBlobUrl, type BlobLocation } from './storage/blob-url.ts';
+import { parseBlobUrl, type BlobLocation } from './blob-location.ts';
 import { parseDuration } from './duration.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';

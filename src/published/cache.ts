@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { LruCache } from '../lru.ts';
 import type { StoredCustomizations } from '../sites/customization.ts';
 import type { SiteStructureModel } from '../sites/structure.ts';
-import type { SiteView } from './model.ts';
+import type { SiteView } from './view.ts';
 
 /**
  * The reader's caches. Every key holds what its value was made from (the site's version, the visible set,
