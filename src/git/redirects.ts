@@ -4,7 +4,7 @@ import { redirectKey } from '../imports/layout.ts';
 import type { DocsLayout } from './files.ts';
 
 /**
- * The redirects of a space's `.gitbook.yaml` (issue 12), kept with the layout of its last Git sync
+ * The redirects of a space's `.gitbook.yaml`, kept with the layout of its last Git sync
  * (`git_syncs.layout`) and read by the published reader for an address that leads to no page: the old
  * address (relative to the space) → the page that came from the file it names.
  */

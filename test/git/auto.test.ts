@@ -18,7 +18,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * Automatic Git Sync (issue 12): PUT/GET/DELETE git/sync with the space's triggerGitSync; webhooks from
+ * Automatic Git Sync: PUT/GET/DELETE git/sync with the space's triggerGitSync; webhooks from
  * GitHub and GitLab (good and bad signatures), Quire's own pushes ignored; an export by itself after a
  * change request's merge (GITBOOK-n); a push and an edit at once merged; polling; a failing remote retried
  * with backoff until it recovers; credentials and secrets never shown.

@@ -6,7 +6,7 @@ import { createWorld, type World } from '../helpers/factories.ts';
 import { buildZip, dataUrl } from '../imports/helpers.ts';
 
 /**
- * The hostile documents of issue 17, each sent while a second client keeps reading `/readyz` and a page.
+ * The hostile documents, each sent while a second client keeps reading `/readyz` and a page.
  * Each must be refused with a 4xx in the error shape or be taken (2xx); never a 5xx. The worst latency
  * the second client saw is printed, not asserted (timings belong in bench/).
  */
