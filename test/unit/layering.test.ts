@@ -184,6 +184,11 @@ describe('layering', () => {
     assert.deepEqual(offenders, []);
   });
 
+  it('routes hold no SQL: the queries are in services and access loaders', () => {
+    const offenders = files.filter((file) => /routes/.test(rel(file)) && /\.(selectFrom|updateTable|insertInto|deleteFrom)\(|\bsql`/.test(readFileSync(file, 'utf8')));
+    assert.deepEqual(offenders.map(rel), []);
+  });
+
   it('rows are locked only through src/db/locks.ts', () => {
     const offenders = files.filter((file) => !rel(file).startsWith('db/') && /\.(forUpdate|forShare|forNoKeyUpdate|forKeyShare|skipLocked)\(/.test(readFileSync(file, 'utf8')));
     assert.deepEqual(offenders.map(rel), []);
