@@ -4,7 +4,7 @@ import { after, paginate, type Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import { commentActor, commentScope, findComment, findReply, requireComment, requireReply, type ReplyRow } from '../../access/comments.ts';
 import { bodyMarkdown } from './bodies.ts';
-import type { ReplyView } from './presenter.ts';
+import type { ReplyView } from './views.ts';
 import { deleteReactions } from './reactions.ts';
 import type { CommentPlace, ListRepliesQuery, PostReplyBody, UpdateReplyBody } from './schemas.ts';
 import { applyEdit, readEdit } from './edit.ts';

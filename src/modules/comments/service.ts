@@ -6,7 +6,7 @@ import { authorize } from '../../policy/index.ts';
 import { adjustOpenComments, commentActor, commentScope, findComment, lockCommentCounter, placeName, requireComment, type CommentRow } from '../../access/comments.ts';
 import { bodyMarkdown } from './bodies.ts';
 import { applyEdit, readEdit } from './edit.ts';
-import type { CommentView } from './presenter.ts';
+import type { CommentView } from './views.ts';
 import { deleteReactions } from './reactions.ts';
 import type { CommentPlace, ListCommentsQuery, PostCommentBody, UpdateCommentBody } from './schemas.ts';
 import { newTarget, scopeContent } from './targets.ts';

@@ -11,7 +11,7 @@ import { organizationAccess } from '../../access/organizations.ts';
 import { organizationActorOf, spaceAccess } from '../../access/spaces.ts';
 import { insertNewSpace } from './new-space.ts';
 import { endPosition, placeIn } from './positions.ts';
-import type { SpaceView } from './presenter.ts';
+import type { SpaceView } from './views.ts';
 import type { MoveBody, TransferBody } from './schemas.ts';
 import { visibilityOutsideCollections } from './service.ts';
 

@@ -14,7 +14,7 @@ import { orGranted, spaceGrantRank, spaceResolvedLevel, spaceActorFor, spaceView
 import { loadGrants } from '../../access/grants.ts';
 import { insertNewSpace } from './new-space.ts';
 import { endPosition } from './positions.ts';
-import type { SpaceView } from './presenter.ts';
+import type { SpaceView } from './views.ts';
 import type { CreateSpaceBody, DefaultLevel, ListSpacesQuery, UpdateSpaceBody } from './schemas.ts';
 
 export const DEFAULT_SPACE_TITLE = 'Untitled';

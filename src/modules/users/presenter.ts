@@ -1,9 +1,8 @@
 import type { Context } from '../../context.ts';
-import type { UsersTable } from '../../db/tables/people.ts';
 import type { ApiToken, User } from './schemas.ts';
 import { tokenStatus, type TokenRow } from './tokens.ts';
+import type { UserRow } from '../../db/rows.ts';
 
-export type UserRow = Pick<UsersTable, 'id' | 'email' | 'display_name' | 'photo_url'>;
 
 export function presentUser(ctx: Pick<Context, 'config'>, row: UserRow): User {
   const user: User = {

@@ -3,7 +3,7 @@ import { inTransaction, nowIso, requireActor } from '../../context.ts';
 import { BadRequest, NotFound } from '../../errors.ts';
 import { authorize } from '../../policy/index.ts';
 import type { UpdateUserBody } from './schemas.ts';
-import type { UserRow } from './presenter.ts';
+import type { UserRow } from '../../db/rows.ts';
 
 export { issueApiToken } from './tokens.ts';
 
