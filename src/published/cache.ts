@@ -29,13 +29,6 @@ export const bodies = new LruCache<string, CachedBody>(20_000, 64 * 1024 * 1024)
 /** Counts cache misses of rendered bodies, so tests can tell a re-render from a hit. */
 export const renderStats = { rendered: 0 };
 
-export function clearPublishedCaches(): void {
-  structures.clear();
-  customizations.clear();
-  views.clear();
-  bodies.clear();
-}
-
 export function etagOf(body: string | Buffer): string {
   return `"${createHash('sha1').update(body).digest('base64url')}"`;
 }

@@ -52,10 +52,6 @@ async function recordPaths(ctx: Db & Pick<Context, 'clock'>, spaceId: string, re
   recorded.set(revisionId, true);
 }
 
-export function forgetRecordedPaths(): void {
-  recorded.clear();
-}
-
 /** The path a redirect's source is stored under: `/` and the encoded segments below the site root. */
 export function redirectSource(segments: string[]): string {
   return `/${segments.map((s) => encodeURIComponent(s)).join('/')}`;
