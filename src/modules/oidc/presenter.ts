@@ -2,7 +2,8 @@ import type { Context } from '../../context.ts';
 import type { OidcProvidersTable } from '../../db/tables/federated-sign-in.ts';
 import type { MemberRoleOrGuest } from '../../policy/roles.ts';
 import { oidcServiceUrls } from '../../sso/urls.ts';
-import { presentTeam, type TeamView } from '../teams/presenter.ts';
+import type { TeamView } from '../../access/teams.ts';
+import { presentTeam } from '../teams/presenter.ts';
 import type { OidcProvider } from './schemas.ts';
 
 export type OidcProviderRow = OidcProvidersTable;
