@@ -8,6 +8,7 @@ import type { CollectionsTable, SpacesTable } from './tables/content.ts';
 import type { LinkInvitesTable, OrganizationsTable, SamlProvidersTable, UsersTable } from './tables/people.ts';
 import type { SiteSectionGroupsTable, SiteSectionsTable, SitesTable, SiteSpacesTable } from './tables/sites.ts';
 import type { GlossaryEntriesTable, TranslationsTable } from './tables/translations.ts';
+import type { OidcProvidersTable } from './tables/federated-sign-in.ts';
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type CollectionRow = Selectable<CollectionsTable>;
@@ -26,3 +27,4 @@ export type TranslationRow = Selectable<TranslationsTable>;
 export type GlossaryEntryRow = Selectable<GlossaryEntriesTable>;
 export type SamlProviderRow = SamlProvidersTable;
 export type LinkInviteRow = LinkInvitesTable;
+export type OidcProviderRow = OidcProvidersTable;

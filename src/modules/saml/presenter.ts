@@ -4,7 +4,7 @@ import { oidcServiceUrls, samlServiceUrls as serviceUrls } from '../../sso/urls.
 import { presentTeam } from '../teams/presenter.ts';
 import { UNSET_SSO_URL, type SamlProvider, type SamlProviderStatus, type SsoLogin } from './schemas.ts';
 import type { SamlProviderRow } from '../../db/rows.ts';
-import type { SamlProviderView } from './views.ts';
+import type { SamlProviderView, SsoLoginRow } from './views.ts';
 
 
 
@@ -39,13 +39,6 @@ export function presentSamlProvider(ctx: Pick<Context, 'config'>, view: SamlProv
   };
   if (view.defaultTeam) provider.defaultTeam = presentTeam(ctx, view.defaultTeam);
   return provider;
-}
-
-/** One way in of the SSO list: a SAML or an OpenID Connect provider, each starting at its own address. */
-export interface SsoLoginRow {
-  id: string;
-  label: string;
-  kind: 'saml' | 'oidc';
 }
 
 export function presentSsoLogin(ctx: Pick<Context, 'config'>, row: SsoLoginRow): SsoLogin {

@@ -6,3 +6,10 @@ export interface SamlProviderView {
   provider: SamlProviderRow;
   defaultTeam: TeamView | null;
 }
+
+/** One way in of the SSO list: a SAML or an OpenID Connect provider, each starting at its own address. */
+export interface SsoLoginRow {
+  id: string;
+  label: string;
+  kind: 'saml' | 'oidc';
+}
