@@ -35,6 +35,8 @@ const ENGINES = new Set([
   'operations', 'pdf', 'published', 'search', 'sites', 'storage', 'translations', 'workers',
   // The federated ways in and the mail channel, an engine's row of their own in the table.
   'sso', 'mail',
+  // Serving the workspace (the browser application in web/).
+  'workspace',
 ]);
 
 function layerOf(area: string): Layer {
