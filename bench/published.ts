@@ -1,7 +1,7 @@
 /**
  * The published reader's hot path: requests/second of one page of a public site with a warm cache, against
  * a bare Fastify serving the very same HTML bytes from memory (the cost of everything but rendering:
- * finding the site, the current revisions, the audience, the cache lookup, the headers). Target >= 0.8 (issue 16).
+ * finding the site, the current revisions, the audience, the cache lookup, the headers). Target >= 0.8.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,7 +2,7 @@
  * `npm run bench`: each benchmark runs beside its baseline in the same run, on the same machine, and
  * prints the figures and the ratio. Targets are printed, never asserted.
  *
- * The targets are those of issue 16:
+ * The targets:
  *
  *   GET /v1/orgs/{id}                    authenticated, against a bare Fastify hello-world   target >= 0.7
  *   GET content/page/{id} (markdown)     on a 1,000-page space, against the hello-world       target >= 0.5

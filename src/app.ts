@@ -132,7 +132,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true }, staticCSP: true });
 
-  // gc: the token cache, reachable by the route that revokes a token so this process forgets it at once.
+  // The token cache, reachable by the route that revokes a token so this process forgets it at once.
   const tokens = new TokenAuthenticator(config.tokenCacheSeconds);
   app.decorate('tokens', tokens);
   await app.register(healthRoutes, { database });
@@ -173,7 +173,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/v1' },
   );
-  // gitsync (issue 12): Git hosts' push events, signed with the sync's secret instead of an API token
+  // Git hosts' push events, signed with the sync's secret instead of an API token
   await app.register(gitWebhookRoutes, { prefix: '/v1' });
   await app.register(sessionRoutes);
   await app.register(signInPageRoutes);

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { parseBlobUrl, type BlobLocation } from './storage/blob-url.ts';
+import { parseBlobUrl, type BlobLocation } from './blob-location.ts';
 import { parseDuration } from './duration.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -63,9 +63,9 @@ export interface Config {
   openapiRefreshHours: number;
   /** How long fetching one OpenAPI description (or one document it refers to) may take, in seconds. */
   openapiFetchTimeoutSeconds: number;
-  /** gc: how long unreachable content is kept before the collector may remove it (QUIRE_GC_GRACE), in ms. */
+  /** How long unreachable content is kept before the collector may remove it (QUIRE_GC_GRACE), in ms. */
   gcGraceMs: number;
-  /** gc: hours between scheduled collections (QUIRE_GC_INTERVAL_HOURS; 0: only `quire gc`). */
+  /** Hours between scheduled collections (QUIRE_GC_INTERVAL_HOURS; 0: only `quire gc`). */
   gcIntervalHours: number;
   /** Where mail is sent (QUIRE_SMTP_URL: smtp:// or smtps://); undefined: no mail, so no magic links. */
   smtpUrl?: string;
@@ -146,7 +146,7 @@ function secretKey(raw: string | undefined): Buffer | undefined {
   return key;
 }
 
-/** gc: QUIRE_GC_GRACE, a duration of at least 15 minutes (three times the objects' touch resolution). */
+/** QUIRE_GC_GRACE, a duration of at least 15 minutes (three times the objects' touch resolution). */
 function gcGrace(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 3_600_000;
   const ms = parseDuration(raw);

@@ -47,7 +47,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
     database.dialect === 'postgres'
       ? listenForJobs(config.databaseUrl, () => runner.wake(), (error) => app.log.warn({ err: error }, 'job notifications interrupted; polling meanwhile'))
       : null;
-  // gc: a token revoked by any process is forgotten by this one at once; after a (re)connection, when some
+  // A token revoked by any process is forgotten by this one at once; after a (re)connection, when some
   // revocations may have been missed, the whole cache is forgotten (the cache time stays the bound anyway).
   const revocations =
     database.dialect === 'postgres'

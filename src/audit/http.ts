@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { replaceControlCharacters } from '../http/text-rules.ts';
+import { replaceControlCharacters } from '../control-characters.ts';
 import { RequestAudit, type AuditRequest } from './trail.ts';
 
 /**

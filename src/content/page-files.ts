@@ -1,11 +1,10 @@
 import type { RevisionRoot } from './revisions.ts';
-import type { TreePage } from './tree.ts';
 
 /**
  * The Markdown file of every document page of a tree, each path held by one page only. GitBook gives a
  * page the file it came from and, for a page that has none (created in the editor or through the API),
  * derives one from its slug in its parent's folder (`<slug>.md`, or `<slug>/README.md` when it has
- * children), never reusing a path another page or file holds (docs/decisions/0090-git-paths.md). Quire
+ * children), never reusing a path another page or file holds (docs/decisions/0093-gitbook-repository-fidelity.md). Quire
  * does the same, so an export can never write one page over another's file:
  * - pages whose `git.path` is free keep it, the first in reading order winning a path two of them name
  *   (a Markdown import into a space whose landing page is README.md brings a second README.md);
@@ -15,6 +14,14 @@ import type { TreePage } from './tree.ts';
  */
 
 const SUMMARY_NAMES = ['summary.md'];
+
+/** What assigning files reads and writes of a page of a tree (tree.ts's FiledPage has this shape). */
+export interface FiledPage {
+  node: { type: string; git?: { path?: string } };
+  slug: string | null;
+  pages: FiledPage[];
+  file?: string;
+}
 
 /** The folder a page's children are written in, from the page's own file. */
 export function childFolder(file: string): string {
@@ -28,7 +35,7 @@ export function childFolder(file: string): string {
 }
 
 /** Assigns `file` on every document page of `pages` (a freshly built tree's top level). */
-export function assignPageFiles(pages: TreePage[], root: Pick<RevisionRoot, 'files' | 'reusableContents'>): void {
+export function assignPageFiles(pages: FiledPage[], root: Pick<RevisionRoot, 'files' | 'reusableContents'>): void {
   const taken = new Set<string>(SUMMARY_NAMES);
   for (const file of root.files) taken.add((file.git?.path ?? `.gitbook/assets/${file.name}`).toLowerCase());
   for (const item of root.reusableContents) {
@@ -37,13 +44,13 @@ export function assignPageFiles(pages: TreePage[], root: Pick<RevisionRoot, 'fil
     const path = typeof git?.path === 'string' ? git.path : typeof id === 'string' ? `.gitbook/includes/${id}.md` : undefined;
     if (path) taken.add(path.toLowerCase());
   }
-  const claim = (page: TreePage, path: string) => {
+  const claim = (page: FiledPage, path: string) => {
     page.file = path;
     taken.add(path.toLowerCase());
   };
   // First the files pages came from, in reading order.
-  const kept = new Set<TreePage>();
-  const keep = (list: TreePage[]) => {
+  const kept = new Set<FiledPage>();
+  const keep = (list: FiledPage[]) => {
     for (const page of list) {
       const path = page.node.type === 'document' ? page.node.git?.path : undefined;
       if (path && !taken.has(path.toLowerCase())) {
@@ -55,7 +62,7 @@ export function assignPageFiles(pages: TreePage[], root: Pick<RevisionRoot, 'fil
   };
   keep(pages);
   // Then a derived path for every other page, from its parent's folder.
-  const derive = (list: TreePage[], folder: string) => {
+  const derive = (list: FiledPage[], folder: string) => {
     for (const page of list) {
       if (page.node.type === 'document' && !kept.has(page)) {
         const slug = page.slug ?? 'page';

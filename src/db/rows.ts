@@ -5,8 +5,10 @@
 import type { Selectable } from 'kysely';
 import type { ChangeRequestsTable, CommentRepliesTable, CommentsTable } from './tables/change-requests.ts';
 import type { CollectionsTable, SpacesTable } from './tables/content.ts';
-import type { OrganizationsTable } from './tables/people.ts';
+import type { LinkInvitesTable, OrganizationsTable, SamlProvidersTable, UsersTable } from './tables/people.ts';
 import type { SiteSectionGroupsTable, SiteSectionsTable, SitesTable, SiteSpacesTable } from './tables/sites.ts';
+import type { GlossaryEntriesTable, TranslationsTable } from './tables/translations.ts';
+import type { OidcProvidersTable } from './tables/federated-sign-in.ts';
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type CollectionRow = Selectable<CollectionsTable>;
@@ -18,3 +20,11 @@ export type SiteRow = Selectable<SitesTable>;
 export type SiteSectionRow = Selectable<SiteSectionsTable>;
 export type SiteSpaceRow = Selectable<SiteSpacesTable>;
 export type SiteSectionGroupRow = Selectable<SiteSectionGroupsTable>;
+
+/** The columns of a user that other objects show (an author, a member, a reviewer). */
+export type UserRow = Pick<UsersTable, 'id' | 'email' | 'display_name' | 'photo_url'>;
+export type TranslationRow = Selectable<TranslationsTable>;
+export type GlossaryEntryRow = Selectable<GlossaryEntriesTable>;
+export type SamlProviderRow = SamlProvidersTable;
+export type LinkInviteRow = LinkInvitesTable;
+export type OidcProviderRow = OidcProvidersTable;

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import type { Context } from '../context.ts';
 import { BadRequest } from '../errors.ts';
-import { importFileSet } from '../imports/fileset.ts';
+import { commonTop, importFileSet, isJunk } from '../imports/fileset.ts';
 import { readLayoutConfigOffThread } from '../imports/layout.ts';
 import { DEFAULT_LIMITS } from '../imports/limits.ts';
 import { AssetCollector, type ImportedContent } from '../imports/types.ts';
@@ -25,18 +25,6 @@ export interface GitLimits {
 }
 
 export const DEFAULT_GIT_LIMITS: GitLimits = { maxFileBytes: 100 * 1024 * 1024, maxPages: 100_000 };
-
-function isJunk(path: string): boolean {
-  return path.split('/').some((part) => part === '__MACOSX' || part === '.git' || part === 'node_modules' || part === '.DS_Store' || part === 'Thumbs.db');
-}
-
-/** The folder imports step into when everything is inside one (as src/imports/fileset.ts does). */
-function commonTop(paths: string[]): string {
-  const tops = new Set(paths.map((path) => (path.includes('/') ? path.split('/')[0] : '')));
-  if (tops.size !== 1) return '';
-  const [top] = tops;
-  return top ?? '';
-}
 
 export interface ReadCommitOptions {
   projectDirectory: string;
@@ -79,7 +67,7 @@ export async function readCommit(ctx: Pick<Context, 'blobs'>, gitDir: string, co
     };
     const usable = [...files.keys()].filter((path) => !isJunk(path));
     const top = commonTop(usable);
-    const configPath = `${top ? `${top}/` : ''}.gitbook.yaml`;
+    const configPath = `${top}.gitbook.yaml`;
     const config = await readLayoutConfigOffThread(files.has(configPath) ? (await read(configPath)).toString('utf8') : undefined, options.signal);
     const root = posix.join(project, top, config.root).replace(/^\.$/, '').replace(/^\/+|\/+$/g, '');
     const set: FileSet = { files: [...files].map(([path, entry]) => ({ path, size: entry.size })), read };

@@ -18,7 +18,6 @@ export const GIT_DIRECTIONS = ['import', 'export'] as const;
 export type GitDirection = (typeof GIT_DIRECTIONS)[number];
 export const GIT_STAGES = ['repo_fetch', 'config_check', 'content_process', 'finalize'] as const;
 export type GitStage = (typeof GIT_STAGES)[number];
-export type GitState = 'pending' | 'running' | 'success' | 'failure';
 
 export const SYNC_DIRECTIONS = ['push', 'pull', 'both'] as const;
 export type SyncDirection = (typeof SYNC_DIRECTIONS)[number];
@@ -112,12 +111,6 @@ export async function recordSync(
 /** Sets the commit of a revision (mutable metadata). */
 export async function setRevisionCommit(ctx: Pick<Context, 'db'>, revisionId: string, commit: GitCommitInfo): Promise<void> {
   await ctx.db.updateTable('revisions').set({ git: JSON.stringify(commit) }).where('id', '=', revisionId).execute();
-}
-
-/** The commit of a revision, when it came from Git or was exported to it. */
-export async function revisionCommit(ctx: Pick<Context, 'db'>, revisionId: string): Promise<GitCommitInfo | undefined> {
-  const row = await ctx.db.selectFrom('revisions').select('git').where('id', '=', revisionId).executeTakeFirst();
-  return row?.git ? (JSON.parse(row.git) as GitCommitInfo) : undefined;
 }
 
 /** The latest revision of a space that was read from or exported to `commit`, if any. */

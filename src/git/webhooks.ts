@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * Push events from Git hosts (issue 12): GitHub signs the raw body with HMAC-SHA256 of the webhook secret
+ * Push events from Git hosts: GitHub signs the raw body with HMAC-SHA256 of the webhook secret
  * (`X-Hub-Signature-256: sha256=<hex>`); GitLab sends the secret itself (`X-Gitlab-Token`). Both are
  * compared in constant time (`timingSafeEqual` over values of equal length), so the answer's timing does
  * not tell how much of a guess was right.

@@ -5,17 +5,8 @@
  * reads the request.
  */
 import type { FastifyRequest } from 'fastify';
+import { CONTROL } from '../control-characters.ts';
 import { BadRequest } from '../errors.ts';
-
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
-
-/**
- * Text with each control character replaced by U+FFFD, for records kept of a request that the rules above
- * refuse (the audit trail's entry of a refused write): PostgreSQL cannot store NUL in text.
- */
-export function replaceControlCharacters(text: string): string {
-  return text.replace(new RegExp(CONTROL.source, 'g'), '\uFFFD');
-}
 
 const PLACES = { body: 'body member', querystring: 'query parameter', params: 'path parameter' } as const;
 

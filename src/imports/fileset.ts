@@ -36,12 +36,16 @@ export interface FileSetOptions {
 }
 
 /** Files that are never content: the bookkeeping of operating systems, version control and package managers. */
-function isJunk(path: string): boolean {
+export function isJunk(path: string): boolean {
   return path.split('/').some((part) => part === '__MACOSX' || part === '.git' || part === 'node_modules' || part === '.DS_Store' || part === 'Thumbs.db');
 }
 
-/** A top folder that holds everything (as in most archives of a folder) is stepped into. */
-function commonTop(paths: string[]): string {
+/**
+ * A top folder that holds everything (as in most archives of a folder, or a repository's single folder) is
+ * stepped into. Answers it as a path prefix, with its trailing slash (`docs/`), so that a path under it is
+ * the prefix and the rest; '' when the files are not all in one folder. Git import uses it too.
+ */
+export function commonTop(paths: string[]): string {
   const tops = new Set(paths.map((path) => (path.includes('/') ? path.split('/')[0] : '')));
   if (tops.size !== 1) return '';
   const [top] = tops;

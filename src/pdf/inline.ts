@@ -174,8 +174,3 @@ export function inlineRuns(nodes: InlineContent[], options: RunOptions, target: 
   }
   return runs.filter((candidate) => candidate.text !== '');
 }
-
-/** The plain text of some runs. */
-export function runsText(runs: Run[]): string {
-  return runs.map((candidate) => candidate.text).join('');
-}

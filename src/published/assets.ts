@@ -50,9 +50,25 @@ function typeOf(name: string): string {
   return TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream';
 }
 
+const DARK_BLOCK = /\/\* dark: start \*\/\n([\s\S]*?)\/\* dark: end \*\/\n?/g;
+
+/**
+ * The dark theme of a stylesheet is written once, as rules under `:root[data-theme="dark"]` between the
+ * comments `/* dark: start *\/` and `/* dark: end *\/` (the reader chose dark with the toggle). The same rules
+ * hold when the system is dark and the reader has not chosen light: that copy, under prefers-color-scheme,
+ * is made here, so the two can never drift apart.
+ */
+export function withSystemDark(css: string): string {
+  return css.replace(DARK_BLOCK, (_block, rules: string) => {
+    const system = rules.replaceAll(':root[data-theme="dark"]', ':root:not([data-theme="light"])');
+    return `${rules}@media (prefers-color-scheme: dark) {\n${system}}\n`;
+  });
+}
+
 function asset(path: string, name: string): Asset {
   // A file another part of the reader has not written yet is served empty rather than stopping the server.
-  const body = existsSync(path) ? readFileSync(path) : Buffer.alloc(0);
+  const read = existsSync(path) ? readFileSync(path) : Buffer.alloc(0);
+  const body = name.endsWith('.css') && path.startsWith(here) ? Buffer.from(withSystemDark(read.toString('utf8'))) : read;
   return { body, type: typeOf(name), etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
 }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { LruCache } from '../lru.ts';
 import type { StoredCustomizations } from '../sites/customization.ts';
 import type { SiteStructureModel } from '../sites/structure.ts';
-import type { SiteView } from './model.ts';
+import type { SiteView } from './view.ts';
 
 /**
  * The reader's caches. Every key holds what its value was made from (the site's version, the visible set,
@@ -28,13 +28,6 @@ export const bodies = new LruCache<string, CachedBody>(20_000, 64 * 1024 * 1024)
 
 /** Counts cache misses of rendered bodies, so tests can tell a re-render from a hit. */
 export const renderStats = { rendered: 0 };
-
-export function clearPublishedCaches(): void {
-  structures.clear();
-  customizations.clear();
-  views.clear();
-  bodies.clear();
-}
 
 export function etagOf(body: string | Buffer): string {
   return `"${createHash('sha1').update(body).digest('base64url')}"`;

@@ -17,7 +17,7 @@ import { HTTP_METHODS, operationAnchor, webhookAnchor } from './openapi-render.t
 import { isHidden, isObject, type Json } from './openapi-schema.ts';
 import { pageHref } from './page.ts';
 import type { CurrentContent } from './resolve.ts';
-import type { SearchResult } from './search.ts';
+import type { SearchResult } from './search-result.ts';
 
 type Ctx = Pick<Context, 'db' | 'dialect'>;
 

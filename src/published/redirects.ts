@@ -5,7 +5,7 @@ import { locate, variantHref, type SiteView } from './model.ts';
 import { firstDocumentUnder } from './navigation.ts';
 import { pageHref } from './page.ts';
 import type { CurrentContent } from './resolve.ts';
-import { gitRedirectPage } from '../git/redirects.ts';
+import { gitRedirectPage } from './git-redirects.ts';
 
 /**
  * Links that never break. An address of a site that leads to no page is looked up, in this order, in the
@@ -50,10 +50,6 @@ async function recordPaths(ctx: Db & Pick<Context, 'clock'>, spaceId: string, re
       .execute();
   }
   recorded.set(revisionId, true);
-}
-
-export function forgetRecordedPaths(): void {
-  recorded.clear();
 }
 
 /** The path a redirect's source is stored under: `/` and the encoded segments below the site root. */
@@ -103,7 +99,7 @@ export async function redirectFor(ctx: Db, view: SiteView, live: Map<string, Cur
   const content = located ? live.get(located.variant.spaceId) : undefined;
   if (!located || !content || located.rest.length === 0) return null;
   const path = located.rest.join('/');
-  // Git Sync's `.gitbook.yaml` redirects of the space (src/git/redirects.ts).
+  // Git Sync's `.gitbook.yaml` redirects of the space (src/published/git-redirects.ts).
   const redirectTree = await loadTree(ctx, content.root);
   const redirected = await gitRedirectPage(ctx, located.variant.spaceId, path, redirectTree);
   const redirectTarget = redirected && redirected.node.type !== 'link' ? firstDocumentUnder(redirected) : undefined;

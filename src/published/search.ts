@@ -11,6 +11,7 @@ import { pageHref } from './page.ts';
 import { escapeAttribute, escapeHtml } from './render/index.ts';
 import type { CurrentContent } from './resolve.ts';
 import { searchApiReference } from './openapi-search.ts';
+import type { SearchResult } from './search-result.ts';
 
 /**
  * Search over a published site: the current content of the spaces of the variants this reader sees (after
@@ -18,18 +19,7 @@ import { searchApiReference } from './openapi-search.ts';
  * not documents since the index was written are never shown.
  */
 
-export interface SearchResult {
-  spaceId: string;
-  siteSpaceId: string;
-  pageId: string;
-  /** The page's path in its space. */
-  path: string;
-  title: string;
-  url: string;
-  /** Where the page is: its section and variant, when the site has more than one. */
-  place: string;
-  sections: Array<{ id: string; title: string; url: string; snippet: string }>;
-}
+export type { SearchResult };
 
 export const MAX_RESULTS = 20;
 const MAX_QUERY_LENGTH = 200;

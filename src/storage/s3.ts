@@ -1,27 +1,11 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
+import type { S3Location } from '../blob-location.ts';
 import type { BlobStore } from './blobs.ts';
 
 const HASH = /^[0-9a-f]{64}$/;
 
-/** Where an S3-compatible store keeps Quire's blobs: parsed from `QUIRE_BLOB_URL=s3://bucket/prefix?endpoint=…`. */
-export interface S3Location {
-  bucket: string;
-  /** Key prefix inside the bucket (empty, or ending in `/`). */
-  prefix: string;
-  /** The server's base URL (MinIO, R2, a local test server); undefined = AWS itself. */
-  endpoint?: string;
-  region: string;
-  /** Path-style addressing (`endpoint/bucket/key`), which most compatible servers need; on by default. */
-  pathStyle: boolean;
-  /**
-   * When request checksums are sent and response checksums checked: `when_supported` (the SDK's default)
-   * or `when_required` (for servers that refuse or mangle the newer checksum headers, as some R2 and MinIO
-   * versions do).
-   */
-  checksum: 'when_supported' | 'when_required';
-}
 
 /**
  * Blobs as objects in an S3-compatible bucket: `<prefix>ab/cdef…`, the same fan-out as the folder store.

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { needs } from '../helpers/system.ts';
 
 /**
- * Automatic Git Sync (issue 12): PUT/GET/DELETE git/sync with the space's triggerGitSync; webhooks from
+ * Automatic Git Sync: PUT/GET/DELETE git/sync with the space's triggerGitSync; webhooks from
  * GitHub and GitLab (good and bad signatures), Quire's own pushes ignored; an export by itself after a
  * change request's merge (GITBOOK-n); a push and an edit at once merged; polling; a failing remote retried
  * with backoff until it recovers; credentials and secrets never shown.

@@ -5,6 +5,7 @@ import { createSpace, editContent } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { createGitTestApp, lastOperation, runJobs } from './helpers.ts';
 import { startGitServer, type GitServer } from './server.ts';
+import { needs } from '../helpers/system.ts';
 
 /**
  * An export keeps the repository's layout (`.gitbook.yaml`'s root, its readme and summary names, every
@@ -22,7 +23,7 @@ const REPO: Record<string, string> = {
 };
 
 for (const dialect of dialects) {
-  describe(`Export keeps the repository's layout [${dialect}]`, () => {
+  describe(`Export keeps the repository's layout [${dialect}]`, { skip: needs('git') }, () => {
     let t: TestApp;
     let world: World;
     let remote: GitServer;

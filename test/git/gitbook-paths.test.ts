@@ -6,6 +6,7 @@ import { createWorld, type World } from '../helpers/factories.ts';
 import { browse, createSite, type SiteHandle } from '../published/support.ts';
 import { createGitTestApp, lastOperation, runJobs } from './helpers.ts';
 import { startGitServer, type GitServer } from './server.ts';
+import { needs } from '../helpers/system.ts';
 
 /**
  * After a Git import, a page's slug and path are the ones GitBook gives the same file: names keep their
@@ -44,7 +45,7 @@ interface ApiPage { title: string; path?: string; slug?: string; pages?: ApiPage
 const flatten = (pages: ApiPage[]): ApiPage[] => pages.flatMap((page) => [page, ...flatten(page.pages ?? [])]);
 
 for (const dialect of dialects) {
-  describe(`Paths of pages imported from Git [${dialect}]`, () => {
+  describe(`Paths of pages imported from Git [${dialect}]`, { skip: needs('git') }, () => {
     let t: TestApp;
     let world: World;
     let remote: GitServer;

@@ -6,6 +6,7 @@ import { createSpace, editContent } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { createGitTestApp, lastOperation, runJobs } from './helpers.ts';
 import { startGitServer, type GitServer } from './server.ts';
+import { needs } from '../helpers/system.ts';
 
 /**
  * Every page has a file of its own: a page created through the API gets a path derived from its slug in
@@ -29,7 +30,7 @@ interface ApiPage { id: string; title: string; type: string; pages?: ApiPage[] }
 const flatten = (pages: ApiPage[]): ApiPage[] => pages.flatMap((page) => [page, ...flatten(page.pages ?? [])]);
 
 for (const dialect of dialects) {
-  describe(`Git paths of pages [${dialect}]`, () => {
+  describe(`Git paths of pages [${dialect}]`, { skip: needs('git') }, () => {
     let t: TestApp;
     let world: World;
     let remote: GitServer;

@@ -10,7 +10,7 @@ import { startGitServer, type GitServer } from './server.ts';
 import { needs } from '../helpers/system.ts';
 
 /**
- * `.gitbook.yaml` redirects (issue 12): kept by a Git import and answered by the published reader with a
+ * `.gitbook.yaml` redirects: kept by a Git import and answered by the published reader with a
  * 301 to the page that came from the file they name; a push that changes them is followed.
  */
 const REPO = {

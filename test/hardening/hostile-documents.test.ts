@@ -6,6 +6,7 @@ import { startGitServer, type GitServer } from '../git/server.ts';
 import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { buildZip, dataUrl } from '../imports/helpers.ts';
+import { needs } from '../helpers/system.ts';
 
 /**
  * Hostile documents and requests, each sent while a second client keeps reading `/readyz` and a page.
@@ -115,7 +116,7 @@ function assertNoServerError(what: string, reply: Reply): void {
 }
 
 for (const dialect of dialects) {
-  describe(`hostile documents [${dialect}]`, () => {
+  describe(`hostile documents [${dialect}]`, { skip: needs('git') }, () => {
     let t: TestApp;
     let world: World;
     let spaceId: string;

@@ -6,6 +6,7 @@ import { createWorld, type World } from '../helpers/factories.ts';
 import { createGitTestApp, lastOperation, runJobs } from '../git/helpers.ts';
 import { startGitServer, type GitServer } from '../git/server.ts';
 import { buildZip, dataUrl } from '../imports/helpers.ts';
+import { needs } from '../helpers/system.ts';
 
 /**
  * A NUL anywhere in a source text is refused, not only near its start (where it reads as a binary file):
@@ -15,7 +16,7 @@ import { buildZip, dataUrl } from '../imports/helpers.ts';
 const late = (before: string, after = '\nmore\n') => `${before}${'Some text of the page.\n'.repeat(400)}x\u0000y${after}`;
 
 for (const dialect of dialects) {
-  describe(`NUL in source texts [${dialect}]`, () => {
+  describe(`NUL in source texts [${dialect}]`, { skip: needs('git') }, () => {
     let t: TestApp & { dataDir: string };
     let world: World;
     let remote: GitServer;

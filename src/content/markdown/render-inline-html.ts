@@ -5,7 +5,7 @@
 import type { PhrasingContent } from 'mdast';
 import { escapeAttribute, writeStartTag } from './html.ts';
 import { emojiText } from './nodes.ts';
-import type { RenderContext } from './render-inline.ts';
+import type { RenderContext } from './render-context.ts';
 import { refHref } from './refs.ts';
 import type { DocumentInlineButton, DocumentInlineEmoji, DocumentInlineExpression, DocumentInlineIcon, DocumentInlineMention } from './types.ts';
 

@@ -3,24 +3,15 @@
  * wraps the longest run of leaves that carry it; marks Markdown has no syntax for are written as the
  * inline HTML that parse-inline.ts reads back.
  */
-import type { Code, PhrasingContent } from 'mdast';
+import type { PhrasingContent } from 'mdast';
 import { escapeAttribute, writeStartTag } from './html.ts';
 import { inlinePieces, normalizeInlines, sameMark } from './nodes.ts';
-import { imageHref, refHref, type RenderOptions } from './refs.ts';
-import type { DocumentBlock, DocumentFragment, DocumentInlineImage, DocumentLeaf, DocumentMark, InlineContent } from './types.ts';
+import { imageHref, refHref } from './refs.ts';
+import type { DocumentInlineImage, DocumentLeaf, DocumentMark, InlineContent } from './types.ts';
 import { inlineHtml } from './render-inline-html.ts';
+import type { RenderContext } from './render-context.ts';
 
-export interface RenderContext {
-  options: RenderOptions;
-  /** Writes phrasing content as one line of Markdown (for captions, summaries and HTML blocks). */
-  inlineMarkdown: (nodes: PhrasingContent[]) => string;
-  /** Writes blocks as Markdown (the inside of a tag), without a final line break. */
-  blocksMarkdown: (blocks: DocumentBlock[]) => string;
-  /** Records the note of an annotation, to be written at the end of the page; answers its footnote label. */
-  note: (fragments: DocumentFragment[]) => string;
-  /** Writes a Markdown code block (fenced), without a final line break. */
-  codeMarkdown: (code: Code) => string;
-}
+export type { RenderContext };
 
 export interface PhrasingMode {
   /** Write line breaks as `<br>`, where a Markdown line break cannot go (table cells, HTML blocks). */

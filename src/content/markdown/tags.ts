@@ -13,13 +13,6 @@ export const CONTAINER_TAGS = [
 ] as const;
 export type ContainerTag = (typeof CONTAINER_TAGS)[number];
 
-/** Tags that stand alone: a block of their own, with nothing to close. */
-export const VOID_TAGS = ['include', 'page-ref'] as const;
-export type VoidTag = (typeof VOID_TAGS)[number];
-
-/** Every tag name the format gives a meaning to (for escaping text that would read as one). */
-export const KNOWN_TAGS: readonly string[] = [...CONTAINER_TAGS, ...VOID_TAGS];
-
 /** An opening or closing tag; `details` stands for `<details>` and `</details>`. */
 export interface TagMarker {
   kind: 'open' | 'close';

@@ -353,14 +353,6 @@ export interface DocumentBlockOpenAPIWebhook {
   isVoid: true;
 }
 
-export type OpaqueBlockType = never;
-/** A block carried as it came (never produced by the reader today; kept for documents written elsewhere). */
-export interface DocumentBlockOpaque {
-  object: 'block';
-  type: OpaqueBlockType;
-  [field: string]: JsonValue | undefined;
-}
-
 export type DocumentBlock =
   | DocumentBlockParagraph
   | DocumentBlockHeading

@@ -8,7 +8,6 @@ import type { DocumentBlock, DocumentFragment } from './types-blocks.ts';
 
 /** Any JSON value. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
 
 // ── Marks and text ───────────────────────────────────────────────────────────────────────────────
 

@@ -12,7 +12,7 @@ import { formFields, fromOwnOrigin, refusalMessage, registerFormParsing } from '
 import { sendPage } from './pages/html.ts';
 import { signInPage } from './pages/sign-in.ts';
 import { checkPassword } from './password-service.ts';
-import { beginSecondFactor, endSecondFactor, pendingSecondFactor } from './second-factor.ts';
+import { beginSecondFactor, endSecondFactor, pendingEmail, pendingSecondFactor } from './second-factor.ts';
 
 /** The sign-in pages, server-rendered (no script needed for passwords) under a strict CSP. */
 export const signInPageRoutes: FastifyPluginAsync = async (app) => {
@@ -61,7 +61,7 @@ export const signInPageRoutes: FastifyPluginAsync = async (app) => {
     const ctx = request.ctx;
     const pending = await pendingSecondFactor(ctx, request);
     if (!pending || !fromOwnOrigin(request)) return reply.redirect('/sign-in', 303);
-    const user = await ctx.db.selectFrom('users').select('email').where('id', '=', pending.userId).executeTakeFirstOrThrow();
+    const user = { email: await pendingEmail(ctx, pending.userId) };
     try {
       // Recovery codes are throttled with the account's password failures.
       const verdict = await admitSignIn(ctx, user.email, request.ip);

@@ -60,3 +60,9 @@ export async function endSecondFactor(ctx: Context, reply: FastifyReply, pending
   await ctx.db.deleteFrom('webauthn_challenges').where('id', '=', pendingId).execute();
   appendSetCookie(reply, serializeCookie(ctx.config, SECOND_FACTOR_COOKIE, '', { maxAge: 0 }));
 }
+
+/** The e-mail of the person a second factor is pending for: the sign-in throttle counts by it. */
+export async function pendingEmail(ctx: Pick<Context, 'db'>, userId: string): Promise<string> {
+  const user = await ctx.db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow();
+  return user.email;
+}

@@ -1,18 +1,11 @@
 import type { Context } from '../../context.ts';
 import { spaceLocation } from '../spaces/presenter.ts';
 import type { SpaceRow } from '../../access/spaces.ts';
-import { presentUser, type UserRow } from '../users/presenter.ts';
+import { presentUser } from '../users/presenter.ts';
 import type { ChangeRequestRow, ChangeRequestStatus } from '../../access/change-requests.ts';
 import type { ChangeRequest } from './schemas.ts';
+import type { ChangeRequestView } from './views.ts';
 
-/** A change request as services hand it to the presenter: the row, its space (for `outdated`) and its creator. */
-export interface ChangeRequestView {
-  changeRequest: ChangeRequestRow;
-  space: Pick<SpaceRow, 'id' | 'revision_id'>;
-  createdBy: UserRow;
-  /** What the caller may do with it, when the request has a caller who can see the space. */
-  permissions?: { edit: boolean; review: boolean; merge: boolean };
-}
 
 export function changeRequestLocation(ctx: Pick<Context, 'config'>, spaceId: string, changeRequestId: string): string {
   return `${spaceLocation(ctx, spaceId)}/change-requests/${changeRequestId}`;

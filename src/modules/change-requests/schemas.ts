@@ -22,7 +22,6 @@ export const ChangeRequestStatusSchema = StringEnum(CHANGE_REQUEST_STATUSES, {
 
 /** The statuses a caller may set; `merged` is reached only by merging. */
 export const SETTABLE_STATUSES = ['draft', 'open', 'archived'] as const;
-export type SettableStatus = (typeof SETTABLE_STATUSES)[number];
 
 export const ChangeRequestSubject = Type.String({ maxLength: 100, description: 'Subject of the change request (at most 100 characters).' });
 

@@ -6,7 +6,7 @@ import { findRevision } from '../../content/revisions.ts';
 import { NotFound } from '../../errors.ts';
 import { authorize } from '../../policy/index.ts';
 import { mergedChangeRequest } from '../change-requests/service.ts';
-import type { ChangeRequestView } from '../change-requests/presenter.ts';
+import type { ChangeRequestView } from '../change-requests/views.ts';
 
 export interface ChangesView {
   spaceId: string;

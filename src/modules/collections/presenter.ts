@@ -1,14 +1,9 @@
 import type { Context } from '../../context.ts';
-import { collectionPermissions, type CollectionActor } from '../../policy/space.ts';
+import { collectionPermissions } from '../../policy/space.ts';
 import { presentLevel } from '../spaces/presenter.ts';
-import type { CollectionRow } from '../../access/collections.ts';
 import type { Collection } from './schemas.ts';
+import type { CollectionView } from './views.ts';
 
-/** A collection as services hand it to the presenter: the row and the caller's standing on it. */
-export interface CollectionView {
-  collection: CollectionRow;
-  actor: CollectionActor;
-}
 
 export function collectionLocation(ctx: Pick<Context, 'config'>, id: string): string {
   return `${ctx.config.publicUrl}/v1/collections/${id}`;

@@ -11,10 +11,10 @@ import { greaterRank, grantedRole, loadGrants, memberGrants, raisedLevel, rankOf
 import { roleRank } from '../../policy/roles.ts';
 import { accessibleBy, collectionGrantRank, orGranted, spaceActorFor, spaceViewableBy, withContentLevels } from '../../access/levels.ts';
 import { endPosition } from '../spaces/positions.ts';
-import type { SpaceView } from '../spaces/presenter.ts';
+import type { SpaceView } from '../spaces/views.ts';
 import { storedLevel } from '../spaces/service.ts';
 import { collectionAccess, parentCollection, type CollectionRow } from '../../access/collections.ts';
-import type { CollectionView } from './presenter.ts';
+import type { CollectionView } from './views.ts';
 import type { CreateCollectionBody, ListCollectionSpacesQuery, ListCollectionsQuery, UpdateCollectionBody } from './schemas.ts';
 import { checkDepth } from './tree.ts';
 

@@ -11,7 +11,7 @@ import { retentionEnd } from '../spaces/retention.ts';
 import type { MoveBody, TransferBody } from '../spaces/schemas.ts';
 import { schedulePurge } from '../spaces/trash.ts';
 import { collectionAccess, findCollectionAccess, lockCollections, parentCollection } from '../../access/collections.ts';
-import type { CollectionView } from './presenter.ts';
+import type { CollectionView } from './views.ts';
 
 /** Collections nest at most this deep (a collection at the root is at depth 1). */
 export const MAX_COLLECTION_DEPTH = 16;

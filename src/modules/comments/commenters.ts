@@ -1,6 +1,6 @@
 import type { Context } from '../../context.ts';
 import { after, paginate, type Page } from '../../db/keyset.ts';
-import type { MemberView } from '../members/presenter.ts';
+import type { MemberView } from '../members/views.ts';
 import { membersQuery, toMemberView } from '../members/queries.ts';
 import { commentScope, type CommentScope } from '../../access/comments.ts';
 import type { CommentPlace, ListCommentersQuery } from './schemas.ts';

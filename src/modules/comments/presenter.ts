@@ -1,29 +1,13 @@
 import type { Context } from '../../context.ts';
 import { commentPermissions } from '../../policy/comment.ts';
-import { presentUser, type UserRow } from '../users/presenter.ts';
-import { commentActor, type CommentRow, type CommentScope, type ReplyRow } from '../../access/comments.ts';
+import { presentUser } from '../users/presenter.ts';
+import { commentActor, type CommentScope } from '../../access/comments.ts';
 import { presentBody } from './bodies.ts';
-import type { ReactionView } from './reactions.ts';
-import type { BodyFormat, Comment, Reply, Target } from './schemas.ts';
+import type { BodyFormat, Comment, Reply } from './schemas.ts';
+import type { Discussion, CommentView, ReplyView } from './views.ts';
 
-/** What the presenter needs about a set of comments or replies: their place, the users they name, their reactions. */
-export interface Discussion {
-  scope: CommentScope;
-  users: Map<string, UserRow>;
-  reactions: Map<string, ReactionView[]>;
-}
 
-export interface CommentView {
-  discussion: Discussion;
-  comment: CommentRow;
-  target: Target;
-}
 
-export interface ReplyView {
-  discussion: Discussion;
-  comment: CommentRow;
-  reply: ReplyRow;
-}
 
 type Config = Pick<Context, 'config'>;
 

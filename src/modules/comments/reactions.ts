@@ -1,6 +1,6 @@
 import type { Context } from '../../context.ts';
 import { nowIso } from '../../context.ts';
-import type { UserRow } from '../users/presenter.ts';
+import type { UserRow } from '../../db/rows.ts';
 import { compareText } from '../../ordering.ts';
 
 /** The reactions to one comment or reply with one emoji: who reacted, and when, first first. */

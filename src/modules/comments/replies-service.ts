@@ -3,11 +3,11 @@ import { inTransaction, nowIso, requireActor } from '../../context.ts';
 import { after, paginate, type Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import { commentActor, commentScope, findComment, findReply, requireComment, requireReply, type ReplyRow } from '../../access/comments.ts';
-import { bodyMarkdown, checkEmoji } from './bodies.ts';
-import type { ReplyView } from './presenter.ts';
-import { applyReactions, deleteReactions } from './reactions.ts';
+import { bodyMarkdown } from './bodies.ts';
+import type { ReplyView } from './views.ts';
+import { deleteReactions } from './reactions.ts';
 import type { CommentPlace, ListRepliesQuery, PostReplyBody, UpdateReplyBody } from './schemas.ts';
-import { authorizeChange } from './service.ts';
+import { applyEdit, readEdit } from './edit.ts';
 import { replyView, replyViews } from './views.ts';
 
 /**
@@ -77,16 +77,7 @@ export async function updateReply(ctx: Context, place: CommentPlace, commentId: 
     const comment = await requireComment(tx, scope, commentId, true);
     const reply = await requireReply(tx, comment, replyId);
     const actor = commentActor(scope, reply.author_id);
-    const change = authorizeChange(tx, actor, input);
-    authorize(tx, 'comment.update', actor, change);
-    const added = checkEmoji(input.addedReactions, 'addedReactions');
-    const removed = checkEmoji(input.removedReactions, 'removedReactions');
-    const body = input.body === undefined ? undefined : bodyMarkdown(input.body);
-    const now = nowIso(tx);
-    if (body !== undefined && body !== reply.body) {
-      await tx.db.updateTable('comment_replies').set({ body, edited_at: now, updated_at: now }).where('id', '=', reply.id).execute();
-    }
-    if (change.reactions) await applyReactions(tx, reply.id, requireActor(tx).userId, added, removed);
+    await applyEdit(tx, 'comment_replies', reply, readEdit(tx, actor, input));
     return replyView(tx, scope, comment, (await findReply(tx, comment, reply.id)) ?? reply);
   });
 }

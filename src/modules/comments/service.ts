@@ -2,11 +2,12 @@ import type { Context } from '../../context.ts';
 import { inTransaction, nowIso, requireActor } from '../../context.ts';
 import { jsonTextMember } from '../../db/dialect.ts';
 import { after, paginate, type Page } from '../../db/keyset.ts';
-import { authorize, type CommentActor, type CommentChange } from '../../policy/index.ts';
+import { authorize } from '../../policy/index.ts';
 import { adjustOpenComments, commentActor, commentScope, findComment, lockCommentCounter, placeName, requireComment, type CommentRow } from '../../access/comments.ts';
-import { bodyMarkdown, checkEmoji } from './bodies.ts';
-import type { CommentView } from './presenter.ts';
-import { applyReactions, deleteReactions } from './reactions.ts';
+import { bodyMarkdown } from './bodies.ts';
+import { applyEdit, readEdit } from './edit.ts';
+import type { CommentView } from './views.ts';
+import { deleteReactions } from './reactions.ts';
 import type { CommentPlace, ListCommentsQuery, PostCommentBody, UpdateCommentBody } from './schemas.ts';
 import { newTarget, scopeContent } from './targets.ts';
 import { commentView, commentViews } from './views.ts';
@@ -104,34 +105,12 @@ export async function updateComment(ctx: Context, place: CommentPlace, commentId
     if (input.resolved !== undefined) await lockCommentCounter(tx, scope);
     const comment = await requireComment(tx, scope, commentId, true);
     const actor = commentActor(scope, comment.author_id);
-    const change = authorizeChange(tx, actor, input);
-    authorize(tx, 'comment.update', actor, change);
-    const added = checkEmoji(input.addedReactions, 'addedReactions');
-    const removed = checkEmoji(input.removedReactions, 'removedReactions');
-    const body = input.body === undefined ? undefined : bodyMarkdown(input.body);
-    const now = nowIso(tx);
-    const userId = requireActor(tx).userId;
-    if (body !== undefined && body !== comment.body) {
-      await tx.db.updateTable('comments').set({ body, edited_at: now, updated_at: now }).where('id', '=', comment.id).execute();
-    }
-    if (input.resolved !== undefined) await setResolved(tx, comment, input.resolved, userId, now);
-    if (change.reactions) await applyReactions(tx, comment.id, userId, added, removed);
+    const edit = readEdit(tx, actor, input);
+    await applyEdit(tx, 'comments', comment, edit);
+    if (input.resolved !== undefined) await setResolved(tx, comment, input.resolved, requireActor(tx).userId, nowIso(tx));
     const updated = await findComment(tx, scope, comment.id);
     return commentView(tx, scope, updated ?? comment);
   });
-}
-
-/** Checks each part of an update with its own policy, so a refusal says which part is not allowed. */
-export function authorizeChange(ctx: Context, actor: CommentActor, input: { body?: unknown; resolved?: boolean; addedReactions?: string[]; removedReactions?: string[] }): CommentChange {
-  const change: CommentChange = {
-    body: input.body !== undefined,
-    resolved: input.resolved !== undefined,
-    reactions: input.addedReactions !== undefined || input.removedReactions !== undefined,
-  };
-  if (change.body) authorize(ctx, 'comment.edit', actor);
-  if (change.resolved) authorize(ctx, 'comment.resolve', actor);
-  if (change.reactions) authorize(ctx, 'comment.react', actor);
-  return change;
 }
 
 /**

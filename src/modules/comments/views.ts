@@ -1,8 +1,11 @@
 import type { Context } from '../../context.ts';
 import type { CommentRow, CommentScope, ReplyRow } from '../../access/comments.ts';
-import type { CommentView, Discussion, ReplyView } from './presenter.ts';
+
 import { loadReactions, loadUsers } from './reactions.ts';
 import { presentTargets } from './targets.ts';
+import type { UserRow } from '../../db/rows.ts';
+import type { ReactionView } from './reactions.ts';
+import type { Target } from './schemas.ts';
 
 /** Everything the presenter needs about these comments or replies, in a fixed number of queries whatever their count. */
 async function discussionOf(ctx: Context, scope: CommentScope, rows: Array<{ id: string; author_id: string; resolved_by?: string | null }>): Promise<Discussion> {
@@ -32,4 +35,23 @@ export async function replyViews(ctx: Context, scope: CommentScope, comment: Com
 
 export async function replyView(ctx: Context, scope: CommentScope, comment: CommentRow, reply: ReplyRow): Promise<ReplyView> {
   return (await replyViews(ctx, scope, comment, [reply]))[0];
+}
+
+/** What the presenter needs about a set of comments or replies: their place, the users they name, their reactions. */
+export interface Discussion {
+  scope: CommentScope;
+  users: Map<string, UserRow>;
+  reactions: Map<string, ReactionView[]>;
+}
+
+export interface CommentView {
+  discussion: Discussion;
+  comment: CommentRow;
+  target: Target;
+}
+
+export interface ReplyView {
+  discussion: Discussion;
+  comment: CommentRow;
+  reply: ReplyRow;
 }

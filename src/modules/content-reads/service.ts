@@ -11,7 +11,7 @@ import { findRevision } from '../../content/revisions.ts';
 import { loadTree, walkPages, type RevisionTree } from '../../content/tree.ts';
 import { NotFound } from '../../errors.ts';
 import { authorize } from '../../policy/index.ts';
-import type { UserRow } from '../users/presenter.ts';
+import type { UserRow } from '../../db/rows.ts';
 import { getPage } from '../content/service.ts';
 import { selectPages, type PdfSelection } from '../../pdf/source.ts';
 import { pdfUrl } from '../../pdf/urls.ts';

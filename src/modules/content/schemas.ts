@@ -50,7 +50,6 @@ export const ContentRefSchema = Type.Union([
   Type.Object({ kind: Type.Literal('reusable-content'), reusableContent: RefText, space: Type.Optional(RefText) }, closed),
   Type.Object({ kind: Type.Literal('openapi'), spec: RefText }, closed),
 ]);
-export type ContentRefInput = Static<typeof ContentRefSchema>;
 
 export const ApplyTemplateBody = Type.Object(
   {

@@ -5,7 +5,7 @@ import { authorize } from '../../policy/index.ts';
 import { findRevision, type RevisionRecord, type StoredFile } from '../../content/revisions.ts';
 import { loadRoot, loadTree, normalizePath, type RevisionTree, type TreePage } from '../../content/tree.ts';
 import { mergedChangeRequest } from '../change-requests/service.ts';
-import type { ChangeRequestView } from '../change-requests/presenter.ts';
+import type { ChangeRequestView } from '../change-requests/views.ts';
 import { spaceAccess, type SpaceRow } from '../../access/spaces.ts';
 import { pageBody, type PageBody } from './bodies.ts';
 import type { FilesQuery, PageQuery } from './schemas.ts';

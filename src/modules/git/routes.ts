@@ -67,7 +67,7 @@ export const gitRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 
-  // gitsync (issue 12): automatic sync
+  // Automatic sync: a space kept in step with a branch by itself.
   app.put(
     '/spaces/:spaceId/git/sync',
     {

@@ -62,7 +62,7 @@ export const GitOperationsSchema = Type.Object({ count: Type.Number(), items: Ty
 
 export const ListOperationsQuery = Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })) }, { additionalProperties: false });
 
-// gitsync (issue 12): automatic sync and its webhooks
+// Automatic sync and the push webhooks of Git hosts
 export const PutGitSyncBody = Type.Object(
   {
     url: Type.String({ minLength: 1, maxLength: 4096, description: 'The https URL of the repository; credentials in it (https://user:token@host/…) are stored sealed and never shown.' }),

@@ -4,7 +4,8 @@ import { BadRequest, Forbidden, NotFound } from '../../errors.ts';
 import { pageInCreationOrder, type Page, type PageRequest } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import { organizationAccess } from '../../access/organizations.ts';
-import type { LinkInviteRow, LinkInviteView } from './presenter.ts';
+import type { LinkInviteRow } from '../../db/rows.ts';
+import type { LinkInviteView } from './views.ts';
 import type { CreateLinkInviteBody, UpdateLinkInviteBody } from './schemas.ts';
 import { roleRank, type MemberRoleOrGuest } from '../../policy/roles.ts';
 

@@ -68,11 +68,9 @@ export const FileLocationSchema = Type.Object({ kind: Type.Literal('file'), orga
 export type FileLocation = Static<typeof FileLocationSchema>;
 
 export const SpaceLocationSchema = Type.Object({ kind: Type.Literal('space'), organization: OrganizationSchema, space: SpaceSchema });
-export type SpaceLocation = Static<typeof SpaceLocationSchema>;
 
 /** A URL; also how a missing or unreadable target is shown: the reference as it is written. */
 export const UrlLocationSchema = Type.Object({ kind: Type.Literal('url'), url: Type.String() });
-export type UrlLocation = Static<typeof UrlLocationSchema>;
 
 export const ContentLocationSchema = Type.Union([PageLocationSchema, FileLocationSchema, SpaceLocationSchema, UrlLocationSchema]);
 export type ContentLocation = Static<typeof ContentLocationSchema>;

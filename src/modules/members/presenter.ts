@@ -1,19 +1,8 @@
 import type { Context } from '../../context.ts';
-import type { MemberRoleOrGuest } from '../../policy/roles.ts';
-import { presentUser, type UserRow } from '../users/presenter.ts';
+import { presentUser } from '../users/presenter.ts';
 import type { Member } from './schemas.ts';
+import type { MemberView } from './views.ts';
 
-/** A membership as services load it: the user, the membership row, and its counts. */
-export interface MemberView {
-  user: UserRow;
-  role: MemberRoleOrGuest;
-  disabled: boolean;
-  sso: boolean;
-  joinedAt: string;
-  lastSeenAt: string | null;
-  spaces: number;
-  teams: number;
-}
 
 export function presentMember(ctx: Pick<Context, 'config'>, view: MemberView): Member {
   const member: Member = {

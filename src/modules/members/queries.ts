@@ -5,7 +5,7 @@ import type { DB } from '../../db/types.ts';
 import { containsPattern } from '../../db/dialect.ts';
 import { NotFound } from '../../errors.ts';
 import type { MemberRoleOrGuest } from '../../policy/roles.ts';
-import type { MemberView } from './presenter.ts';
+import type { MemberView } from './views.ts';
 
 /**
  * How many spaces a member can access, as a column over the outer `members` row: every live space of the

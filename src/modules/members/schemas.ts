@@ -26,9 +26,7 @@ export const MemberParams = Type.Object({
 });
 
 export const MEMBER_SORTS = ['joinedAt', 'lastSeenAt'] as const;
-export type MemberSort = (typeof MEMBER_SORTS)[number];
 export const MEMBER_ROLE_FILTERS = [...MEMBER_ROLES, 'guest'] as const;
-export type MemberRoleFilter = (typeof MEMBER_ROLE_FILTERS)[number];
 
 export const ListMembersQuery = Type.Object(
   {

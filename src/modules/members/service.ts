@@ -7,7 +7,7 @@ import { after, paginate, type Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import { organizationAccess } from '../../access/organizations.ts';
 import { removeGrantsTo } from '../../access/grants.ts';
-import type { MemberView } from './presenter.ts';
+import type { MemberView } from './views.ts';
 import { activeAdminCount, containsText, findMember, lockOrganization, membersQuery, requireMember, toMemberView } from './queries.ts';
 import type { ListMembersQuery, UpdateMemberBody } from './schemas.ts';
 

@@ -1,17 +1,9 @@
 import type { Context } from '../../context.ts';
-import type { OidcProvidersTable } from '../../db/tables/federated-sign-in.ts';
 import type { MemberRoleOrGuest } from '../../policy/roles.ts';
 import { oidcServiceUrls } from '../../sso/urls.ts';
-import { presentTeam, type TeamView } from '../teams/presenter.ts';
+import { presentTeam } from '../teams/presenter.ts';
 import type { OidcProvider } from './schemas.ts';
-
-export type OidcProviderRow = OidcProvidersTable;
-
-/** A provider as services load it: the row and, when it names one, its default team. */
-export interface OidcProviderView {
-  provider: OidcProviderRow;
-  defaultTeam: TeamView | null;
-}
+import type { OidcProviderView } from './views.ts';
 
 export function oidcProviderLocation(ctx: Pick<Context, 'config'>, organizationId: string, id: string): string {
   return `${ctx.config.publicUrl}/v1/orgs/${organizationId}/oidc/${id}`;

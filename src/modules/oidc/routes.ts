@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { mapPage } from '../../http/pagination.ts';
 import { errorResponses, ListOf, removalResponses } from '../../http/schemas.ts';
 import { replyRemoval } from '../../http/replies.ts';
-import { presentOidcProvider, type OidcProviderView } from './presenter.ts';
+import { presentOidcProvider } from './presenter.ts';
+import type { OidcProviderView } from './views.ts';
 import {
   CreateOidcProviderBody,
   ListOidcProvidersQuery,

@@ -5,7 +5,8 @@ import { pageInCreationOrder, type Page, type PageRequest } from '../../db/keyse
 import { authorize, type OrganizationActor } from '../../policy/index.ts';
 import { organizationAccess } from '../../access/organizations.ts';
 import { loadTeamViews, requireTeamOfOrganization } from '../saml/default-team.ts';
-import type { OidcProviderRow, OidcProviderView } from './presenter.ts';
+import type { OidcProviderRow } from '../../db/rows.ts';
+import type { OidcProviderView } from './views.ts';
 import { DEFAULT_OIDC_SCOPES, type CreateOidcProviderBody, type UpdateOidcProviderBody } from './schemas.ts';
 
 async function withDefaultTeams(ctx: Context, organizationId: string, rows: OidcProviderRow[], actor: OrganizationActor): Promise<OidcProviderView[]> {

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { stringify as toYaml } from 'yaml';
-import { NotFound } from '../../errors.ts';
-import { findSpecBySlug } from '../../access/openapi-specs.ts';
+import { publishedVersion } from './service.ts';
 
 /**
  * Public specs, served without a token: `/openapi/{organizationId}/{slug}` is the latest version
@@ -16,12 +15,7 @@ export const publishedOpenAPIRoutes: FastifyPluginAsyncTypebox = async (app) => 
   };
   const serve = async (request: FastifyRequest, reply: FastifyReply, organizationId: string, slug: string, versionId: string | null, extension: string | undefined) => {
     const yaml = extension ? extension !== 'json' : /\b(application|text)\/(x-)?yaml\b/.test(String(request.headers.accept ?? ''));
-    const spec = await findSpecBySlug(request.ctx, organizationId, slug);
-    const id = versionId ?? spec?.last_version_id ?? null;
-    const version = spec && spec.visibility === 'public' && id
-      ? await request.ctx.db.selectFrom('openapi_spec_versions').select(['content', 'content_hash']).where('spec_id', '=', spec.id).where('id', '=', id).executeTakeFirst()
-      : undefined;
-    if (!version) throw new NotFound(`No public OpenAPI specification "${slug}" is published here.`);
+    const version = await publishedVersion(request.ctx, organizationId, slug, versionId);
     reply.header('etag', `"${version.content_hash}"`).header('cache-control', 'public, max-age=60').header('access-control-allow-origin', '*').header('vary', 'accept');
     if (request.headers['if-none-match'] === `"${version.content_hash}"`) return reply.code(304).send();
     if (yaml) return reply.type('application/yaml; charset=utf-8').send(toYaml(JSON.parse(version.content), { aliasDuplicateObjects: false }));

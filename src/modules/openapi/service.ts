@@ -162,3 +162,17 @@ export async function getVersion(ctx: Context, organizationId: string, slug: str
   if (!version) throw noVersion(slug, versionId);
   return { spec: row, version };
 }
+
+/**
+ * A version of a public spec as served without a token: the latest when `versionId` is null. A private
+ * spec, a missing one and one without a version all get the same 404, so nothing private leaks.
+ */
+export async function publishedVersion(ctx: Pick<Context, 'db'>, organizationId: string, slug: string, versionId: string | null): Promise<{ content: string; content_hash: string }> {
+  const spec = await findSpecBySlug(ctx, organizationId, slug);
+  const id = versionId ?? spec?.last_version_id ?? null;
+  const version = spec && spec.visibility === 'public' && id
+    ? await ctx.db.selectFrom('openapi_spec_versions').select(['content', 'content_hash']).where('spec_id', '=', spec.id).where('id', '=', id).executeTakeFirst()
+    : undefined;
+  if (!version) throw new NotFound(`No public OpenAPI specification "${slug}" is published here.`);
+  return version;
+}

@@ -7,10 +7,10 @@ import { pageInCreationOrder, type Page } from '../../db/keyset.ts';
 import { BadRequest, Conflict } from '../../errors.ts';
 import { authorize } from '../../policy/index.ts';
 import { roleAtLeast } from '../../policy/roles.ts';
-import type { UserRow } from '../users/presenter.ts';
+import type { UserRow } from '../../db/rows.ts';
 import { loadUsers } from '../comments/reactions.ts';
 import { postComment } from '../comments/service.ts';
-import type { CommentView } from '../comments/presenter.ts';
+import type { CommentView } from '../comments/views.ts';
 import { commentViews } from '../comments/views.ts';
 import type { ListReviewersQuery, ListReviewsQuery, RequestReviewersBody, ReviewStatus, SubmitReviewBody } from './schemas.ts';
 

@@ -2,7 +2,7 @@ import type { Context } from '../../context.ts';
 import { BadRequest } from '../../errors.ts';
 import type { OrganizationActor } from '../../policy/index.ts';
 import type { TeamRole } from '../../policy/roles.ts';
-import type { TeamView } from '../teams/presenter.ts';
+import type { TeamView } from '../../access/teams.ts';
 
 /**
  * The default teams of some SAML providers, as the caller sees them: the team, how many members it has,

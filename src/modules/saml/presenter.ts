@@ -1,17 +1,12 @@
 import type { Context } from '../../context.ts';
-import type { SamlProvidersTable } from '../../db/tables/people.ts';
 import type { MemberRoleOrGuest } from '../../policy/roles.ts';
 import { oidcServiceUrls, samlServiceUrls as serviceUrls } from '../../sso/urls.ts';
-import { presentTeam, type TeamView } from '../teams/presenter.ts';
+import { presentTeam } from '../teams/presenter.ts';
 import { UNSET_SSO_URL, type SamlProvider, type SamlProviderStatus, type SsoLogin } from './schemas.ts';
+import type { SamlProviderRow } from '../../db/rows.ts';
+import type { SamlProviderView, SsoLoginRow } from './views.ts';
 
-export type SamlProviderRow = SamlProvidersTable;
 
-/** A provider as services load it: the row and, when it names one, its default team. */
-export interface SamlProviderView {
-  provider: SamlProviderRow;
-  defaultTeam: TeamView | null;
-}
 
 export function samlProviderLocation(ctx: Pick<Context, 'config'>, organizationId: string, id: string): string {
   return `${ctx.config.publicUrl}/v1/orgs/${organizationId}/saml/${id}`;
@@ -44,13 +39,6 @@ export function presentSamlProvider(ctx: Pick<Context, 'config'>, view: SamlProv
   };
   if (view.defaultTeam) provider.defaultTeam = presentTeam(ctx, view.defaultTeam);
   return provider;
-}
-
-/** One way in of the SSO list: a SAML or an OpenID Connect provider, each starting at its own address. */
-export interface SsoLoginRow {
-  id: string;
-  label: string;
-  kind: 'saml' | 'oidc';
 }
 
 export function presentSsoLogin(ctx: Pick<Context, 'config'>, row: SsoLoginRow): SsoLogin {

@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { mapPage } from '../../http/pagination.ts';
 import { errorResponses, ListOf, removalResponses } from '../../http/schemas.ts';
 import { replyRemoval } from '../../http/replies.ts';
-import { presentSamlProvider, presentSsoLogin, type SamlProviderView } from './presenter.ts';
+import { presentSamlProvider, presentSsoLogin } from './presenter.ts';
+import type { SamlProviderView } from './views.ts';
 import {
   CreateSamlProviderBody,
   ListSamlProvidersQuery,

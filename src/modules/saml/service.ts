@@ -7,7 +7,8 @@ import type { OrganizationActor } from '../../policy/index.ts';
 import { organizationAccess } from '../../access/organizations.ts';
 import { canonicalCertificate } from './certificate.ts';
 import { loadTeamViews, requireTeamOfOrganization } from './default-team.ts';
-import type { SamlProviderRow, SamlProviderView, SsoLoginRow } from './presenter.ts';
+import type { SamlProviderRow } from '../../db/rows.ts';
+import type { SamlProviderView, SsoLoginRow } from './views.ts';
 import { UNSET_SSO_URL, type CreateSamlProviderBody, type UpdateSamlProviderBody } from './schemas.ts';
 
 async function withDefaultTeams(ctx: Context, organizationId: string, rows: SamlProviderRow[], actor: OrganizationActor): Promise<SamlProviderView[]> {

@@ -23,7 +23,6 @@ export const SearchSectionSchema = Type.Object({
   body: Type.String({ description: 'A part of the section\'s text around the first match.' }),
   urls: AppUrl,
 });
-export type SearchSection = Static<typeof SearchSectionSchema>;
 
 export const SearchPageSchema = Type.Object({
   id: Type.String(),

@@ -7,7 +7,7 @@ import { pageInCreationOrder, type Page } from '../../db/keyset.ts';
 import { BadRequest, NotFound } from '../../errors.ts';
 import { roleRank, type MemberRole, type MemberRoleOrGuest } from '../../policy/roles.ts';
 import type { StoredLevel } from '../../policy/space.ts';
-import type { UserRow } from '../users/presenter.ts';
+import type { UserRow } from '../../db/rows.ts';
 import { sharedContent, type ContentKind, type SharedContent } from './content.ts';
 import type { AggregateQuery, InviteBody, ListPermissionsQuery } from './schemas.ts';
 

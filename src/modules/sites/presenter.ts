@@ -3,6 +3,7 @@ import { siteLocation, sitePublishedUrl, withShareKey } from '../../sites/urls.t
 import type { SiteRow } from '../../access/sites.ts';
 import type { PublishingAuth, ShareLink, Site } from './schemas.ts';
 import type { SiteView } from './site-views.ts';
+import type { ShareLinkView, PublishingAuthView } from './site-views.ts';
 
 export type { SiteView } from './site-views.ts';
 
@@ -36,15 +37,6 @@ export function presentSite(ctx: Pick<Context, 'config'>, view: SiteView): Site 
   return presented;
 }
 
-/** A share link with its key read back from its sealed form. */
-export interface ShareLinkView {
-  id: string;
-  name: string;
-  active: boolean;
-  createdAt: string;
-  key: string;
-  site: SiteRow;
-}
 
 export function shareLinkLocation(ctx: Pick<Context, 'config'>, site: Pick<SiteRow, 'organization_id' | 'id'>, shareLinkId: string): string {
   return `${siteLocation(ctx, site.organization_id, site.id)}/share-links/${shareLinkId}`;
@@ -62,10 +54,6 @@ export function presentShareLink(ctx: Pick<Context, 'config'>, view: ShareLinkVi
   };
 }
 
-export interface PublishingAuthView {
-  privateKey: string;
-  fallbackUrl: string | null;
-}
 
 export function presentPublishingAuth(view: PublishingAuthView): PublishingAuth {
   const presented: PublishingAuth = { object: 'publishing-auth', backend: 'custom', privateKey: view.privateKey };

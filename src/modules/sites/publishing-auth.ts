@@ -4,7 +4,7 @@ import { BadRequest } from '../../errors.ts';
 import { authorize } from '../../policy/index.ts';
 import { newVisitorAuthKey, readVisitorAuthKey } from '../../sites/visitor.ts';
 import { siteAccess, touchSite, type SiteRow } from '../../access/sites.ts';
-import type { PublishingAuthView } from './presenter.ts';
+import type { PublishingAuthView } from './site-views.ts';
 import type { UpdatePublishingAuthBody } from './schemas.ts';
 
 /**

@@ -188,4 +188,3 @@ export type UpdateAdaptiveSchemaBody = Static<typeof UpdateAdaptiveSchemaBody>;
 export const TemplateConditionsSchema = Type.Object({
   items: Type.Array(Type.Object({ description: Type.String(), condition: Type.String() })),
 });
-export type TemplateConditions = Static<typeof TemplateConditionsSchema>;

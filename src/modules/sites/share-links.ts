@@ -7,7 +7,7 @@ import { pageInCreationOrder, type Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import { newShareKey, shareKeyHash } from '../../sites/visitor.ts';
 import { siteAccess, touchSite, type SiteRow } from '../../access/sites.ts';
-import type { ShareLinkView } from './presenter.ts';
+import type { ShareLinkView } from './site-views.ts';
 import type { CreateShareLinkBody, ListShareLinksQuery, UpdateShareLinkBody } from './schemas.ts';
 
 /**

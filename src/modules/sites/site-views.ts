@@ -26,3 +26,18 @@ export async function loadSiteViews(ctx: Pick<Context, 'db'>, sites: SiteRow[]):
     return { site, siteSpaces: siteSpacesOf(model).length, defaultSpaceId: defaultSiteSpace(model)?.space.id ?? null };
   });
 }
+
+/** A share link with its key read back from its sealed form. */
+export interface ShareLinkView {
+  id: string;
+  name: string;
+  active: boolean;
+  createdAt: string;
+  key: string;
+  site: SiteRow;
+}
+
+export interface PublishingAuthView {
+  privateKey: string;
+  fallbackUrl: string | null;
+}

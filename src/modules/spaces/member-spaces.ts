@@ -7,7 +7,7 @@ import { requireMember } from '../members/queries.ts';
 import { organizationAccess } from '../../access/organizations.ts';
 import { accessibleBy, orGranted, spaceActorFor, spaceGrantRank, spaceResolvedLevel, spaceViewableBy, withContentLevels } from '../../access/levels.ts';
 import { loadGrants, raisedLevel, roleOfRank } from '../../access/grants.ts';
-import type { MemberSpaceView } from './presenter.ts';
+import type { MemberSpaceView } from './views.ts';
 import type { ListMemberSpacesQuery } from './schemas.ts';
 
 /**

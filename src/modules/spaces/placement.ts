@@ -1,6 +1,5 @@
 import type { Updateable } from 'kysely';
 import type { Context } from '../../context.ts';
-import type { SpaceRow } from '../../access/spaces.ts';
 import { inTransaction, nowIso } from '../../context.ts';
 import { forkRevision } from '../../content/revisions.ts';
 import { announceNewSpaceHead } from '../../content/head.ts';
@@ -10,8 +9,9 @@ import { authorize } from '../../policy/index.ts';
 import { collectionActor, parentCollection } from '../../access/collections.ts';
 import { organizationAccess } from '../../access/organizations.ts';
 import { organizationActorOf, spaceAccess } from '../../access/spaces.ts';
+import { insertNewSpace } from './new-space.ts';
 import { endPosition, placeIn } from './positions.ts';
-import type { SpaceView } from './presenter.ts';
+import type { SpaceView } from './views.ts';
 import type { MoveBody, TransferBody } from './schemas.ts';
 import { visibilityOutsideCollections } from './service.ts';
 
@@ -59,27 +59,24 @@ export async function duplicateSpace(ctx: Context, spaceId: string): Promise<Spa
     authorize(tx, 'space.view', actor);
     authorize(tx, 'spaces.create', organizationActorOf(actor));
     if (space.collection_id) authorize(tx, 'collection.create', await collectionActor(tx, space.collection_id, actor.orgRole));
-    const id = tx.ids.next();
-    const now = nowIso(tx);
     const placement = await placeIn(tx, space.organization_id, space.collection_id, null, { after: { type: 'space', space: space.id } });
-    const copy: SpaceRow = {
-      ...space,
-      id,
+    const copy = await insertNewSpace(tx, {
+      organizationId: space.organization_id,
+      collectionId: space.collection_id,
       title: copyTitle(space.title),
-      revision_id: await forkRevision(tx, space.revision_id, id),
+      emoji: space.emoji,
+      icon: space.icon,
+      visibility: space.visibility,
+      editMode: space.edit_mode,
+      defaultLevel: space.default_level,
+      language: space.language,
       position: placement.position,
-      comments: 0,
-      change_requests: 0,
-      change_requests_open: 0,
-      change_requests_draft: 0,
-      change_request_seq: 0,
-      created_by: actor.userId,
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-    };
-    await tx.db.insertInto('spaces').values(copy).execute();
-    await announceNewSpaceHead(tx, id, copy.revision_id);
+      createdBy: actor.userId,
+      actorId: actor.userId,
+      gitSync: space.git_sync,
+      firstRevision: (spaceId) => forkRevision(tx, space.revision_id, spaceId),
+    });
+    await announceNewSpaceHead(tx, copy.id, copy.revision_id);
     return { space: copy, actor };
   });
 }

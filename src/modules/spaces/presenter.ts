@@ -1,14 +1,8 @@
 import type { Context } from '../../context.ts';
-import type { MemberRole } from '../../policy/roles.ts';
-import { spacePermissions, type SpaceActor } from '../../policy/space.ts';
-import type { SpaceRow } from '../../access/spaces.ts';
+import { spacePermissions } from '../../policy/space.ts';
 import type { DefaultLevel, MemberSpace, Space } from './schemas.ts';
+import type { SpaceView, MemberSpaceView } from './views.ts';
 
-/** A space as services hand it to the presenter: the row and the caller's standing on it. */
-export interface SpaceView {
-  space: SpaceRow;
-  actor: SpaceActor;
-}
 
 export function spaceLocation(ctx: Pick<Context, 'config'>, id: string): string {
   return `${ctx.config.publicUrl}/v1/spaces/${id}`;
@@ -61,10 +55,6 @@ export function presentSpace(ctx: Pick<Context, 'config'>, { space, actor }: Spa
   return presented;
 }
 
-/** An item of a member's spaces: their level on it, and the space as the caller sees it. */
-export interface MemberSpaceView extends SpaceView {
-  permission: MemberRole;
-}
 
 export function presentMemberSpace(ctx: Pick<Context, 'config'>, view: MemberSpaceView): MemberSpace {
   return { permission: view.permission, space: presentSpace(ctx, view) };

@@ -4,7 +4,6 @@ import { MEMBER_ROLES } from '../../policy/roles.ts';
 import { SPACE_VISIBILITIES } from '../../policy/space.ts';
 
 export const SPACE_EDIT_MODES = ['live', 'locked'] as const;
-export type SpaceEditMode = (typeof SPACE_EDIT_MODES)[number];
 
 /** The languages a space may declare (the client's TranslationLanguage). */
 export const SPACE_LANGUAGES = [

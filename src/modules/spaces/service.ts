@@ -1,4 +1,3 @@
-import type { SpaceRow } from '../../access/spaces.ts';
 import type { Updateable } from 'kysely';
 import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
@@ -13,8 +12,9 @@ import { organizationAccess } from '../../access/organizations.ts';
 import { collectionLevelChain, spaceAccess } from '../../access/spaces.ts';
 import { orGranted, spaceGrantRank, spaceResolvedLevel, spaceActorFor, spaceViewableBy, withContentLevels } from '../../access/levels.ts';
 import { loadGrants } from '../../access/grants.ts';
+import { insertNewSpace } from './new-space.ts';
 import { endPosition } from './positions.ts';
-import type { SpaceView } from './presenter.ts';
+import type { SpaceView } from './views.ts';
 import type { CreateSpaceBody, DefaultLevel, ListSpacesQuery, UpdateSpaceBody } from './schemas.ts';
 
 export const DEFAULT_SPACE_TITLE = 'Untitled';
@@ -54,34 +54,21 @@ export async function createSpace(ctx: Context, organizationId: string, input: C
     }
     const visibility = input.visibility ?? (collectionId ? 'in-collection' : 'private');
     checkVisibility(visibility, collectionId);
-    const id = tx.ids.next();
-    const now = nowIso(tx);
-    const space: SpaceRow = {
-      id,
-      organization_id: organization.id,
-      collection_id: collectionId,
+    const space = await insertNewSpace(tx, {
+      organizationId: organization.id,
+      collectionId,
       title: input.title ?? DEFAULT_SPACE_TITLE,
       emoji: input.emoji ?? null,
       icon: null,
       visibility,
-      edit_mode: input.editMode ?? 'live',
-      default_level: 'inherit',
+      editMode: input.editMode ?? 'live',
+      defaultLevel: 'inherit',
       language: null,
-      revision_id: await createInitialRevision(tx, id),
       position: await endPosition(tx, organization.id, collectionId),
-      comments: 0,
-      change_requests: 0,
-      change_requests_open: 0,
-      change_requests_draft: 0,
-      change_request_seq: 0,
-      created_by: actor.userId,
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-      git_sync: null,
-    };
-    await tx.db.insertInto('spaces').values(space).execute();
-    await tx.events.emit(tx, 'space.created', { organizationId: organization.id, actorId: actor.userId, spaceId: id, title: space.title });
+      createdBy: actor.userId,
+      actorId: actor.userId,
+      firstRevision: (spaceId) => createInitialRevision(tx, spaceId),
+    });
     const chain = ['inherit' as const, ...(await collectionLevelChain(tx, collectionId))];
     const level = effectiveLevel(actor.role, chain);
     return { space, actor: { userId: actor.userId, orgRole: actor.role, level, visibility, sharedWith: false } };

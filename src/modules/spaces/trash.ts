@@ -8,7 +8,7 @@ import { purgeSpaceJob, purgeSpaceKey } from './purge-space-job.ts';
 import { authorize } from '../../policy/index.ts';
 import { findSpaceAccess, spaceAccess } from '../../access/spaces.ts';
 import { endPosition } from './positions.ts';
-import type { SpaceView } from './presenter.ts';
+import type { SpaceView } from './views.ts';
 import { retentionEnd, TRASH_RETENTION_DAYS } from './retention.ts';
 import { visibilityOutsideCollections } from './service.ts';
 

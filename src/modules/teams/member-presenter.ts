@@ -1,16 +1,9 @@
 import type { Context } from '../../context.ts';
-import type { OrganizationActor } from '../../policy/index.ts';
 import { organizationRules } from '../../policy/organization.ts';
-import type { TeamRole } from '../../policy/roles.ts';
-import { presentMember, type MemberView } from '../members/presenter.ts';
+import { presentMember } from '../members/presenter.ts';
 import type { TeamMemberItem } from './member-schemas.ts';
+import type { TeamMemberView } from './views.ts';
 
-/** A user in a team as services load it: their organization membership, their team role, and who is looking. */
-export interface TeamMemberView {
-  member: MemberView;
-  role: TeamRole;
-  viewer: OrganizationActor;
-}
 
 export function presentTeamMember(ctx: Pick<Context, 'config'>, view: TeamMemberView): TeamMemberItem {
   return {

@@ -3,8 +3,7 @@ import type { Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import type { TeamRole } from '../../policy/roles.ts';
 import { organizationAccess } from '../../access/organizations.ts';
-import { pageOfTeams, teamViewQuery, toTeamView } from '../../access/teams.ts';
-import type { TeamView } from './presenter.ts';
+import { pageOfTeams, teamViewQuery, toTeamView, type TeamView } from '../../access/teams.ts';
 import { containsText, requireMember } from '../members/queries.ts';
 import type { ListMemberTeamsQuery } from '../members/schemas.ts';
 

@@ -6,7 +6,7 @@ import { after, paginate, type Page, type PageRequest } from '../../db/keyset.ts
 import { authorize } from '../../policy/index.ts';
 import type { MemberRoleOrGuest, TeamRole } from '../../policy/roles.ts';
 import { teamAccess } from '../../access/teams.ts';
-import type { TeamMemberView } from './member-presenter.ts';
+import type { TeamMemberView } from './views.ts';
 import type { PutTeamMemberBody } from './schemas.ts';
 
 /**

@@ -4,7 +4,6 @@ import type { TeamView } from '../../access/teams.ts';
 import type { MemberTeamView } from './member-teams.ts';
 import type { MemberTeam, Team } from './schemas.ts';
 
-export type { TeamView };
 
 export function presentTeam(_ctx: Pick<Context, 'config'>, view: TeamView): Team {
   return {

@@ -8,7 +8,7 @@ import { authorize } from '../../policy/index.ts';
 import { organizationAccess } from '../../access/organizations.ts';
 import { removeGrantsTo } from '../../access/grants.ts';
 import { pageOfTeams, teamAccess, teamViewQuery, toTeamView } from '../../access/teams.ts';
-import type { TeamView } from './presenter.ts';
+import type { TeamView } from '../../access/teams.ts';
 import type { CreateTeamBody, ListTeamsQuery, UpdateTeamBody } from './schemas.ts';
 
 /** A title as stored: trimmed, and never blank. */

@@ -5,7 +5,7 @@ import { pageInCreationOrder, type Page } from '../../db/keyset.ts';
 import { BadRequest, NotFound } from '../../errors.ts';
 import { authorize } from '../../policy/index.ts';
 import { isTranslationLanguage, TRANSLATION_LANGUAGES } from '../../translations/languages.ts';
-import type { GlossaryEntryRow } from './presenter.ts';
+import type { GlossaryEntryRow } from '../../db/rows.ts';
 import { scheduleTranslationRun } from './schedule.ts';
 import type { ListTranslationsQuery, UpdateGlossaryBody } from './schemas.ts';
 

@@ -1,19 +1,10 @@
-import type { Selectable } from 'kysely';
 import type { Context } from '../../context.ts';
-import type { GlossaryEntriesTable, TranslationsTable } from '../../db/tables/translations.ts';
-import { translationPermissions, type TranslationActor } from '../../policy/translation.ts';
+import { translationPermissions } from '../../policy/translation.ts';
 import type { GlossaryEntry, Translation } from './schemas.ts';
+import type { GlossaryEntryRow } from '../../db/rows.ts';
+import type { TranslationView } from './views.ts';
 
-export type TranslationRow = Selectable<TranslationsTable>;
-export type GlossaryEntryRow = Selectable<GlossaryEntriesTable>;
 
-/** A translation as services hand it to the presenter: the row and the caller's standing on it. */
-export interface TranslationView {
-  translation: TranslationRow;
-  actor: TranslationActor;
-  /** Only when the translation was just created: names to consider for the glossary. */
-  glossarySuggestions?: string[];
-}
 
 export const EMPTY_INSTRUCTIONS: Translation['instructions'] = { object: 'document', data: {}, nodes: [] };
 

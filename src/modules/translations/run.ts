@@ -18,6 +18,7 @@ import { translationEngine } from '../../translations/engines.ts';
 import { termsFor } from '../../translations/glossary.ts';
 import { LANGUAGE_NAMES, type TranslationLanguage } from '../../translations/languages.ts';
 import { pageContentHash, PageTranslation } from '../../translations/page.ts';
+import { insertNewSpace } from '../spaces/new-space.ts';
 import { endPosition } from '../spaces/positions.ts';
 import type { RunTranslationPayload } from './run-job.ts';
 
@@ -195,34 +196,21 @@ async function translate(ctx: Context, row: TranslationRow): Promise<void> {
 
 /** The result space, made on the first run: beside the source, titled with the language, locked. */
 async function createResultSpace(tx: Context, row: TranslationRow, source: SpaceRow): Promise<SpaceRow> {
-  const id = tx.ids.next();
-  const now = nowIso(tx);
-  const space: SpaceRow = {
-    id,
-    organization_id: row.organization_id,
-    collection_id: source.collection_id,
+  return insertNewSpace(tx, {
+    organizationId: row.organization_id,
+    collectionId: source.collection_id,
     title: resultTitle(source.title, row.language),
     emoji: source.emoji,
     icon: source.icon,
     visibility: source.visibility,
-    edit_mode: 'locked',
-    default_level: source.default_level,
+    editMode: 'locked',
+    defaultLevel: source.default_level,
     language: row.language,
-    revision_id: await createInitialRevision(tx, id),
     position: await endPosition(tx, row.organization_id, source.collection_id),
-    comments: 0,
-    change_requests: 0,
-    change_requests_open: 0,
-    change_requests_draft: 0,
-    change_request_seq: 0,
-    created_by: row.created_by,
-    created_at: now,
-    updated_at: now,
-    deleted_at: null,
-    git_sync: null,
-  };
-  await tx.db.insertInto('spaces').values(space).execute();
-  return space;
+    createdBy: row.created_by,
+    actorId: null,
+    firstRevision: (spaceId) => createInitialRevision(tx, spaceId),
+  });
 }
 
 const FIELD_KEYS: Array<keyof PageFields> = ['title', 'slug', 'description', 'emoji', 'icon', 'hidden', 'noIndex', 'noRobotsIndex', 'layout', 'cover', 'variables', 'target', 'href', 'git'];

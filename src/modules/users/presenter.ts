@@ -1,9 +1,8 @@
 import type { Context } from '../../context.ts';
-import type { UsersTable } from '../../db/tables/people.ts';
 import type { ApiToken, User } from './schemas.ts';
 import { tokenStatus, type TokenRow } from './tokens.ts';
+import type { UserRow } from '../../db/rows.ts';
 
-export type UserRow = Pick<UsersTable, 'id' | 'email' | 'display_name' | 'photo_url'>;
 
 /** A user as the caller may see them: `email` is null when the caller may not see the address. */
 export type VisibleUserRow = Omit<UserRow, 'email'> & { email: string | null };

@@ -42,7 +42,6 @@ export const ApiTokenSchema = Type.Object(
 export type ApiToken = Static<typeof ApiTokenSchema>;
 
 export const CreatedApiTokenSchema = Type.Intersect([ApiTokenSchema, Type.Object({ token: Type.String({ description: 'The secret: shown this once, keep it safe.' }) })]);
-export type CreatedApiToken = Static<typeof CreatedApiTokenSchema>;
 
 export const CreateApiTokenBody = Type.Object(
   {

@@ -5,7 +5,8 @@ import { inTransaction, nowIso, requireActor } from '../../context.ts';
 import { BadRequest, NotFound } from '../../errors.ts';
 import { authorize } from '../../policy/index.ts';
 import type { UpdateUserBody } from './schemas.ts';
-import type { UserRow, VisibleUserRow } from './presenter.ts';
+import type { UserRow } from '../../db/rows.ts';
+import type { VisibleUserRow } from './presenter.ts';
 
 export { issueApiToken } from './tokens.ts';
 

@@ -1,6 +1,6 @@
 import { lockRows } from '../../db/locks.ts';
 import { sql } from 'kysely';
-import type { SearchDialect } from '../engine.ts';
+import type { SearchDialect } from '../dialect.ts';
 import { MATCH_END, MATCH_START } from '../page-text.ts';
 import type { SearchQuery } from '../query.ts';
 

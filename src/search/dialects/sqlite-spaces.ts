@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import type { PageMatch, SpaceMatches, Window } from '../engine.ts';
+import type { PageMatch, SpaceMatches, Window } from '../dialect.ts';
 import { MATCH_END, MATCH_START } from '../page-text.ts';
 import type { SearchQuery } from '../query.ts';
 import { BM25, ftsExpression, textMatch } from './fts5-expression.ts';

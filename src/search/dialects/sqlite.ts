@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { SearchDialect } from '../engine.ts';
+import type { SearchDialect } from '../dialect.ts';
 import { MATCH_END, MATCH_START } from '../page-text.ts';
 import { BM25, ftsExpression, textMatch } from './fts5-expression.ts';
 import { sqliteMatchingSpaces } from './sqlite-spaces.ts';
