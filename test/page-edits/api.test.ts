@@ -203,7 +203,8 @@ for (const dialect of dialects) {
       const cr = await newChangeRequest();
       const head = (await admin().get(cr)).body.revision;
       let deep: Record<string, unknown> = paragraph('deep');
-      for (let i = 0; i < 300; i++) deep = { object: 'block', type: 'blockquote', nodes: [deep] };
+      // Deeper than a page may nest (maxTreeDepth, 200), yet within the 512 levels any JSON body may nest.
+      for (let i = 0; i < 220; i++) deep = { object: 'block', type: 'blockquote', nodes: [deep] };
       assertError(await admin().patch(`${cr}/content/page/${ids.intro}`, { document: { object: 'document', nodes: [deep] } }), 400, 'maxTreeDepth');
       const long = doc(...Array.from({ length: 60 }, () => 'x'.repeat(10_000)));
       assertError(await admin().patch(`${cr}/content/page/${ids.intro}`, { document: long }), 413, '500,000');
