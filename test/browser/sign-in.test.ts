@@ -99,7 +99,9 @@ describe('signing in, in a browser [sqlite]', { skip }, () => {
   }
 
   async function signInWithKeyboard(page: Page, email: string, password: string): Promise<void> {
-    // The address field has the focus when the page opens; Tab goes to the password; Enter sends.
+    // The address field has the focus when the page opens (autofocus, which may land after the load event on
+    // a busy machine); Tab goes to the password; Enter sends.
+    await page.waitForFunction(() => document.activeElement instanceof HTMLInputElement);
     await page.keyboard.type(email);
     await page.keyboard.press('Tab');
     await page.keyboard.type(password);

@@ -73,6 +73,8 @@ describe('magic links in a browser [sqlite]', { skip: needs('chromium') }, () =>
     assert.ok(!/unsafe-inline/.test(csp));
     const html = await response!.text();
     assert.ok(!/<script|style=/.test(html), 'no script and no inline style');
+    // Autofocus may land after the load event on a busy machine: type once the field has it.
+    await page.waitForFunction(() => document.activeElement instanceof HTMLInputElement);
     await page.keyboard.type(email);
     await Promise.all([page.waitForURL(`${q.base}/sign-in/email`), page.keyboard.press('Enter')]);
     return page.locator('body').innerText();

@@ -84,6 +84,8 @@ describe('the workspace in a browser [sqlite]', { skip }, () => {
       await passwords.storePassword(t.ctx, user.id, PASSWORD);
       await page.goto(`${base}/`);
       assert.equal(new URL(page.url()).pathname, '/sign-in');
+      // The page's autofocus may land after the load event on a busy machine: type once the field has it.
+      await page.waitForFunction(() => document.activeElement instanceof HTMLInputElement);
       await page.keyboard.type(user.email);
       await page.keyboard.press('Tab');
       await page.keyboard.type(PASSWORD);

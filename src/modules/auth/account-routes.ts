@@ -13,6 +13,9 @@ import { accountPage, type AccountPageOptions } from './pages/account.ts';
 import { checkPassword } from './password-service.ts';
 import { removePasskey, replaceRecoveryCodes } from './passkey-service.ts';
 
+/** What a change answers when it signed this browser out. */
+const SIGNED_OUT = Symbol('signed out');
+
 /** Confirmations after a change (the page is shown again with one of these, never with text from the request). */
 const DONE: Record<string, string> = {
   profile: 'Your profile is saved.',
@@ -40,13 +43,17 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
   const show = async (request: FastifyRequest, reply: FastifyReply, session: ResolvedSession, status: number, options: Omit<AccountPageOptions, 'csrf' | 'currentSessionId'>) =>
     sendPage(reply, status, accountPage(await loadAccount(request.ctx), { csrf: session.session.csrf_token, currentSessionId: session.session.id, ...options }));
 
-  /** Runs a form's change; a refusal shows the page again with its message, success sends to /account?done=… */
-  const change = (work: (request: FastifyRequest, reply: FastifyReply, session: ResolvedSession) => Promise<string | void>) => async (request: FastifyRequest, reply: FastifyReply) => {
+  /**
+   * Runs a form's change; a refusal shows the page again with its message, success sends to /account?done=…,
+   * or to the sign-in page when the change signed this browser out (`SIGNED_OUT`). The destination is decided
+   * here once: `reply.sent` is not yet true after a redirect while asynchronous send hooks run.
+   */
+  const change = (work: (request: FastifyRequest, reply: FastifyReply, session: ResolvedSession) => Promise<string | typeof SIGNED_OUT | void>) => async (request: FastifyRequest, reply: FastifyReply) => {
     const session = await signedIn(request, reply);
     if (!session) return reply;
     try {
       const done = await work(request, reply, session);
-      if (reply.sent) return reply;
+      if (done === SIGNED_OUT) return reply.redirect('/sign-in?signedOut=1', 303);
       return reply.redirect(done ? `/account?done=${done}` : '/account', 303);
     } catch (error) {
       const { status, message } = refusalMessage(error);
@@ -89,8 +96,7 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
     await endSession(request.ctx, session.user.id, sessionId);
     if (sessionId === session.session.id) {
       clearSessionCookie(request.ctx, reply);
-      void reply.redirect('/sign-in?signedOut=1', 303);
-      return;
+      return SIGNED_OUT;
     }
     return 'session';
   }));
@@ -103,7 +109,7 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
   app.post('/account/sessions/end-all', open, change(async (request, reply, session) => {
     await endUserSessions(request.ctx, session.user.id);
     clearSessionCookie(request.ctx, reply);
-    void reply.redirect('/sign-in?signedOut=1', 303);
+    return SIGNED_OUT;
   }));
 
   app.post('/account/tokens', open, async (request, reply) => {
