@@ -9,4 +9,8 @@ await import('../api/organizations.test.ts');
 await import('../api/teams.test.ts');
 await import('../api/collections.test.ts');
 await import('../api/comments-roles.test.ts');
+await import('../api/members.test.ts');
+await import('../api/change-requests.test.ts');
+await import('../api/spaces-lifecycle.test.ts');
+await import('../api/sites.test.ts');
 export {};
