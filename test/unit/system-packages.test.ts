@@ -49,7 +49,7 @@ describe('tests that need a system package', () => {
   /** Runs one test file as `npm test` would, with PATH holding only node. */
   const run = (file: string, env: Record<string, string>) => {
     const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['CI', 'TEST_DATABASE_URL', 'NODE_TEST_CONTEXT'].includes(name)));
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '--test', file], {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', file], {
       cwd: ROOT,
       env: { ...base, PATH: bin, ...env },
       encoding: 'utf8',
