@@ -3,6 +3,7 @@ import type { Context } from '../context.ts';
 import { nowIso } from '../context.ts';
 import { preparedQuery } from '../db/prepared.ts';
 import { hashToken } from '../secrets.ts';
+import type { SessionsTable } from '../db/tables/sign-in.ts';
 
 /**
  * Browser sessions, stored in the database: every process reads the same rows, so a session removed there
@@ -17,18 +18,8 @@ export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
 /** A session's last use is written at most this often, with its idle expiry moved on. */
 export const SESSION_USE_RESOLUTION_MS = 60_000;
 
-export interface SessionRow {
-  id: string;
-  user_id: string;
-  method: string;
-  csrf_token: string;
-  created_at: string;
-  last_used_at: string;
-  idle_expires_at: string;
-  expires_at: string;
-  device: string | null;
-  ip: string | null;
-}
+/** A session as read: every column but the hash of its cookie's id. */
+export type SessionRow = Omit<SessionsTable, 'token_hash'>;
 
 const SESSION_COLUMNS = ['id', 'user_id', 'method', 'csrf_token', 'created_at', 'last_used_at', 'idle_expires_at', 'expires_at', 'device', 'ip'] as const;
 
