@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { createWorld, type World } from '../helpers/factories.ts';
-import { freePort, LogCapture, launchChromium, startQuire, type ListeningQuire } from './support.ts';
+import { startMailbox, type Mailbox } from '../helpers/mailbox.ts';
+import { LogCapture, launchChromium, startQuire, type ListeningQuire } from './support.ts';
 import { createTestApp } from '../helpers/app.ts';
 import { needs } from '../helpers/system.ts';
 
@@ -16,47 +16,28 @@ import { needs } from '../helpers/system.ts';
  */
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-function decodeQuotedPrintable(text: string): string {
-  return text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
-
 describe('magic links in a browser [sqlite]', { skip: needs('chromium') }, () => {
   let q: ListeningQuire;
   let world: World;
   let browser: Browser;
-  let smtp: SMTPServer;
-  const mails: string[] = [];
+  let mailbox: Mailbox;
 
   before(async () => {
-    const port = await freePort();
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, _session, callback) {
-        let data = '';
-        stream.on('data', (chunk: Buffer) => (data += chunk.toString('utf8')));
-        stream.on('end', () => {
-          mails.push(decodeQuotedPrintable(data));
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve));
-    q = await startQuire({ QUIRE_SMTP_URL: `smtp://127.0.0.1:${port}`, QUIRE_MAIL_FROM: 'Acme Docs <docs@acme.test>' });
+    mailbox = await startMailbox();
+    q = await startQuire({ QUIRE_SMTP_URL: mailbox.url, QUIRE_MAIL_FROM: 'Acme Docs <docs@acme.test>' });
     world = await createWorld(q.t.ctx, q.t.app, q.t.clock);
     browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
     await q?.t.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await mailbox?.close();
   });
 
   async function nextMail(count: number): Promise<string> {
-    for (let i = 0; i < 200 && mails.length < count; i++) await new Promise((resolve) => setTimeout(resolve, 25));
-    assert.equal(mails.length, count, 'a mail arrived');
-    return mails[count - 1];
+    for (let i = 0; i < 200 && mailbox.mails.length < count; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    assert.equal(mailbox.mails.length, count, 'a mail arrived');
+    return mailbox.mails[count - 1];
   }
 
   function linkIn(mail: string): string {
@@ -130,7 +111,7 @@ describe('magic links in a browser [sqlite]', { skip: needs('chromium') }, () =>
     const text = await askForLink(page, 'nobody@nowhere.test');
     assert.match(text, /If an account uses this address/);
     // The page answers once the mail (if any) has been handed to the SMTP server, so none can still come.
-    assert.equal(mails.length, 2);
+    assert.equal(mailbox.mails.length, 2);
   });
 
   it('refuses a form not served to this browser (posted from another site)', async () => {
@@ -176,9 +157,9 @@ describe('magic links in a browser [sqlite]', { skip: needs('chromium') }, () =>
     const rows = await q.t.ctx.db.selectFrom('audit_log').selectAll().execute();
     assert.ok(rows.some((row) => row.operation === 'signIn' && JSON.parse(row.object_ids).signInMethod === 'magic-link'), 'the sign-ins are audited with their method');
     const audit = JSON.stringify(rows);
-    for (const mail of mails) assert.ok(!audit.includes(linkIn(mail).split('token=')[1]));
+    for (const mail of mailbox.mails) assert.ok(!audit.includes(linkIn(mail).split('token=')[1]));
     const text = q.log.text;
-    for (const mail of mails) assert.ok(!text.includes(linkIn(mail).split('token=')[1]), 'a magic-link token was logged');
+    for (const mail of mailbox.mails) assert.ok(!text.includes(linkIn(mail).split('token=')[1]), 'a magic-link token was logged');
     assert.match(text, /\/sign-in\/email\/verify\?token=\[redacted\]/);
   });
 

@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { freePort } from '../helpers/mailbox.ts';
 import { chromium, type Browser } from 'playwright-core';
 import type { DestinationStream } from 'pino';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -9,16 +9,7 @@ export const CHROMIUM = chromiumPath();
 
 // Skipped only on a developer machine without Chromium; in CI (CI=true, .ci/run installs it) a missing browser fails.
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /** Every line Quire logged, at the most detailed level. */
 export class LogCapture implements DestinationStream {
