@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
@@ -12,6 +11,7 @@ import { createWorld, type World } from '../helpers/factories.ts';
 import { indexNow } from '../search/support.ts';
 import { createSite, type SiteHandle } from '../published/support.ts';
 import { chromiumPath, needs } from '../helpers/system.ts';
+import { freePort } from '../helpers/ports.ts';
 
 /**
  * The reader's features in Chromium (SQLite only): a branded site's logo and colours, light and dark with
@@ -23,17 +23,6 @@ const CHROMIUM = chromiumPath();
 const artifacts = join(import.meta.dirname, '..', '..', 'test-artifacts');
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const LOGO = (fill: string) => `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" width="160" height="32"><rect width="160" height="32" rx="6" fill="${fill}"/></svg>`)}`;
 

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
@@ -12,6 +11,7 @@ import { scheduleSpaceIndex } from '../../src/search/changes.ts';
 import { indexNow } from '../search/support.ts';
 import { addSection, addVariant, createSite, visitorToken, type SiteHandle } from '../published/support.ts';
 import { chromiumPath, needs } from '../helpers/system.ts';
+import { freePort } from '../helpers/ports.ts';
 
 /**
  * The reader in a real browser (Chromium through playwright-core), on SQLite only: clicking through the
@@ -19,17 +19,6 @@ import { chromiumPath, needs } from '../helpers/system.ts';
  */
 const CHROMIUM = chromiumPath();
 const artifacts = join(import.meta.dirname, '..', '..', 'test-artifacts');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A small PNG (a soft gradient) for the page's image, made by hand: signature, IHDR, IDAT, IEND. */
 function gradientPng(width: number, height: number): Buffer {

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -10,6 +9,7 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { storePassword } from '../../src/sessions/passwords.ts';
 import { chromiumPath, needs } from '../helpers/system.ts';
+import { freePort } from '../helpers/ports.ts';
 
 /**
  * Signing in, in a real browser (Chromium through playwright-core), on SQLite: passwords (keyboard only),
@@ -25,17 +25,6 @@ const PASSWORD = 'correct horse battery staple';
 
 // Skipped only on a developer machine without Chromium; in CI (CI=true, .ci/run installs it) a missing browser fails.
 const skip = needs('chromium');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('signing in, in a browser [sqlite]', { skip }, () => {
   let t: TestApp;

@@ -1,5 +1,5 @@
-import { createServer } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { freePort } from './ports.ts';
 
 /** A local SMTP server that keeps every mail it is handed, decoded from quoted-printable. */
 export interface Mailbox {
@@ -12,18 +12,6 @@ export interface Mailbox {
 
 function decodeQuotedPrintable(text: string): string {
   return text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
-
-/** A port nothing listens on now, on loopback. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts a mailbox on a free loopback port (smtp-server, no TLS, no authentication). */

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
@@ -10,21 +9,11 @@ import { createWorld, type World } from '../helpers/factories.ts';
 import { createSite, type SiteHandle } from '../published/support.ts';
 import { drainJobs, fixture } from './helpers.ts';
 import { chromiumPath, needs } from '../helpers/system.ts';
+import { freePort } from '../helpers/ports.ts';
 
 /** An API reference page in a real browser (Chromium, SQLite): it shows, expands, switches samples, and follows anchors, without script errors. */
 const CHROMIUM = chromiumPath();
 const artifacts = join(import.meta.dirname, '..', '..', 'test-artifacts');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const PAGE = `Manage the pets of the store.
 

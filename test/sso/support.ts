@@ -1,4 +1,4 @@
-import { freePort } from '../helpers/mailbox.ts';
+import { freePort } from '../helpers/ports.ts';
 import { chromium, type Browser } from 'playwright-core';
 import type { DestinationStream } from 'pino';
 import { createTestApp, type TestApp } from '../helpers/app.ts';

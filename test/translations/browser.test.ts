@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -8,20 +7,10 @@ import { createWorld, type World } from '../helpers/factories.ts';
 import { addVariant, createSite, type SiteHandle } from '../published/support.ts';
 import { runJobs } from './support.ts';
 import { chromiumPath, needs } from '../helpers/system.ts';
+import { freePort } from '../helpers/ports.ts';
 
 const CHROMIUM = chromiumPath();
 const skip = needs('chromium', 'apertium');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A reader in Chromium switches from an English page to the same page in Spanish, translated by Apertium. */
 describe('switching languages in a browser [sqlite]', { skip }, () => {

@@ -1,24 +1,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
 import { chromiumPath } from '../helpers/system.ts';
+import { freePort } from '../helpers/ports.ts';
+export { freePort };
 
 export const CHROMIUM = chromiumPath();
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** axe-core's serious and critical violations on the page as it stands (WCAG 2.1 A and AA, best practices). */
 export async function axeViolations(page: Page): Promise<string[]> {
