@@ -125,15 +125,16 @@ export const signInPageRoutes: FastifyPluginAsync = async (app) => {
       if (!opensInThisBrowser(request, link)) return sendPage(reply, 403, otherBrowserPage(OTHER_BROWSER));
       const view = { purpose, email: link.email, displayName: fields.displayName ?? link.displayName };
       if (!fromOwnOrigin(request)) return sendPage(reply, 403, setPasswordPage({ ...view, error: 'This form was sent from another site: refused as a possible cross-site request forgery (CSRF).' }));
+      let outcome: 'signed-in' | 'second-factor';
       try {
-        await usePasswordLink(request.ctx, request, reply, secret, purpose, { password: fields.password ?? '', confirm: fields.confirm ?? '', displayName: purpose === 'invite' ? fields.displayName : undefined });
+        outcome = await usePasswordLink(request.ctx, request, reply, secret, purpose, { password: fields.password ?? '', confirm: fields.confirm ?? '', displayName: purpose === 'invite' ? fields.displayName : undefined });
       } catch (error) {
         const { status, message } = refusalMessage(error);
         if (status === 410) return sendPage(reply, 410, deadLinkPage());
         if (message === OTHER_BROWSER) return sendPage(reply, 403, otherBrowserPage(OTHER_BROWSER));
         return sendPage(reply, status, setPasswordPage({ ...view, error: message }));
       }
-      return reply.redirect('/', 303);
+      return reply.redirect(outcome === 'second-factor' ? '/sign-in/second-factor' : '/', 303);
     });
   };
   linkPages('/invite', 'invite');

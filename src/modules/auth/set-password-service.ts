@@ -6,6 +6,7 @@ import { consumePasswordLink, findPasswordLink, type LiveLink, type PasswordLink
 import { passwordProblem, storePassword } from '../../sessions/passwords.ts';
 import { auditEntry, startSession } from '../../sessions/sign-in.ts';
 import { opensInThisBrowser, OTHER_BROWSER } from './forgot-password-service.ts';
+import { beginSecondFactor } from './second-factor.ts';
 import { endUserSessions } from '../../sessions/store.ts';
 
 export const DEAD_LINK = 'This link has been used already or has expired: ask for a new one.';
@@ -30,7 +31,7 @@ export interface SetPasswordInput {
  * records a reset in the audit log (the user's id and whether they asked for it: no link, no password) and
  * signs them in. A link used by two requests at once works for one.
  */
-export async function usePasswordLink(ctx: Context, request: FastifyRequest, reply: FastifyReply, secret: string, purpose: PasswordLinkPurpose, input: SetPasswordInput): Promise<void> {
+export async function usePasswordLink(ctx: Context, request: FastifyRequest, reply: FastifyReply, secret: string, purpose: PasswordLinkPurpose, input: SetPasswordInput): Promise<'signed-in' | 'second-factor'> {
   const userId = await inTransaction(ctx, async (tx) => {
     const link = await liveLink(tx, request, secret, purpose);
     if (input.password !== input.confirm) throw new BadRequest('The two passwords are not the same: type the new password twice.');
@@ -49,5 +50,12 @@ export async function usePasswordLink(ctx: Context, request: FastifyRequest, rep
     }
     return link.userId;
   });
+  // A reset proves the mailbox, not the passkey: someone with passkeys still gives one (or a recovery code).
+  const passkey = await ctx.db.selectFrom('passkeys').select('id').where('user_id', '=', userId).limit(1).executeTakeFirst();
+  if (passkey) {
+    await beginSecondFactor(ctx, reply, userId, '/');
+    return 'second-factor';
+  }
   await startSession(ctx, request, reply, userId, purpose === 'invite' ? 'invite' : 'password');
+  return 'signed-in';
 }
