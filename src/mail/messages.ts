@@ -43,3 +43,20 @@ export function passwordResetMail(to: string, link: string, minutes: number): Ma
     ].join('\n'),
   };
 }
+
+/** To someone Quire already knows, invited to another organization: no link that signs in, only where to answer. */
+export function invitationMail(to: string, organizationTitle: string, accountUrl: string, days: number): Mail {
+  return {
+    to,
+    subject: `You are invited to ${organizationTitle} on Quire`,
+    text: [
+      `You have been invited to join ${organizationTitle} on Quire.`,
+      '',
+      `You become a member only if you accept. Sign in and accept or decline on your account page within ${days} days:`,
+      '',
+      accountUrl,
+      '',
+      'If you do not want to join, decline it there or ignore this mail.',
+    ].join('\n'),
+  };
+}

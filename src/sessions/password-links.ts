@@ -22,14 +22,23 @@ export interface PasswordLink {
   expiresAt: string;
 }
 
-export async function createPasswordLink(ctx: Context, userId: string, purpose: PasswordLinkPurpose, createdBy: string | null): Promise<PasswordLink> {
+/** How long a reset link a person asked for on the sign-in page works (mailed, bound to their browser). */
+export const SELF_SERVICE_RESET_MINUTES = 30;
+
+export interface PasswordLinkOptions {
+  /** The id of the browser that asked (a self-service reset): the link then works only there. */
+  browser?: string;
+  lifetimeMs?: number;
+}
+
+export async function createPasswordLink(ctx: Context, userId: string, purpose: PasswordLinkPurpose, createdBy: string | null, options: PasswordLinkOptions = {}): Promise<PasswordLink> {
   const secret = randomBytes(32).toString('base64url');
   const now = ctx.clock.now();
-  const expiresAt = new Date(now.getTime() + PASSWORD_LINK_LIFETIME_MS[purpose]).toISOString();
+  const expiresAt = new Date(now.getTime() + (options.lifetimeMs ?? PASSWORD_LINK_LIFETIME_MS[purpose])).toISOString();
   await ctx.db.deleteFrom('password_links').where('user_id', '=', userId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
   await ctx.db
     .insertInto('password_links')
-    .values({ id: ctx.ids.next(), token_hash: hashToken(secret), user_id: userId, purpose, created_by: createdBy, created_at: now.toISOString(), expires_at: expiresAt, used_at: null })
+    .values({ id: ctx.ids.next(), token_hash: hashToken(secret), user_id: userId, purpose, created_by: createdBy, created_at: now.toISOString(), expires_at: expiresAt, used_at: null, browser_hash: options.browser ? hashToken(options.browser) : null })
     .execute();
   return { url: `${ctx.config.publicUrl}${PATHS[purpose]}${secret}`, expiresAt };
 }
@@ -40,6 +49,8 @@ export interface LiveLink {
   email: string;
   displayName: string;
   purpose: PasswordLinkPurpose;
+  /** Set when the link works only in the browser that asked for it. */
+  browserHash: string | null;
 }
 
 /** The unused, unexpired link a secret names, with its user; undefined otherwise. */
@@ -47,14 +58,14 @@ export async function findPasswordLink(ctx: Context, secret: string, purpose: Pa
   const row = await ctx.db
     .selectFrom('password_links')
     .innerJoin('users', 'users.id', 'password_links.user_id')
-    .select(['password_links.id', 'password_links.user_id', 'password_links.purpose', 'users.email', 'users.display_name'])
+    .select(['password_links.id', 'password_links.user_id', 'password_links.purpose', 'password_links.browser_hash', 'users.email', 'users.display_name'])
     .where('password_links.token_hash', '=', hashToken(secret))
     .where('password_links.purpose', '=', purpose)
     .where('password_links.used_at', 'is', null)
     .where('password_links.expires_at', '>', nowIso(ctx))
     .executeTakeFirst();
   if (!row) return undefined;
-  return { id: row.id, userId: row.user_id, email: row.email, displayName: row.display_name, purpose: row.purpose };
+  return { id: row.id, userId: row.user_id, email: row.email, displayName: row.display_name, purpose: row.purpose, browserHash: row.browser_hash };
 }
 
 /** Marks a link used; false when another request used it first (the caller must then stop). */

@@ -13,7 +13,8 @@ export function requestSessionSecret(request: FastifyRequest): string | undefine
   return readCookie(request.headers.cookie, sessionCookieName(request.ctx.config));
 }
 
-function auditEntry(request: FastifyRequest, userId: string, operation: string, objectIds: Record<string, string>): RequestAudit {
+/** An audit entry of a sign-in page's request (ids only: never a password, link or session secret). */
+export function auditEntry(request: FastifyRequest, userId: string, operation: string, objectIds: Record<string, string>): RequestAudit {
   const agent = request.headers['user-agent'];
   return new RequestAudit({
     userId,

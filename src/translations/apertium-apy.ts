@@ -1,5 +1,5 @@
 import { EngineError, type EngineCapabilities, type TranslateRequest, type TranslationEngine } from './engine.ts';
-import { fromApertium, toApertium } from './apertium.ts';
+import { cleanApertium, fromApertium, toApertium } from './apertium.ts';
 import { joinUrl } from './http-engine.ts';
 import { fromIso6393, ISO_639_3 } from './languages.ts';
 
@@ -40,10 +40,10 @@ export class ApertiumApyEngine implements TranslationEngine {
     if (typeof text !== 'string') throw new EngineError('apertium-apy answered without responseData.translatedText.');
     const found = new Map<number, string>();
     for (const match of text.matchAll(/<p id="s(\d+)">([\s\S]*?)<\/p>/g)) found.set(Number(match[1]), fromApertium(match[2].replace(/<br\/>/g, '\n')));
-    return request.segments.map((_segment, index) => {
+    return request.segments.map((source, index) => {
       const segment = found.get(index);
       if (segment === undefined) throw new EngineError(`apertium-apy (${langpair}) lost segment ${index} of ${request.segments.length}.`);
-      return segment;
+      return cleanApertium(source, segment);
     });
   }
 }

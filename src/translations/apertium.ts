@@ -25,6 +25,21 @@ export function fromApertium(text: string): string {
   return text.replace(/<span id="q(\d+)">·<\/span>/g, '<x id="$1"/>').replace(/<span id="q(\d+)">/g, '<x id="$1">').replace(/<\/span>/g, '</x>');
 }
 
+/**
+ * What Apertium adds that is not translation: `-u` (markUnknown=no) drops the `*` before words missing from
+ * its dictionaries, so "Prerequisites" passes through as it is, but words its generator or transfer could
+ * not handle still come back as `#word` or `@word`, and a multiword it rewrites leaves two spaces. Those
+ * marks are removed where the source had no such character, and doubled spaces where the source had none.
+ */
+export function cleanApertium(source: string, translated: string): string {
+  let text = translated;
+  for (const mark of ['#', '@']) {
+    if (!source.includes(mark)) text = text.replace(new RegExp(`(?<!&)${mark}(?=[\\p{L}\\p{N}])`, 'gu'), '');
+  }
+  if (!/ {2}/.test(source)) text = text.replace(/ {2,}/g, ' ');
+  return text;
+}
+
 export class ApertiumEngine implements TranslationEngine {
   readonly name = 'apertium';
   private cached: Promise<EngineCapabilities> | undefined;
@@ -58,10 +73,10 @@ export class ApertiumEngine implements TranslationEngine {
     }
     const found = new Map<number, string>();
     for (const match of output.matchAll(/<p id="s(\d+)">([\s\S]*?)<\/p>/g)) found.set(Number(match[1]), fromApertium(match[2].replace(/<br\/>/g, '\n')));
-    return request.segments.map((_segment, index) => {
+    return request.segments.map((segment, index) => {
       const text = found.get(index);
       if (text === undefined) throw new EngineError(`Apertium (${mode}) lost segment ${index} of ${request.segments.length}.`);
-      return text;
+      return cleanApertium(segment, text);
     });
   }
 

@@ -1,3 +1,5 @@
+import { repairBrokenMarkup } from './markup-fallback.ts';
+
 /**
  * The one small interface every machine-translation engine implements. Segments are text in a tiny markup:
  * `&amp;`, `&lt;`, `&gt;` escape the text, `<x id="3"/>` stands for something that must come back as it is
@@ -70,8 +72,8 @@ export function batches(segments: string[], capabilities: Pick<EngineCapabilitie
   return out;
 }
 
-/** Translates any number of segments, batch after batch. */
-export async function translateAll(engine: TranslationEngine, request: TranslateRequest): Promise<string[]> {
+/** Translates any number of segments, batch after batch, as the engine answers them. */
+async function translateBatches(engine: TranslationEngine, request: TranslateRequest): Promise<string[]> {
   const capabilities = await engine.capabilities();
   const out: string[] = [];
   for (const batch of batches(request.segments, capabilities)) {
@@ -80,4 +82,26 @@ export async function translateAll(engine: TranslationEngine, request: Translate
     out.push(...translated);
   }
   return out;
+}
+
+export interface TranslatedSegments {
+  segments: string[];
+  /** Segments whose markup the engine broke, translated again piece by piece (markup-fallback.ts). */
+  piecewise: number[];
+  /** Segments that kept their source text: even piece by piece, the engine's answer was unusable. */
+  kept: number[];
+}
+
+/**
+ * Translates any number of segments, batch after batch; a segment whose markup the engine broke is
+ * translated again piece by piece in the same run, or keeps its source text (never a corrupted block).
+ */
+export async function translateSegments(engine: TranslationEngine, request: TranslateRequest): Promise<TranslatedSegments> {
+  const translated = await translateBatches(engine, request);
+  return repairBrokenMarkup(request, translated, (plain) => translateBatches(engine, plain));
+}
+
+/** The segments of `translateSegments`, for callers that need only the texts. */
+export async function translateAll(engine: TranslationEngine, request: TranslateRequest): Promise<string[]> {
+  return (await translateSegments(engine, request)).segments;
 }

@@ -6,6 +6,7 @@ import type { PageFields } from '../content/nodes.ts';
 import type { RevisionTree, TreePage } from '../content/tree.ts';
 import type { GlossaryTerm } from './glossary.ts';
 import { countWords, PageSegments } from './segments.ts';
+import { keepHeadingMarks } from './headings.ts';
 
 /** A page's settings and body as a hash: what a run compares to tell a changed page from an unchanged one. */
 export function pageContentHash(page: TreePage): string {
@@ -17,6 +18,8 @@ export function pageContentHash(page: TreePage): string {
 export interface TranslatedPage {
   fields: Partial<Omit<PageFields, 'id' | 'type'>>;
   markdown: string | undefined;
+  /** How many segments (blocks, titles, alt texts) kept their source text because the engine's answer broke their markup. */
+  keptSource: number;
 }
 
 /**
@@ -52,10 +55,10 @@ export class PageTranslation {
 
   /** Applies the engine's translations (in the order of `segments.segments`) and writes the page. */
   finish(translations: string[]): TranslatedPage {
-    this.segments.apply(translations);
-    if (!this.body) return { fields: this.fields, markdown: undefined };
+    const keptSource = this.segments.apply(translations);
+    if (!this.body) return { fields: this.fields, markdown: undefined, keptSource };
     const options = parseOptions(this.tree, this.page);
-    const markdown = writePage(this.body.document, { frontmatter: this.body.frontmatter, previous: this.markdown, parse: options, refUrl: linkWriter(this.tree, this.page) });
-    return { fields: this.fields, markdown };
+    const written = writePage(this.body.document, { frontmatter: this.body.frontmatter, previous: this.markdown, parse: options, refUrl: linkWriter(this.tree, this.page) });
+    return { fields: this.fields, markdown: keepHeadingMarks(this.markdown, written), keptSource };
   }
 }

@@ -28,23 +28,30 @@ for (const dialect of dialects) {
     after(() => t.close());
 
     describe('POST /v1/orgs/{organizationId}/invites', () => {
-      it('adds new and known people with their roles, and counts only those added', async () => {
+      it('adds new people with their roles, invites known people to accept, and counts only those added', async () => {
         const known = await createUser(t.ctx, t.app, 'known');
         const reply = await world.admin.api.post(invitesUrl, {
           emails: ['New.Person@Example.com', { email: known.email, role: 'review' }, { email: 'guest-invite@example.com', role: null }, { email: 'plain@example.com' }],
         });
         assert.equal(reply.status, 200, JSON.stringify(reply.body));
-        assert.equal(reply.body.invited, 4);
+        assert.equal(reply.body.invited, 3);
         const added = [
           await membership(world.organizationId, 'new.person@example.com'),
-          await membership(world.organizationId, known.email),
           await membership(world.organizationId, 'guest-invite@example.com'),
           await membership(world.organizationId, 'plain@example.com'),
         ];
         assert.deepEqual(reply.body.users, added.map((m) => m?.id), 'the ids of the users added, in the order of the request');
-        assert.deepEqual(added.map((m) => m?.role), ['read', 'review', null, 'read'], 'entries without a role get the organization\'s default role');
-        assert.deepEqual(added.map((m) => Number(m?.sso)), [0, 0, 0, 0]);
-        assert.equal(added[1]?.id, known.id, 'a known address is the existing user');
+        assert.deepEqual(added.map((m) => m?.role), ['read', null, 'read'], 'entries without a role get the organization\'s default role');
+        assert.deepEqual(added.map((m) => Number(m?.sso)), [0, 0, 0]);
+        assert.equal(await membership(world.organizationId, known.email), undefined, 'a person Quire knew is not added before accepting');
+        assert.deepEqual(reply.body.pendingInvitations.map((p: { email: string }) => p.email), [known.email]);
+        const mine = await known.api.get('/v1/user/invitations');
+        assert.equal(mine.status, 200);
+        assert.deepEqual(mine.body.items.map((i: { organization: { id: string }; role: string }) => [i.organization.id, i.role]), [[world.organizationId, 'review']]);
+        const accepted = await known.api.post(`${invitesUrl}/${mine.body.items[0].id}`);
+        assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
+        assert.equal((await membership(world.organizationId, known.email))?.role, 'review', 'a member once accepted, with the role offered');
+        assert.deepEqual((await known.api.get('/v1/user/invitations')).body.items, []);
       });
 
       it('uses the body\'s role and sso flag, leaves existing members as they are, and counts an address once', async () => {
@@ -68,12 +75,44 @@ for (const dialect of dialects) {
         assert.deepEqual(again.body, { users: [], invited: 0 });
       });
 
-      it('adds a member of another organization without touching that membership', async () => {
-        const reply = await world.admin.api.post(invitesUrl, { emails: [world.outsider.email], role: 'edit' });
-        assert.deepEqual(reply.body, { users: [world.outsider.id], invited: 1 });
-        assert.equal((await membership(world.organizationId, world.outsider.email))?.role, 'edit');
+      it('does not add a member of another organization: they get an invitation, and join only when they accept', async () => {
+        const reply = await world.admin.api.post(invitesUrl, { emails: [world.outsider.email], role: 'edit', sso: true });
+        assert.equal(reply.status, 200);
+        assert.deepEqual(reply.body.users, []);
+        assert.equal(reply.body.invited, 0);
+        assert.deepEqual(reply.body.pendingInvitations.map((p: { email: string }) => p.email), [world.outsider.email]);
+        assert.equal(await membership(world.organizationId, world.outsider.email), undefined, 'no membership without acceptance');
+        assertError(await world.admin.api.get(`/v1/orgs/${world.organizationId}/members/${world.outsider.id}`), 404);
         assert.equal((await membership(world.otherOrganizationId, world.outsider.email))?.role, 'admin');
+        const [invitation] = (await world.outsider.api.get('/v1/user/invitations')).body.items;
+        assert.equal(invitation.organization.title, 'Acme Docs');
+        // Nobody else can accept or decline it, and it does not open another organization.
+        assertError(await world.members.read.api.post(`${invitesUrl}/${invitation.id}`), 404);
+        assert.equal((await world.members.read.api.delete(`${invitesUrl}/${invitation.id}`)).status, 204);
+        assertError(await world.outsider.api.post(`/v1/orgs/${world.otherOrganizationId}/invites/${invitation.id}`), 404);
+        // Declined: gone, and no membership.
+        assert.equal((await world.outsider.api.delete(`${invitesUrl}/${invitation.id}`)).status, 205);
+        assertError(await world.outsider.api.post(`${invitesUrl}/${invitation.id}`), 404);
+        assert.equal(await membership(world.organizationId, world.outsider.email), undefined);
+        // Invited again and accepted: a member with the role and SSO flag of the invitation; the other membership untouched.
+        await world.admin.api.post(invitesUrl, { emails: [world.outsider.email], role: 'edit', sso: true });
+        const [again] = (await world.outsider.api.get('/v1/user/invitations')).body.items;
+        assert.equal((await world.outsider.api.post(`${invitesUrl}/${again.id}`)).status, 200);
+        assert.equal((await membership(world.organizationId, world.outsider.email))?.role, 'edit');
+        assert.equal(Number((await membership(world.organizationId, world.outsider.email))?.sso), 1);
+        assert.equal((await membership(world.otherOrganizationId, world.outsider.email))?.role, 'admin');
+        assertError(await world.outsider.api.post(`${invitesUrl}/${again.id}`), 404); // spent
         await t.ctx.db.deleteFrom('members').where('organization_id', '=', world.organizationId).where('user_id', '=', world.outsider.id).execute();
+      });
+
+      it('lets an invitation expire', async () => {
+        const late = await createUser(t.ctx, t.app, 'late');
+        await world.admin.api.post(invitesUrl, { emails: [late.email] });
+        const [invitation] = (await late.api.get('/v1/user/invitations')).body.items;
+        t.clock.advance(31 * 86_400_000);
+        assert.deepEqual((await late.api.get('/v1/user/invitations')).body.items, []);
+        assertError(await late.api.post(`${invitesUrl}/${invitation.id}`), 404);
+        assert.equal(await membership(world.organizationId, late.email), undefined);
       });
 
       it('names the entry that fails validation, and then adds and creates nobody', async () => {

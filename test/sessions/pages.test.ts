@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { client, createTestApp, dialects, type TestApp } from '../helpers/app.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { storePassword } from '../../src/sessions/passwords.ts';
+import { createPasswordLink } from '../../src/sessions/password-links.ts';
 import { form, sessionCookie } from './support.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -52,6 +53,21 @@ for (const dialect of dialects) {
       assert.equal((await get(path)).statusCode, 410);
       const signIn = await post('/sign-in', { email: 'new.writer@acme.test', password: PASSWORD });
       assert.equal(signIn.statusCode, 303, 'the password set by the link signs in');
+    });
+
+    it('a reset of someone with a passkey asks for the passkey (or a recovery code) before signing in', async () => {
+      const user = world.members.review;
+      await t.ctx.db
+        .insertInto('passkeys')
+        .values({ id: t.ctx.ids.next(), user_id: user.id, credential_id: 'cred-review', public_key: 'key', counter: 0, transports: '[]', name: 'Laptop', created_at: new Date().toISOString(), last_used_at: null })
+        .execute();
+      const path = new URL((await createPasswordLink(t.ctx, user.id, 'reset', null)).url).pathname;
+      const done = await post(path, { password: PASSWORD, confirm: PASSWORD });
+      assert.equal(done.statusCode, 303);
+      assert.equal(done.headers.location, '/sign-in/second-factor');
+      assert.equal(sessionCookie(done.headers), undefined, 'no session from the mailbox alone');
+      assert.equal((await post(path, { password: PASSWORD, confirm: PASSWORD })).statusCode, 410, 'the link is spent');
+      await t.ctx.db.deleteFrom('passkeys').where('user_id', '=', user.id).execute();
     });
 
     it('an invite link expires after seven days', async () => {

@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { startMailbox, type Mailbox } from '../helpers/mailbox.ts';
 import { LogCapture, launchChromium, startQuire, type ListeningQuire } from './support.ts';
-import { createTestApp } from '../helpers/app.ts';
+import { createTestApp, dialects } from '../helpers/app.ts';
 import { needs } from '../helpers/system.ts';
 
 /**
@@ -16,7 +16,7 @@ import { needs } from '../helpers/system.ts';
  */
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-describe('magic links in a browser [sqlite]', { skip: needs('chromium') }, () => {
+for (const dialect of dialects) describe(`magic links in a browser [${dialect}]`, { skip: needs('chromium') }, () => {
   let q: ListeningQuire;
   let world: World;
   let browser: Browser;
@@ -24,7 +24,7 @@ describe('magic links in a browser [sqlite]', { skip: needs('chromium') }, () =>
 
   before(async () => {
     mailbox = await startMailbox();
-    q = await startQuire({ QUIRE_SMTP_URL: mailbox.url, QUIRE_MAIL_FROM: 'Acme Docs <docs@acme.test>' });
+    q = await startQuire({ QUIRE_SMTP_URL: mailbox.url, QUIRE_MAIL_FROM: 'Acme Docs <docs@acme.test>' }, dialect);
     world = await createWorld(q.t.ctx, q.t.app, q.t.clock);
     browser = await launchChromium();
   });
@@ -165,7 +165,7 @@ describe('magic links in a browser [sqlite]', { skip: needs('chromium') }, () =>
 
   it('without SMTP, offers no magic links and says so when it starts', async () => {
     const log = new LogCapture();
-    const t = await createTestApp('sqlite', { QUIRE_LOG_LEVEL: 'info' }, { logStream: log });
+    const t = await createTestApp(dialect, { QUIRE_LOG_LEVEL: 'info' }, { logStream: log });
     try {
       assert.match(log.text, /Mail is off \(QUIRE_SMTP_URL is not set\)/);
       const reply = await t.app.inject({ method: 'GET', url: '/sign-in/email' });

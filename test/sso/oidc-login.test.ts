@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import Provider from 'oidc-provider';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { nowIso } from '../../src/context.ts';
-import { createTestApp } from '../helpers/app.ts';
+import { createTestApp, dialects } from '../helpers/app.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { freePort, launchChromium, startQuire, type ListeningQuire } from './support.ts';
 import { needs } from '../helpers/system.ts';
@@ -18,7 +18,7 @@ import { needs } from '../helpers/system.ts';
  */
 const CLIENT_SECRET = 'oidc-test-client-secret-never-logged';
 
-describe('OpenID Connect sign-in in a browser [sqlite]', { skip: needs('chromium') }, () => {
+for (const dialect of dialects) describe(`OpenID Connect sign-in in a browser [${dialect}]`, { skip: needs('chromium') }, () => {
   let q: ListeningQuire;
   let world: World;
   let browser: Browser;
@@ -30,7 +30,7 @@ describe('OpenID Connect sign-in in a browser [sqlite]', { skip: needs('chromium
   const codes: string[] = [];
 
   before(async () => {
-    q = await startQuire();
+    q = await startQuire({}, dialect);
     world = await createWorld(q.t.ctx, q.t.app, q.t.clock);
     assert.equal((await world.admin.api.patch(`/v1/orgs/${world.organizationId}`, { emailDomains: ['acme.test'] })).status, 200);
     teamId = randomUUID();
@@ -175,7 +175,7 @@ describe('OpenID Connect sign-in in a browser [sqlite]', { skip: needs('chromium
   });
 
   it('refuses an issuer on a private address unless the operator allows private networks', async () => {
-    const t = await createTestApp('sqlite');
+    const t = await createTestApp(dialect);
     try {
       const w = await createWorld(t.ctx, t.app, t.clock);
       const made = await w.admin.api.post(`/v1/orgs/${w.organizationId}/oidc`, { label: 'Local', issuer, clientId: 'quire' });

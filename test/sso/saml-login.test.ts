@@ -7,6 +7,7 @@ import { createWorld, type World } from '../helpers/factories.ts';
 import { IDP_CERT, readAuthnRequest, TestIdp, type IdpMode } from './saml-idp.ts';
 import { freePort, launchChromium, startQuire, type ListeningQuire } from './support.ts';
 import { needs } from '../helpers/system.ts';
+import { dialects } from '../helpers/app.ts';
 
 /**
  * SAML 2.0 sign-in in Chromium, through an organization's SAML provider object (made with the API, its
@@ -14,7 +15,7 @@ import { needs } from '../helpers/system.ts';
  * with a test key. The tampered answers are refused: unsigned, for another audience or recipient, expired,
  * replayed.
  */
-describe('SAML sign-in in a browser [sqlite]', { skip: needs('chromium') }, () => {
+for (const dialect of dialects) describe(`SAML sign-in in a browser [${dialect}]`, { skip: needs('chromium') }, () => {
   let q: ListeningQuire;
   let world: World;
   let idp: TestIdp;
@@ -23,7 +24,7 @@ describe('SAML sign-in in a browser [sqlite]', { skip: needs('chromium') }, () =
   let teamId: string;
 
   before(async () => {
-    q = await startQuire();
+    q = await startQuire({}, dialect);
     world = await createWorld(q.t.ctx, q.t.app, q.t.clock);
     idp = new TestIdp();
     await idp.start(await freePort());

@@ -2,6 +2,7 @@ import { freePort } from '../helpers/ports.ts';
 import { chromium, type Browser } from 'playwright-core';
 import type { DestinationStream } from 'pino';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import type { DialectName } from '../../src/db/database.ts';
 import { chromiumPath } from '../helpers/system.ts';
 
 /** What the federated sign-in browser tests share: Chromium, a listening Quire whose log is kept, free ports. */
@@ -28,12 +29,12 @@ export interface ListeningQuire {
   log: LogCapture;
 }
 
-/** A Quire on SQLite listening on 127.0.0.1, logging at trace level into a capture, outbound guard open to loopback. */
-export async function startQuire(env: Record<string, string> = {}): Promise<ListeningQuire> {
+/** A Quire on the given database listening on 127.0.0.1, logging at trace level into a capture, outbound guard open to loopback. */
+export async function startQuire(env: Record<string, string> = {}, dialect: DialectName = 'sqlite'): Promise<ListeningQuire> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const log = new LogCapture();
-  const t = await createTestApp('sqlite', { QUIRE_PUBLIC_URL: base, QUIRE_LOG_LEVEL: 'trace', QUIRE_IMPORT_ALLOW_PRIVATE: '1', ...env }, { logStream: log });
+  const t = await createTestApp(dialect, { QUIRE_PUBLIC_URL: base, QUIRE_LOG_LEVEL: 'trace', QUIRE_IMPORT_ALLOW_PRIVATE: '1', ...env }, { logStream: log });
   await t.app.listen({ host: '127.0.0.1', port });
   return { t, base, log };
 }

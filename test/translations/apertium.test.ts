@@ -13,8 +13,14 @@ const GUIDE = `# Install
 
 Install the **package** with \`npm install quire\` and read the [guide](https://example.com/guide).
 
+## **Prerequisites**
+
 {% hint style="info" %}
 The cat sleeps on the table.
+{% endhint %}
+
+{% hint style="warning" %}
+Make sure the **database** is running.
 {% endhint %}
 
 \`\`\`bash
@@ -103,6 +109,9 @@ for (const dialect of dialects) {
       assert.match(guide, /Quire Nube/, 'the glossary rendering');
       assert.match(guide, /\{% hint style="info" %\}\n.*gato/);
       assert.match(guide, /Segundo elemento/);
+      assert.match(guide, /^# Instala\n/, 'the level-1 heading stays `#`');
+      assert.match(guide, /^## \*\*Prerequisites\*\*$/m, 'a bold heading with a word missing from the dictionary, unchanged');
+      assert.match(guide, /\{% hint style="warning" %\}\n[^\n]*\*\*base de datos\*\*[^\n]*\n\{% endhint %\}/, 'a hint with bold text, translated with its mark');
     });
 
     it('translates again only the page whose source changed', async () => {

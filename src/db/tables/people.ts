@@ -99,6 +99,19 @@ export interface LinkInvitesTable {
   created_at: string;
 }
 
+/** An invitation to an organization waiting for the answer of someone Quire already knew. */
+export interface MemberInvitationsTable {
+  id: string;
+  organization_id: string;
+  user_id: string;
+  /** null for guests */
+  role: string | null;
+  sso: Flag;
+  invited_by: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
 /** The tables of this domain, by name: part of `DB` (src/db/types.ts). */
 export interface PeopleTables {
   users: UsersTable;
@@ -110,4 +123,5 @@ export interface PeopleTables {
   team_members: TeamMembersTable;
   saml_providers: SamlProvidersTable;
   link_invites: LinkInvitesTable;
+  member_invitations: MemberInvitationsTable;
 }

@@ -31,6 +31,8 @@ export interface PasswordLinksTable {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+  /** SHA-256 of the id of the browser that asked for a self-service reset; null for links passed on by hand. */
+  browser_hash: string | null;
 }
 
 export interface PasskeysTable {

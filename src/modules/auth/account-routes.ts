@@ -4,6 +4,7 @@ import { passwordProblem, storePassword, storedPassword } from '../../sessions/p
 import { clearSessionCookie, rotateSession, type SignInMethod } from '../../sessions/sign-in.ts';
 import { endSession, endUserSessions, type ResolvedSession } from '../../sessions/store.ts';
 import { removeMember } from '../members/service.ts';
+import { acceptInvitation, declineInvitation } from '../invites/pending.ts';
 import { updateUser } from '../users/service.ts';
 import { createMyToken, revokeMyToken } from '../users/tokens.ts';
 import { loadAccount, photoAddress } from './account-service.ts';
@@ -24,6 +25,9 @@ const DONE: Record<string, string> = {
   sessions: 'Every other session of yours is signed out.',
   'token-revoked': 'The token is revoked: it no longer works.',
   left: 'You have left the organization.',
+  joined: 'You have joined the organization.',
+  declined: 'The invitation is declined.',
+  'no-invitation': 'That invitation is no longer open: it was answered already, withdrawn or has expired.',
   'passkey-added': 'Your passkey is added. Create recovery codes below, in case you lose it.',
   'passkey-removed': 'The passkey is removed.',
 };
@@ -138,6 +142,19 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
     // Fewer rights: a new session id, as for every change of privilege.
     await rotateSession(request.ctx, request, reply, session.user.id, session.session.method as SignInMethod);
     return 'left';
+  }));
+
+  app.post('/account/invitations/:organizationId/:invitationId/accept', open, change(async (request, reply, session) => {
+    const { organizationId, invitationId } = request.params as { organizationId: string; invitationId: string };
+    if (!(await acceptInvitation(request.ctx, organizationId, invitationId))) return 'no-invitation';
+    // More rights: a new session id, as for every change of privilege.
+    await rotateSession(request.ctx, request, reply, session.user.id, session.session.method as SignInMethod);
+    return 'joined';
+  }));
+
+  app.post('/account/invitations/:organizationId/:invitationId/decline', open, change(async (request) => {
+    const { organizationId, invitationId } = request.params as { organizationId: string; invitationId: string };
+    return (await declineInvitation(request.ctx, organizationId, invitationId)) ? 'declined' : 'no-invitation';
   }));
 
   app.post('/account/passkeys/:passkeyId/remove', open, change(async (request, reply, session) => {

@@ -3,6 +3,7 @@ import { nowIso, requireActor } from '../../context.ts';
 import { BadRequest } from '../../errors.ts';
 import { listUserSessions, type SessionRow } from '../../sessions/store.ts';
 import { allUserTokens, type TokenRow } from '../users/tokens.ts';
+import { myPendingInvitations, type PendingInvitation } from '../invites/pending.ts';
 
 export interface AccountView {
   user: { id: string; email: string; displayName: string; photoURL: string | null };
@@ -10,6 +11,8 @@ export interface AccountView {
   sessions: SessionRow[];
   tokens: TokenRow[];
   organizations: Array<{ id: string; title: string; role: string | null }>;
+  /** Invitations waiting for this person's answer. */
+  invitations: PendingInvitation[];
   passkeys: Array<{ id: string; name: string; createdAt: string; lastUsedAt: string | null }>;
   recoveryCodesLeft: number;
 }
@@ -35,6 +38,7 @@ export async function loadAccount(ctx: Context): Promise<AccountView> {
     sessions: await listUserSessions(ctx, userId),
     tokens: (await allUserTokens(ctx, userId)).filter((token) => token.revoked_at === null && (token.expires_at === null || token.expires_at > now)),
     organizations,
+    invitations: await myPendingInvitations(ctx),
     passkeys: passkeys.map((row) => ({ id: row.id, name: row.name, createdAt: row.created_at, lastUsedAt: row.last_used_at })),
     recoveryCodesLeft: Number(codes.n),
   };

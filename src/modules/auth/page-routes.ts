@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { safeReturnTo, startSession } from '../../sessions/sign-in.ts';
 import { findPasswordLink, type PasswordLinkPurpose } from '../../sessions/password-links.ts';
-import { TooManyRequests, Unauthorized } from '../../errors.ts';
+import { Forbidden, TooManyRequests, Unauthorized } from '../../errors.ts';
 import { admitSignIn, recordSignInFailure } from '../../sessions/throttle.ts';
 import { deadLinkPage, setPasswordPage } from './pages/set-password.ts';
 import { secondFactorPage } from './pages/second-factor.ts';
@@ -11,6 +11,9 @@ import { findAuthAsset } from './assets.ts';
 import { formFields, fromOwnOrigin, refusalMessage, registerFormParsing } from './forms.ts';
 import { sendPage } from './pages/html.ts';
 import { signInPage } from './pages/sign-in.ts';
+import { forgotPasswordPage, otherBrowserPage, resetOffPage, resetSentPage } from './pages/forgot-password.ts';
+import { checkResetForm, opensInThisBrowser, OTHER_BROWSER, requestPasswordReset, resetBrowserId, resetFormProof } from './forgot-password-service.ts';
+import { SELF_SERVICE_RESET_MINUTES } from '../../sessions/password-links.ts';
 import { checkPassword } from './password-service.ts';
 import { beginSecondFactor, endSecondFactor, pendingEmail, pendingSecondFactor } from './second-factor.ts';
 
@@ -28,7 +31,7 @@ export const signInPageRoutes: FastifyPluginAsync = async (app) => {
 
   app.get('/sign-in', open, async (request, reply) => {
     const query = request.query as Record<string, string | undefined>;
-    return sendPage(reply, 200, signInPage({ returnTo: safeReturnTo(query.returnTo), info: query.signedOut ? 'You have signed out.' : undefined }));
+    return sendPage(reply, 200, signInPage({ returnTo: safeReturnTo(query.returnTo), info: query.signedOut ? 'You have signed out.' : undefined, mail: request.server.mailer.enabled }));
   });
 
   app.post('/sign-in', open, async (request: FastifyRequest, reply: FastifyReply) => {
@@ -47,8 +50,34 @@ export const signInPageRoutes: FastifyPluginAsync = async (app) => {
       return reply.redirect(returnTo, 303);
     } catch (error) {
       const { status, message } = refusalMessage(error);
-      return sendPage(reply, status, signInPage({ returnTo, email, error: message }));
+      return sendPage(reply, status, signInPage({ returnTo, email, error: message, mail: request.server.mailer.enabled }));
     }
+  });
+
+  // "Forgot password?": a reset link by mail, bound to this browser (forgot-password-service.ts).
+  app.get('/reset-password', open, async (request, reply) => {
+    if (!request.server.mailer.enabled) return sendPage(reply, 200, resetOffPage());
+    const browser = resetBrowserId(request.ctx, request, reply);
+    return sendPage(reply, 200, forgotPasswordPage({ proof: resetFormProof(request.ctx, browser) }));
+  });
+
+  app.post('/reset-password', open, async (request, reply) => {
+    const ctx = request.ctx;
+    const mailer = request.server.mailer;
+    if (!mailer.enabled) return sendPage(reply, 200, resetOffPage());
+    const fields = formFields(request);
+    const email = (fields.email ?? '').slice(0, 300);
+    let browser: string | undefined;
+    try {
+      if (!fromOwnOrigin(request)) throw new Forbidden('This form was sent from another site: refused as a possible cross-site request forgery (CSRF). Use the "Forgot password?" page of this site.');
+      browser = checkResetForm(ctx, request, fields._form);
+      await requestPasswordReset(ctx, mailer, request.log, request.ip, browser, email);
+    } catch (error) {
+      const { status, message } = refusalMessage(error);
+      const proof = resetFormProof(ctx, browser ?? resetBrowserId(ctx, request, reply));
+      return sendPage(reply, status, forgotPasswordPage({ proof, email: status === 400 ? email : undefined, error: message }));
+    }
+    return sendPage(reply, 200, resetSentPage(SELF_SERVICE_RESET_MINUTES));
   });
 
   // The second step of a password sign-in for people with passkeys (the passkey half is passkeys.js).
@@ -85,6 +114,7 @@ export const signInPageRoutes: FastifyPluginAsync = async (app) => {
       const { secret } = request.params as { secret: string };
       const link = await findPasswordLink(request.ctx, secret, purpose);
       if (!link) return sendPage(reply, 410, deadLinkPage());
+      if (!opensInThisBrowser(request, link)) return sendPage(reply, 403, otherBrowserPage(OTHER_BROWSER));
       return sendPage(reply, 200, setPasswordPage({ purpose, email: link.email, displayName: link.displayName }));
     });
     app.post(`${prefix}/:secret`, open, async (request, reply) => {
@@ -92,16 +122,19 @@ export const signInPageRoutes: FastifyPluginAsync = async (app) => {
       const fields = formFields(request);
       const link = await findPasswordLink(request.ctx, secret, purpose);
       if (!link) return sendPage(reply, 410, deadLinkPage());
+      if (!opensInThisBrowser(request, link)) return sendPage(reply, 403, otherBrowserPage(OTHER_BROWSER));
       const view = { purpose, email: link.email, displayName: fields.displayName ?? link.displayName };
       if (!fromOwnOrigin(request)) return sendPage(reply, 403, setPasswordPage({ ...view, error: 'This form was sent from another site: refused as a possible cross-site request forgery (CSRF).' }));
+      let outcome: 'signed-in' | 'second-factor';
       try {
-        await usePasswordLink(request.ctx, request, reply, secret, purpose, { password: fields.password ?? '', confirm: fields.confirm ?? '', displayName: purpose === 'invite' ? fields.displayName : undefined });
+        outcome = await usePasswordLink(request.ctx, request, reply, secret, purpose, { password: fields.password ?? '', confirm: fields.confirm ?? '', displayName: purpose === 'invite' ? fields.displayName : undefined });
       } catch (error) {
         const { status, message } = refusalMessage(error);
         if (status === 410) return sendPage(reply, 410, deadLinkPage());
+        if (message === OTHER_BROWSER) return sendPage(reply, 403, otherBrowserPage(OTHER_BROWSER));
         return sendPage(reply, status, setPasswordPage({ ...view, error: message }));
       }
-      return reply.redirect('/', 303);
+      return reply.redirect(outcome === 'second-factor' ? '/sign-in/second-factor' : '/', 303);
     });
   };
   linkPages('/invite', 'invite');

@@ -8,6 +8,7 @@ import type { LinkInviteRow } from '../../db/rows.ts';
 import type { LinkInviteView } from './views.ts';
 import type { CreateLinkInviteBody, UpdateLinkInviteBody } from './schemas.ts';
 import { roleRank, type MemberRoleOrGuest } from '../../policy/roles.ts';
+import { acceptInvitation } from './pending.ts';
 
 function inviteNotFound(inviteId: string): NotFound {
   return new NotFound(`No invite link "${inviteId}" exists in this organization.`);
@@ -79,9 +80,12 @@ export async function updateLinkInvite(ctx: Context, organizationId: string, inv
  * Joins an organization through an invite link (any signed-in user: the link's id is its secret). A newcomer
  * becomes a member with the link's role; a member whose role is below it is raised to it, never lowered. A
  * disabled member is refused, and so is everyone while the organization has invite links turned off.
+ * `inviteId` may also name an invitation made for the caller by address, which this accepts.
  */
 export async function joinWithInvite(ctx: Context, organizationId: string, inviteId: string): Promise<void> {
   const user = requireActor(ctx);
+  // An invitation made for this person by address (pending.ts) is accepted through the same operation.
+  if (await acceptInvitation(ctx, organizationId, inviteId)) return;
   await inTransaction(ctx, async (tx) => {
     const invite = await tx.db
       .selectFrom('link_invites')

@@ -1,5 +1,6 @@
 import { roleAtLeast, type MemberRoleOrGuest } from '../../policy/roles.ts';
-import type { InviteLink } from './schemas.ts';
+import type { InviteLink, PendingInvitationView } from './schemas.ts';
+import type { PendingInvitation } from './pending.ts';
 import type { LinkInviteView } from './views.ts';
 
 
@@ -12,5 +13,15 @@ export function presentInviteLink(view: LinkInviteView): InviteLink {
     role,
     // The caller would gain nothing by following the link: their role already grants all it grants.
     redundant: roleAtLeast(view.actor.role, role),
+  };
+}
+
+export function presentPendingInvitation(invitation: PendingInvitation): PendingInvitationView {
+  return {
+    object: 'invitation',
+    id: invitation.id,
+    organization: { id: invitation.organizationId, title: invitation.organizationTitle },
+    role: invitation.role,
+    expiresAt: invitation.expiresAt,
   };
 }

@@ -3,7 +3,7 @@ import { mapPage } from '../../http/pagination.ts';
 import { errorResponses, ListOf, removalResponses } from '../../http/schemas.ts';
 import { replyRemoval } from '../../http/replies.ts';
 import { createLinkInvite, deleteLinkInvite, getLinkInvite, joinWithInvite, listLinkInvites, updateLinkInvite } from './links.ts';
-import { presentInviteLink } from './presenter.ts';
+import { presentInviteLink, presentPendingInvitation } from './presenter.ts';
 import {
   JoinedSchema,
   UpdateLinkInviteBody,
@@ -14,9 +14,12 @@ import {
   InviteUsersResult,
   ListLinkInvitesQuery,
   OrganizationParams,
+  PendingInvitationSchema,
 } from './schemas.ts';
 import { inviteUsers } from './service.ts';
 import { mailSignInLinks } from './mail.ts';
+import { declineInvitation, myPendingInvitations } from './pending.ts';
+import { Type } from 'typebox';
 
 const tags = ['organization-invites'];
 
@@ -36,7 +39,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const result = await inviteUsers(request.ctx, request.params.organizationId, request.body);
-      return mailSignInLinks(request.server.mailer, request.log, result.organizationTitle ?? '', result);
+      return mailSignInLinks(request.server.mailer, request.log, result.organizationTitle ?? '', `${request.ctx.config.publicUrl}/account`, result);
     },
   );
 
@@ -111,7 +114,7 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         operationId: 'joinOrganizationWithInvite',
-        summary: 'Join the organization through an invite link, with the role it gives (a member is raised to it, never lowered)',
+        summary: 'Join the organization through an invite link, with the role it gives (a member is raised to it, never lowered); or accept an invitation made for the caller by address',
         params: InviteParams,
         response: { 200: JoinedSchema, ...errorResponses },
       },
@@ -120,6 +123,35 @@ export const inviteRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await joinWithInvite(request.ctx, request.params.organizationId, request.params.inviteId);
       return {};
     },
+  );
+
+  app.delete(
+    '/orgs/:organizationId/invites/:inviteId',
+    {
+      config: { policy: 'authenticated' },
+      schema: {
+        tags,
+        operationId: 'declineOrganizationInvitation',
+        summary: 'Quire\'s own: decline an invitation made for the caller by address (205 when declined, 204 when there was none)',
+        params: InviteParams,
+        response: { ...removalResponses, ...errorResponses },
+      },
+    },
+    async (request, reply) => replyRemoval(reply, await declineInvitation(request.ctx, request.params.organizationId, request.params.inviteId)),
+  );
+
+  app.get(
+    '/user/invitations',
+    {
+      config: { policy: 'authenticated' },
+      schema: {
+        tags,
+        operationId: 'listMyInvitations',
+        summary: 'Quire\'s own: the invitations waiting for the caller\'s answer, newest first',
+        response: { 200: Type.Object({ items: Type.Array(PendingInvitationSchema) }), ...errorResponses },
+      },
+    },
+    async (request) => ({ items: (await myPendingInvitations(request.ctx)).map(presentPendingInvitation) }),
   );
 
   app.delete(

@@ -45,7 +45,28 @@ export const InviteUsersResult = Type.Object({
       { description: 'Quire\'s own: for each person this invitation created (new to this Quire), the link that sets their first password (valid 7 days, once). Where mail is configured (QUIRE_SMTP_URL) the links are mailed to the people instead, and only a link whose mail failed is here.' },
     ),
   ),
+  pendingInvitations: Type.Optional(
+    Type.Array(
+      Type.Object({
+        email: Type.String(),
+        expiresAt: Type.String({ format: 'date-time' }),
+      }),
+      {
+        description:
+          'Quire\'s own: people Quire knew already (who may belong to other organizations). They are not added: each gets an invitation to accept on their account page (mailed where mail is configured) or with POST /v1/orgs/{organizationId}/invites/{inviteId}, and becomes a member only then. Not counted in users and invited.',
+      },
+    ),
+  ),
 });
+
+export const PendingInvitationSchema = Type.Object({
+  object: Type.Literal('invitation'),
+  id: Type.String({ description: 'The invitation\'s id: accept it with POST /v1/orgs/{organizationId}/invites/{id}, decline it with DELETE.' }),
+  organization: Type.Object({ id: Type.String(), title: Type.String() }),
+  role: MemberRoleOrGuest,
+  expiresAt: Type.String({ format: 'date-time' }),
+});
+export type PendingInvitationView = Static<typeof PendingInvitationSchema>;
 
 // ---- invite links ----
 

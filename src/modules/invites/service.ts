@@ -7,6 +7,7 @@ import { organizationAccess } from '../../access/organizations.ts';
 import { findOrCreateUser, isEmail, normalizeEmail } from '../users/service.ts';
 import type { InviteUsersBody } from './schemas.ts';
 import { createPasswordLink } from '../../sessions/password-links.ts';
+import { createPendingInvitations } from './pending.ts';
 
 export interface InviteUsersResult {
   /** The users added, in the order of the request. */
@@ -14,6 +15,8 @@ export interface InviteUsersResult {
   invited: number;
   /** For each person this invitation created: the one-time link that sets their first password. */
   signInLinks?: Array<{ userId: string; email: string; url: string; expiresAt: string }>;
+  /** People Quire knew already: invited, and members once they accept. */
+  pendingInvitations?: Array<{ email: string; expiresAt: string }>;
   /** The organization's title, for the invite mail (not part of the answer). */
   organizationTitle?: string;
 }
@@ -44,7 +47,9 @@ function invitations(body: InviteUsersBody, defaultRole: MemberRoleOrGuest): Inv
 
 /**
  * Adds people to an organization by e-mail address, creating the users Quire does not know yet. People who
- * are already members (or guests) keep their membership as it is and are not counted. All or nothing.
+ * are already members (or guests) keep their membership as it is and are not counted. Someone Quire knew
+ * already (who may belong to other organizations) is not added: they get an invitation to accept
+ * (pending.ts), listed in `pendingInvitations` and not counted. All or nothing.
  */
 export async function inviteUsers(ctx: Context, organizationId: string, body: InviteUsersBody): Promise<InviteUsersResult> {
   return inTransaction(ctx, async (tx) => {
@@ -58,11 +63,16 @@ export async function inviteUsers(ctx: Context, organizationId: string, body: In
       users.push({ id: user.id, role: invitation.role, created: user.created });
     }
     const now = nowIso(tx);
+    const members = await tx.db.selectFrom('members').select('user_id').where('organization_id', '=', organization.id).where('user_id', 'in', users.map((user) => user.id)).execute();
+    const already = new Set(members.map((row) => row.user_id));
+    const known = users.filter((user) => !user.created && !already.has(user.id));
+    const pendingExpiry = known.length > 0 ? await createPendingInvitations(tx, organization.id, known.map((user) => ({ userId: user.id, role: user.role })), Boolean(body.sso), requireActor(tx).userId) : undefined;
+    const newcomers = users.filter((user) => user.created);
     // Memberships that already exist are left alone, even when another request adds them at the same time.
-    const inserted = await tx.db
+    const inserted = newcomers.length === 0 ? [] : await tx.db
       .insertInto('members')
       .values(
-        users.map((user) => ({
+        newcomers.map((user) => ({
           organization_id: organization.id,
           user_id: user.id,
           role: user.role,
@@ -88,6 +98,13 @@ export async function inviteUsers(ctx: Context, organizationId: string, body: In
       const link = await createPasswordLink(tx, user.id, 'invite', requireActor(tx).userId);
       signInLinks.push({ userId: user.id, email: invitation.email, ...link });
     }
-    return { users: ids, invited: ids.length, organizationTitle: organization.title, ...(signInLinks.length > 0 ? { signInLinks } : {}) };
+    const pendingInvitations = known.map((user) => ({ email: wanted[users.indexOf(user)].email, expiresAt: pendingExpiry! }));
+    return {
+      users: ids,
+      invited: ids.length,
+      organizationTitle: organization.title,
+      ...(signInLinks.length > 0 ? { signInLinks } : {}),
+      ...(pendingInvitations.length > 0 ? { pendingInvitations } : {}),
+    };
   });
 }

@@ -54,6 +54,14 @@ export function accountPage(view: AccountView, options: AccountPageOptions): str
 <td>${postButton(`/account/organizations/${organization.id}/leave`, csrf, 'Leave', 'danger', `Leave ${organization.title}`)}</td>
 </tr>`,
   );
+  const invitations = view.invitations.map(
+    (invitation) => html`<tr>
+<td>${invitation.organizationTitle}</td>
+<td>${invitation.role ?? 'guest'}</td>
+<td>${when(invitation.expiresAt)}</td>
+<td>${postButton(`/account/invitations/${invitation.organizationId}/${invitation.id}/accept`, csrf, 'Accept', 'secondary', `Accept the invitation to ${invitation.organizationTitle}`)} ${postButton(`/account/invitations/${invitation.organizationId}/${invitation.id}/decline`, csrf, 'Decline', 'danger', `Decline the invitation to ${invitation.organizationTitle}`)}</td>
+</tr>`,
+  );
   const body = html`<nav class="top" aria-label="Quire">
 <a href="/">Quire</a>
 <form method="post" action="/sign-out">${csrfField(csrf)}<button type="submit" class="secondary inline">Sign out</button></form>
@@ -130,7 +138,13 @@ ${view.tokens.length > 0 ? html`<table><thead><tr><th scope="col">Name</th><th s
 </form>
 </section>
 
-<section class="panel" aria-labelledby="organizations-title">
+${view.invitations.length > 0 ? html`<section class="panel" aria-labelledby="invitations-title">
+<h2 id="invitations-title">Invitations</h2>
+<p>You become a member of an organization only when you accept its invitation.</p>
+<table><thead><tr><th scope="col">Organization</th><th scope="col">Role offered</th><th scope="col">Open until</th><th scope="col"><span class="muted">Answer</span></th></tr></thead><tbody>${invitations}</tbody></table>
+</section>
+
+` : ''}<section class="panel" aria-labelledby="organizations-title">
 <h2 id="organizations-title">Organizations</h2>
 ${view.organizations.length > 0 ? html`<table><thead><tr><th scope="col">Organization</th><th scope="col">Your role</th><th scope="col"><span class="muted">Action</span></th></tr></thead><tbody>${organizations}</tbody></table>` : html`<p>You belong to no organization.</p>`}
 </section>

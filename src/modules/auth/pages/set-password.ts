@@ -35,7 +35,7 @@ export function deadLinkPage(): string {
   const body = html`<main>
 <div class="panel">
 <h1>This link no longer works</h1>
-<p>It has been used already, or it has expired. Ask an administrator of your organization for a new one.</p>
+<p>It has been used already, or it has expired. Ask for a new one: with “Forgot password?” on the sign-in page where this server sends mail, or from an administrator of your organization.</p>
 <p><a href="/sign-in">Go to the sign-in page</a></p>
 </div>
 </main>`;

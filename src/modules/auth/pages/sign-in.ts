@@ -5,6 +5,8 @@ export interface SignInView {
   email?: string;
   error?: string;
   info?: string;
+  /** Mail is configured: offer "Forgot password?" (a reset link by mail). */
+  mail?: boolean;
 }
 
 /** Query string that keeps the page to go to after signing in. */
@@ -33,7 +35,7 @@ ${notice('error', view.error)}${notice('success', view.info)}
 <li><a href="/sign-in/sso${carry(view.returnTo)}">Sign in with single sign-on (SSO)</a></li>
 <li><a href="/sign-in/email${carry(view.returnTo)}">E-mail me a sign-in link</a></li>
 </ul>
-<p class="muted">Forgot your password? Ask an administrator of your organization for a reset link.</p>
+${view.mail ? html`<p><a href="/reset-password">Forgot password?</a></p>` : html`<p class="muted">Forgot your password? Ask an administrator of your organization for a reset link.</p>`}
 </div>
 </main>`;
   return page({ title: 'Sign in', body, scripts: ['webauthn.js', 'passkeys.js'] });
