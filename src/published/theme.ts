@@ -73,6 +73,16 @@ function fontStack(font: SiteCustomizationSettings['styling']['font']): string {
   return `"${family}", ${SANS}`;
 }
 
+/**
+ * The stylesheet of a custom font's `@font-face` rules (src/modules/fonts/), when the site's font is one:
+ * served on every origin at `/~fonts/css/<fontId>`, the font files beside it, so `font-src 'self'` holds.
+ */
+export function customFontLink(settings: SiteCustomizationSettings): string {
+  const font = settings.styling.font;
+  if (typeof font !== 'object' || font === null || !font.custom || typeof font.id !== 'string' || !/^[A-Za-z0-9_-]{1,100}$/.test(font.id)) return '';
+  return `<link rel="stylesheet" href="/~fonts/css/${escapeAttribute(font.id)}">`;
+}
+
 const RADIUS = { straight: '0', rounded: '.5rem', circular: '1rem' } as const;
 
 /** The root element's attributes: theme mode, the custom properties of the brand. */
