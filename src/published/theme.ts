@@ -67,6 +67,8 @@ const SANS = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Ar
 function fontStack(font: SiteCustomizationSettings['styling']['font']): string {
   const name = typeof font === 'string' ? font : font?.fontFamily;
   if (!name) return SANS;
+  // An uploaded font is named as its @font-face rules name it (src/modules/fonts/uploads.ts), exactly.
+  if (typeof font === 'object' && font.custom) return `"${name.replace(/["\\;{}<>\n\r]/g, '')}", ${SANS}`;
   if (FONT_STACKS[name]) return FONT_STACKS[name];
   // The named family first (when the reader has it), the system's sans-serif otherwise.
   const family = name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/["\\;{}<>]/g, '');
