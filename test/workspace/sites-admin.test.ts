@@ -39,6 +39,8 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     t = await createTestApp('sqlite', { QUIRE_PUBLIC_URL: base });
+    // The server's clock at the browser's time: the insights chart counts the 30 days up to the browser's today.
+    t.clock.advance(Date.now() - t.clock.now().getTime());
     await t.app.listen({ host: '127.0.0.1', port });
     world = await createWorld(t.ctx, t.app, t.clock);
     org = world.organizationId;
@@ -208,6 +210,53 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
     assert.match(await landed.text(), /Getting started/);
     await page.getByRole('button', { name: 'Delete /older-guide' }).click();
     await until(async () => (await api('/redirects')).body.items.length === 0, 'redirect deleted');
+  });
+
+  it('shows the visitor key, regenerates it, and saves the adaptive content schema with claims to try', async () => {
+    await page.getByRole('navigation', { name: 'Site settings' }).getByRole('link', { name: 'Visitors' }).click();
+    const keyField = page.getByLabel('Signing key');
+    await keyField.waitFor();
+    const before = (await api('/publishing/auth')).body.privateKey;
+    assert.equal(await keyField.inputValue(), before);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Regenerate key' }).click();
+    await until(async () => (await api('/publishing/auth')).body.privateKey !== before, 'a new key');
+    await until(async () => (await keyField.inputValue()) === (await api('/publishing/auth')).body.privateKey, 'the new key shown');
+    const schema = { type: 'object', properties: { partner: { type: 'boolean', description: 'A partner reads' } }, additionalProperties: false };
+    await page.getByLabel(/Claims schema/).fill(JSON.stringify(schema));
+    await page.getByRole('button', { name: 'Save schema' }).click();
+    await until(async () => JSON.stringify((await api('/adaptive-schema')).body.jsonSchema.properties) === JSON.stringify(schema.properties), 'schema saved');
+    await page.getByLabel(/^partner/).selectOption('true');
+    const link = page.getByRole('link', { name: 'Open the site as this visitor' });
+    assert.match((await link.getAttribute('href')) ?? '', /\?visitor\.partner=true$/);
+    await assertAccessible(page, 'visitors');
+  });
+
+  it('draws insights with uPlot, loaded only on that screen', async () => {
+    const site = (await world.admin.api.get(`/v1/orgs/${org}/sites/${siteId}`)).body;
+    const events = [
+      { type: 'page_view', location: { url: `${site.urls.published}/` } },
+      { type: 'page_view', location: { url: `${site.urls.published}/` } },
+      { type: 'search_type_query', query: 'narwhal', resultsCount: 0, location: { url: `${site.urls.published}/` } },
+    ];
+    assert.equal((await world.admin.api.post(`/v1/orgs/${org}/sites/${siteId}/insights/events`, { events })).status, 204);
+    assert.equal(loaded('uPlot.esm'), false, 'uPlot is not loaded before the insights screen');
+    await page.getByRole('navigation', { name: 'Site settings' }).getByRole('link', { name: 'Insights' }).click();
+    await page.locator('.chart canvas').waitFor();
+    assert.ok(loaded('uPlot.esm'));
+    await page.getByRole('cell', { name: 'narwhal' }).waitFor();
+    await page.getByText('The numbers as a table').click();
+    const today = new Date().toISOString().slice(0, 10);
+    // The reader's own beacons from the earlier steps count too: the chart shows what the API counts.
+    const counted = await world.admin.api.post(`/v1/orgs/${org}/sites/${siteId}/insights/events/aggregate`, {
+      range: 'last24Hours',
+      select: [{ column: 'eventsCount' }],
+      where: [{ column: 'eventType', values: ['page_view'] }],
+    });
+    const views = Number(counted.body.columns[0].values[0]);
+    assert.ok(views >= 2, JSON.stringify(counted.body));
+    assert.equal(await page.getByRole('row', { name: new RegExp(`^${today}`) }).getByRole('cell').first().textContent(), String(views));
+    await assertAccessible(page, 'insights');
   });
 
   it('keeps every screen free of errors and refusals', () => {

@@ -61,6 +61,12 @@ export const OPERATIONS = {
   listSiteShareLinks: ['GET', '/v1/orgs/{organizationId}/sites/{siteId}/share-links'],
   createSiteShareLink: ['POST', '/v1/orgs/{organizationId}/sites/{siteId}/share-links'],
   deleteSiteShareLinkById: ['DELETE', '/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}'],
+  getSitePublishingAuthById: ['GET', '/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth'],
+  updateSitePublishingAuthById: ['PATCH', '/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth'],
+  regenerateSitePublishingAuthById: ['POST', '/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate'],
+  getSiteAdaptiveSchema: ['GET', '/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema'],
+  updateSiteAdaptiveSchema: ['PUT', '/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema'],
+  aggregateSiteEvents: ['POST', '/v1/orgs/{organizationId}/sites/{siteId}/insights/events/aggregate'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 type Operation = keyof typeof OPERATIONS;

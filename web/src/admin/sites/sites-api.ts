@@ -1,5 +1,5 @@
 import { callOperation } from '../../api/operations.ts';
-import type { Customization, CustomFont, List, Redirect, RedirectDestination, ShareLink, Site, SiteSpace, Visibility } from './types.ts';
+import type { Customization, CustomFont, JsonSchema, List, PublishingAuth, Redirect, RedirectDestination, ShareLink, Site, SiteSpace, Visibility } from './types.ts';
 
 /** The sites screens' calls: each a documented `/v1` operation named once in web/src/api/operations.ts. */
 export const sitesApi = {
@@ -34,6 +34,13 @@ export const sitesApi = {
   redirectFor: (organizationId: string, siteId: string, source: string) => callOperation<{ redirect: Redirect; target: string }>('getSiteRedirectBySource', { organizationId, siteId }, undefined, { source }),
   shareLinks: (organizationId: string, siteId: string) => callOperation<List<ShareLink>>('listSiteShareLinks', { organizationId, siteId }, undefined, { limit: '1000' }),
   createShareLink: (organizationId: string, siteId: string, name: string) => callOperation<ShareLink>('createSiteShareLink', { organizationId, siteId }, { name }),
+  publishingAuth: (organizationId: string, siteId: string) => callOperation<PublishingAuth>('getSitePublishingAuthById', { organizationId, siteId }),
+  updatePublishingAuth: (organizationId: string, siteId: string, fallbackURL: string | null) =>
+    callOperation<PublishingAuth>('updateSitePublishingAuthById', { organizationId, siteId }, { backend: 'custom', fallbackURL }),
+  regeneratePublishingAuth: (organizationId: string, siteId: string) => callOperation<PublishingAuth>('regenerateSitePublishingAuthById', { organizationId, siteId }, {}),
+  adaptiveSchema: (organizationId: string, siteId: string) => callOperation<{ jsonSchema: JsonSchema }>('getSiteAdaptiveSchema', { organizationId, siteId }),
+  saveAdaptiveSchema: (organizationId: string, siteId: string, jsonSchema: JsonSchema) => callOperation<{ jsonSchema: JsonSchema }>('updateSiteAdaptiveSchema', { organizationId, siteId }, { jsonSchema }),
+  aggregate: (organizationId: string, siteId: string, query: Record<string, unknown>) => callOperation<{ columns: Array<{ column: string; values: unknown[] }> }>('aggregateSiteEvents', { organizationId, siteId }, query),
   revokeShareLink: (organizationId: string, siteId: string, shareLinkId: string) => callOperation<void>('deleteSiteShareLinkById', { organizationId, siteId, shareLinkId }),
 };
 

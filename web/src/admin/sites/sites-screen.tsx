@@ -16,6 +16,8 @@ const TABS = {
   customize: { label: 'Customization', screen: lazy(() => import('./customize-tab.tsx').then((m) => ({ default: m.CustomizeTab }))) },
   redirects: { label: 'Redirects', screen: lazy(() => import('./redirects-tab.tsx').then((m) => ({ default: m.RedirectsTab }))) },
   'share-links': { label: 'Share links', screen: lazy(() => import('./share-links-tab.tsx').then((m) => ({ default: m.ShareLinksTab }))) },
+  visitors: { label: 'Visitors', screen: lazy(() => import('./visitors-tab.tsx').then((m) => ({ default: m.VisitorsTab }))) },
+  insights: { label: 'Insights', screen: lazy(() => import('./insights-tab.tsx').then((m) => ({ default: m.InsightsTab }))) },
 } as const;
 type Tab = keyof typeof TABS;
 

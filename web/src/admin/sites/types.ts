@@ -73,3 +73,16 @@ export interface List<T> {
   items: T[];
   next?: { page: string };
 }
+
+export interface PublishingAuth {
+  backend: 'custom';
+  privateKey: string;
+  fallbackURL?: string;
+}
+
+/** The adaptive content schema: a JSON Schema of the visitor's claims. */
+export interface JsonSchema {
+  type?: string;
+  properties?: Record<string, { type?: string; description?: string; enum?: unknown[] }>;
+  [key: string]: unknown;
+}
