@@ -1,4 +1,5 @@
-import type { Context } from '../context.ts';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/types.ts';
 
 /**
  * Files uploaded through a signed storage address (the client's `generateStorageUploadURL`): the rows of
@@ -10,7 +11,7 @@ import type { Context } from '../context.ts';
 /** Keys look like `font-<id>.woff2`: only these characters, so a key is safe in a path and in CSS. */
 export const UPLOAD_KEY = /^font-[A-Za-z0-9_-]{6,64}\.(woff2|woff)$/;
 
-type Db = Pick<Context, 'db'>;
+type Db = { db: Kysely<DB> };
 
 /** Every upload key a custom font names. */
 export async function namedUploadKeys(ctx: Db): Promise<Set<string>> {
