@@ -30,7 +30,7 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
   let context: BrowserContext;
   let page: Page;
   let org: string;
-  let spaces: { guides: string; api: string };
+  let spaces: { guides: string; api: string; partners: string };
   let siteId: string;
   const problems: string[] = [];
   const scripts: string[] = [];
@@ -47,6 +47,7 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
     spaces = {
       guides: (await createSpaceWithPages(t.ctx, org, [{ type: 'document', title: 'Getting started', markdown: 'Install the walrus kit.\n' }], { title: 'Guides' })).spaceId,
       api: (await createSpaceWithPages(t.ctx, org, [{ type: 'document', title: 'Endpoints', markdown: 'Every endpoint.\n' }], { title: 'API' })).spaceId,
+      partners: (await createSpaceWithPages(t.ctx, org, [{ type: 'document', title: 'Partner program', markdown: 'Pelican rebates.\n' }], { title: 'Partners' })).spaceId,
     };
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
     context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light' });
@@ -117,6 +118,21 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
     await until(async () => (await world.admin.api.get(`/v1/orgs/${org}/sites/${siteId}`)).body.defaultSpace === spaces.api, 'API the default');
   });
 
+  it('adds a section and orders the sections by keyboard', async () => {
+    await page.getByLabel('New section from').selectOption({ label: 'Partners' });
+    await page.getByLabel('titled').fill('Partner zone');
+    await page.getByRole('button', { name: 'Add section' }).click();
+    await page.getByRole('heading', { name: 'Variants of Partner zone' }).waitFor();
+    const titles = async () => (await api('/sections')).body.items.map((s: { title: string }) => s.title);
+    const before = await titles();
+    assert.equal(before.length, 2, JSON.stringify(before));
+    assert.equal(before[1], 'Partner zone');
+    await page.locator('.site-space-list').first().locator('.site-space-row').nth(1).focus();
+    await page.keyboard.press('Alt+ArrowUp');
+    await until(async () => (await titles())[0] === 'Partner zone', 'the new section first');
+    await assertAccessible(page, 'site sections');
+  });
+
   it('makes the site readable by share link, and opens it with one', async () => {
     await page.getByRole('radio', { name: /^Share links/ }).check();
     await page.getByRole('button', { name: 'Save visibility' }).click();
@@ -159,7 +175,7 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
     assert.doesNotMatch(await (await fetch(site.urls.published)).text(), /#aa0000/, 'not published before it is saved');
     await assertAccessible(page, 'customization');
     await page.getByRole('button', { name: 'Save customization' }).click();
-    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    await page.getByRole('status').filter({ hasText: /^Saved: / }).waitFor();
     assert.match(await (await fetch(site.urls.published)).text(), /--q-brand-light:#aa0000/);
     assert.equal((await api('/customization')).body.styling.primaryColor.light, '#aa0000');
   });
@@ -168,7 +184,7 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
     await page.locator('input[name=font-file]').setInputFiles({ name: 'Walrus.woff2', mimeType: 'font/woff2', buffer: FONT });
     await page.getByRole('status').filter({ hasText: 'Font KaTeX_Main uploaded' }).waitFor();
     await page.getByRole('button', { name: 'Save customization' }).click();
-    await page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    await page.getByRole('status').filter({ hasText: /^Saved: / }).waitFor();
     const font = (await api('/customization')).body.styling.font;
     assert.equal(font.fontFamily, 'KaTeX_Main');
     const site = (await world.admin.api.get(`/v1/orgs/${org}/sites/${siteId}`)).body;

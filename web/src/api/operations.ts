@@ -66,6 +66,10 @@ export const OPERATIONS = {
   regenerateSitePublishingAuthById: ['POST', '/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate'],
   getSiteAdaptiveSchema: ['GET', '/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema'],
   updateSiteAdaptiveSchema: ['PUT', '/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema'],
+  listSiteSections: ['GET', '/v1/orgs/{organizationId}/sites/{siteId}/sections'],
+  addSectionToSite: ['POST', '/v1/orgs/{organizationId}/sites/{siteId}/sections'],
+  deleteSiteSectionById: ['DELETE', '/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}'],
+  moveSiteSection: ['POST', '/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move'],
   aggregateSiteEvents: ['POST', '/v1/orgs/{organizationId}/sites/{siteId}/insights/events/aggregate'],
 } as const satisfies Record<string, readonly [string, string]>;
 

@@ -80,14 +80,43 @@ function SiteSpaces(props: { organizationId: string; site: Site }) {
     }
     invalidate(siteKey(organizationId, site.id));
   };
+  const sections = useQuery(`${siteKey(organizationId, site.id)}sections`, () => sitesApi.sections(organizationId, site.id));
+  const [sectionSpace, setSectionSpace] = useState('');
+  const [sectionTitle, setSectionTitle] = useState('');
   if (siteSpaces.error) return <ErrorNote error={siteSpaces.error} />;
   if (!siteSpaces.data) return <p aria-busy="true">Loading…</p>;
   const items = siteSpaces.data.items;
   const published = new Set(items.map((item) => item.space.id));
   const addable = spaces.data?.items.filter((space) => !published.has(space.id)) ?? [];
+  const sectionList = sections.data?.items ?? [];
   return (
     <>
-      {items.length === 0 ? (
+      {sectionList.length > 0 ? (
+        <>
+          <h3>Sections</h3>
+          <SiteSpaceList
+            name="site-section"
+            label="a section"
+            items={sectionList}
+            onMove={(id, position) => attempt(() => sitesApi.moveSection(organizationId, site.id, id, position))}
+            onDefault={(id) => attempt(() => sitesApi.update(organizationId, site.id, { defaultSiteSection: id }))}
+            onRemove={(id) => attempt(() => sitesApi.removeSection(organizationId, site.id, id))}
+          />
+          {sectionList.map((section) => (
+            <div key={section.id} class="section-variants">
+              <h4>Variants of {section.title}</h4>
+              <SiteSpaceList
+                name={`variant-${section.id}`}
+                label="a variant"
+                items={section.siteSpaces}
+                onMove={(id, position) => attempt(() => sitesApi.moveSiteSpace(organizationId, site.id, id, position))}
+                onDefault={(id) => attempt(() => sitesApi.update(organizationId, site.id, { defaultSiteSpace: id }))}
+                onRemove={(id) => attempt(() => sitesApi.removeSiteSpace(organizationId, site.id, id))}
+              />
+            </div>
+          ))}
+        </>
+      ) : items.length === 0 ? (
         <p class="empty">This site publishes no space yet: add one below.</p>
       ) : (
         <SiteSpaceList
@@ -98,6 +127,18 @@ function SiteSpaces(props: { organizationId: string; site: Site }) {
         />
       )}
       {error && <p class="error-note" role="alert">{error}</p>}
+      {addable.length > 0 && (
+        <form class="inline-form redirect-form" aria-label="Add a section" onSubmit={(event) => { event.preventDefault(); if (sectionSpace) void attempt(() => sitesApi.addSection(organizationId, site.id, sectionSpace, sectionTitle.trim() || 'Section')).then(() => { setSectionSpace(''); setSectionTitle(''); }); }}>
+          <label for="section-space">New section from</label>
+          <select id="section-space" value={sectionSpace} onChange={(event) => setSectionSpace(event.currentTarget.value)}>
+            <option value="">Choose a space…</option>
+            {addable.map((space) => <option key={space.id} value={space.id}>{space.title || 'Untitled space'}</option>)}
+          </select>
+          <label for="section-title">titled</label>
+          <input id="section-title" value={sectionTitle} onInput={(event) => setSectionTitle(event.currentTarget.value)} placeholder="API reference" />
+          <button type="submit" class="button" disabled={!sectionSpace}>Add section</button>
+        </form>
+      )}
       {addable.length > 0 && (
         <form class="inline-form copy-row" onSubmit={(event) => { event.preventDefault(); if (adding) void attempt(() => sitesApi.addSpace(organizationId, site.id, adding)).then(() => setAdding('')); }}>
           <label for="add-space">Add a space</label>

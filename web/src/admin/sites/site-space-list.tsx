@@ -1,5 +1,11 @@
 import { useState } from 'preact/hooks';
-import type { SiteSpace } from './types.ts';
+/** What the list orders: a site space, or a section (both have a title, a path and a default). */
+export interface Orderable {
+  id: string;
+  title: string;
+  path: string;
+  default: boolean;
+}
 
 /**
  * The site spaces in their order, arranged by drag and drop or by keyboard: on a focused row, Alt+↑ and
@@ -7,12 +13,16 @@ import type { SiteSpace } from './types.ts';
  * the list then reloads from the server, and a live region says what moved.
  */
 export function SiteSpaceList(props: {
-  items: SiteSpace[];
+  items: Orderable[];
+  /** Tells lists apart on one screen (element ids, the help text). */
+  name?: string;
+  label?: string;
   onMove: (id: string, position: { before?: string; after?: string }) => Promise<void>;
   onDefault: (id: string) => Promise<void>;
   onRemove: (id: string) => Promise<void>;
 }) {
   const { items } = props;
+  const prefix = props.name ?? 'site-space';
   const [dragged, setDragged] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
 
@@ -23,17 +33,17 @@ export function SiteSpaceList(props: {
     await props.onMove(item.id, by < 0 ? { before: target.id } : { after: target.id });
     setAnnouncement(`${item.title} moved to position ${index + by + 1} of ${items.length}.`);
     // Keep the focus on the row that moved, once the list has been drawn again.
-    requestAnimationFrame(() => document.getElementById(`site-space-${item.id}`)?.focus());
+    requestAnimationFrame(() => document.getElementById(`${prefix}-${item.id}`)?.focus());
   };
 
   return (
     <>
-      <p class="meta" id="site-space-help">Drag a space by its handle, or focus it and press Alt+↑ or Alt+↓, to change its order in the site.</p>
-      <ol class="site-space-list" aria-describedby="site-space-help">
+      <p class="meta" id={`${prefix}-help`}>Drag {props.label ?? 'a space'} by its handle, or focus it and press Alt+↑ or Alt+↓, to change its order.</p>
+      <ol class="site-space-list" aria-describedby={`${prefix}-help`}>
         {items.map((item, index) => (
           <li
             key={item.id}
-            id={`site-space-${item.id}`}
+            id={`${prefix}-${item.id}`}
             class={`site-space-row${dragged === item.id ? ' dragging' : ''}`}
             tabIndex={0}
             draggable

@@ -1,12 +1,12 @@
 import { callOperation } from '../../api/operations.ts';
-import type { Customization, CustomFont, JsonSchema, List, PublishingAuth, Redirect, RedirectDestination, ShareLink, Site, SiteSpace, Visibility } from './types.ts';
+import type { Customization, CustomFont, JsonSchema, List, PublishingAuth, Redirect, RedirectDestination, ShareLink, Site, SiteSection, SiteSpace, Visibility } from './types.ts';
 
 /** The sites screens' calls: each a documented `/v1` operation named once in web/src/api/operations.ts. */
 export const sitesApi = {
   list: (organizationId: string) => callOperation<List<Site>>('listSites', { organizationId }, undefined, { limit: '1000' }),
   create: (organizationId: string, body: { title: string; visibility: Visibility; spaces?: string[] }) => callOperation<Site>('createSite', { organizationId }, body),
   get: (organizationId: string, siteId: string) => callOperation<Site>('getSiteById', { organizationId, siteId }),
-  update: (organizationId: string, siteId: string, body: { title?: string; visibility?: Visibility; defaultSiteSpace?: string }) => callOperation<Site>('updateSiteById', { organizationId, siteId }, body),
+  update: (organizationId: string, siteId: string, body: { title?: string; visibility?: Visibility; defaultSiteSpace?: string; defaultSiteSection?: string }) => callOperation<Site>('updateSiteById', { organizationId, siteId }, body),
   publish: (organizationId: string, siteId: string) => callOperation<Site>('publishSite', { organizationId, siteId }, {}),
   unpublish: (organizationId: string, siteId: string) => callOperation<Site>('unpublishSite', { organizationId, siteId }, {}),
   siteSpaces: (organizationId: string, siteId: string) => callOperation<List<SiteSpace>>('listSiteSpaces', { organizationId, siteId }, undefined, { limit: '1000' }),
@@ -15,6 +15,13 @@ export const sitesApi = {
   moveSiteSpace: (organizationId: string, siteId: string, siteSpaceId: string, position: { before?: string; after?: string }) =>
     callOperation<SiteSpace>('moveSiteSpace', { organizationId, siteId, siteSpaceId }, {
       position: position.before ? { before: { type: 'site-space', siteSpace: position.before } } : { after: { type: 'site-space', siteSpace: position.after } },
+    }),
+  sections: (organizationId: string, siteId: string) => callOperation<List<SiteSection>>('listSiteSections', { organizationId, siteId }, undefined, { limit: '1000' }),
+  addSection: (organizationId: string, siteId: string, spaceId: string, title: string) => callOperation<SiteSection>('addSectionToSite', { organizationId, siteId }, { spaceId, title }),
+  removeSection: (organizationId: string, siteId: string, siteSectionId: string) => callOperation<void>('deleteSiteSectionById', { organizationId, siteId, siteSectionId }),
+  moveSection: (organizationId: string, siteId: string, siteSectionId: string, position: { before?: string; after?: string }) =>
+    callOperation<SiteSection>('moveSiteSection', { organizationId, siteId, siteSectionId }, {
+      position: position.before ? { before: { type: 'site-section', siteSection: position.before } } : { after: { type: 'site-section', siteSection: position.after } },
     }),
   customization: (organizationId: string, siteId: string) => callOperation<Customization>('getSiteCustomizationById', { organizationId, siteId }),
   saveCustomization: (organizationId: string, siteId: string, settings: Customization) => callOperation<Customization>('updateSiteCustomizationById', { organizationId, siteId }, settings),

@@ -86,3 +86,12 @@ export interface JsonSchema {
   properties?: Record<string, { type?: string; description?: string; enum?: unknown[] }>;
   [key: string]: unknown;
 }
+
+export interface SiteSection {
+  id: string;
+  title: string;
+  path: string;
+  default: boolean;
+  siteSpaces: SiteSpace[];
+  sectionGroup?: string;
+}
