@@ -42,7 +42,12 @@ function CustomizeForm(props: { organizationId: string; site: Site; saved: Custo
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(() => {
       sitesApi.preview(organizationId, site.id, settings).then(
-        (answer) => { setPreviewUrl(answer.url); setPreviewError(null); },
+        (answer) => {
+          // Framed on the workspace's own origin (frame-src and frame-ancestors are 'self').
+          const address = new URL(answer.url);
+          setPreviewUrl(`${address.pathname}${address.search}`);
+          setPreviewError(null);
+        },
         (caught: Error) => setPreviewError(caught.message),
       );
     }, 400);

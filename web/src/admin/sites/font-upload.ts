@@ -11,7 +11,9 @@ export async function uploadFont(organizationId: string, file: File): Promise<Cu
   const signed = await sitesApi.uploadUrl(organizationId, file);
   let response: Response;
   try {
-    response = await fetch(signed.url, { method: 'PUT', body: file, headers: { 'content-type': file.type || 'application/octet-stream' }, credentials: 'omit' });
+    // The signed address names Quire's public URL; the same path on the workspace's own origin keeps it same-origin.
+    const target = new URL(signed.url);
+    response = await fetch(`${target.pathname}${target.search}`, { method: 'PUT', body: file, headers: { 'content-type': file.type || 'application/octet-stream' }, credentials: 'omit' });
   } catch {
     throw new ApiError(0, 'Quire could not be reached while the font was uploaded. Check your connection and try again.');
   }
