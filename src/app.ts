@@ -58,6 +58,8 @@ import { accountRoutes } from './modules/auth/account-routes.ts';
 import { passkeyRoutes } from './modules/auth/passkey-routes.ts';
 import { publishedOpenAPIRoutes } from './modules/openapi/published-routes.ts';
 import { ssoRoutes } from './sso/routes.ts';
+import { fontFileRoutes, storageUploadRoutes } from './modules/fonts/routes.ts';
+import { sitePreviewRoutes } from './modules/site-preview/routes.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import type { DestinationStream } from 'pino';
 
@@ -170,6 +172,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(gitRoutes);
       await v1.register(openAPIRoutes);
       await v1.register(accountApiRoutes);
+      await v1.register(storageUploadRoutes);
+      await v1.register(sitePreviewRoutes);
     },
     { prefix: '/v1' },
   );
@@ -186,6 +190,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(metricsRoutes, { metrics, config });
   await app.register(mcpRoutes);
   await app.register(publishedOpenAPIRoutes);
+  await app.register(fontFileRoutes);
   const mailer = createMailer(config);
   app.decorate('mailer', mailer);
   app.addHook('onClose', async () => mailer.close());

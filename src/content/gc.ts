@@ -1,3 +1,4 @@
+import { sweepUploads, uploadRootBlobs } from '../storage/uploads.ts';
 import type { Context } from '../context.ts';
 import { inTransaction } from '../context.ts';
 import { enqueue, type QueueContext } from '../jobs/queue.ts';
@@ -36,7 +37,7 @@ export interface GcReport {
   reachable: { revisions: number; objects: number; blobs: number };
   removed: { revisions: number; objects: number; blobs: number; blobBytes: number };
   /** Rows derived from bodies that are gone: the link facts stored by body hash. */
-  derived: { linkFacts: number };
+  derived: { linkFacts: number; uploads: number };
 }
 
 type GcContext = Context;
@@ -113,6 +114,8 @@ async function mark(ctx: GcContext, cutoff: string): Promise<Marked> {
     }
   }
   for (const row of await ctx.db.selectFrom('pdf_exports').select('blob').execute()) blobs.add(row.blob);
+  // Uploaded files (custom fonts): a font that names one keeps it; an upload not yet used, for the grace.
+  for (const blob of await uploadRootBlobs(ctx, cutoff)) blobs.add(blob);
   return { revisions, objects, blobs, all };
 }
 
@@ -136,7 +139,7 @@ export async function collectGarbage(ctx: GcContext, options: GcOptions = {}): P
     cutoff,
     reachable: { revisions: marked.revisions.size, objects: marked.objects.size, blobs: marked.blobs.size },
     removed: { revisions: 0, objects: 0, blobs: 0, blobBytes: 0 },
-    derived: { linkFacts: 0 },
+    derived: { linkFacts: 0, uploads: 0 },
   };
 
   // Revisions first: a revision's root is a foreign key, and an object goes only when no revision names it.
@@ -179,6 +182,7 @@ export async function collectGarbage(ctx: GcContext, options: GcOptions = {}): P
     report.removed.objects += Number(result.numDeletedRows);
   }
   report.derived.linkFacts = await sweepLinkFacts(ctx, cutoff, objects, dryRun);
+  report.derived.uploads = await sweepUploads(ctx, cutoff, dryRun);
 
   const staleBlobs = await ctx.db
     .selectFrom('content_blobs')

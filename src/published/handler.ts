@@ -10,6 +10,7 @@ import { bareErrorPage, NOT_FOUND_MESSAGE, NOT_FOUND_TITLE, siteNotFoundPage } f
 import { locate, rootHref, siteView, variantHref, type SiteView } from './model.ts';
 import { redirectFor, rememberPaths } from './redirects.ts';
 import { recordBeacon } from './beacon.ts';
+import { openPreview, PREVIEW_PARAMETER, previewView } from './preview.ts';
 import type { SpaceAddressing } from './space-address.ts';
 import { allows } from '../policy/index.ts';
 import { firstDocumentUnder, firstPage } from './navigation.ts';
@@ -108,6 +109,16 @@ function contentKey(a: Admitted): string {
 export async function serveSite(request: FastifyRequest, reply: FastifyReply, addressing: SiteAddressing | null): Promise<FastifyReply> {
   secure(reply);
   if (!addressing) return bareNotFound(reply);
+  // A manager's preview of unsaved customization (preview.ts): admitted by its sealed parameter, framed by Quire only.
+  const previewToken = (request.query as Record<string, unknown> | undefined)?.[PREVIEW_PARAMETER];
+  const preview = previewToken === undefined ? null : openPreview(request.ctx, previewToken, addressing.site.id);
+  // The sealed parameter is only minted for the site's managers, so it reads as one of its members would.
+  const previewAudience = { member: true, published: Boolean(addressing.site.published), visibility: 'public', sharedWith: false, authenticated: false } as const;
+  if (preview && allows(request.ctx, 'site.readPublished', previewAudience)) {
+    reply.header('content-security-policy', READER_CSP.replace("frame-ancestors 'none'", "frame-ancestors 'self'")).header('x-robots-tag', 'noindex');
+    const view = previewView(await siteView(request.ctx, addressing, addressing.live, {}), addressing.site, preview, String(previewToken));
+    return dispatch({ request, reply, view, live: addressing.live, restricted: true, claims: {}, claimsKey: '' }, addressing.segments);
+  }
   const admission = await admit(request, reply, addressing);
   switch (admission.kind) {
     case 'not-found':

@@ -2,7 +2,7 @@ import { assetUrl } from './assets.ts';
 import { escapeAttribute, escapeHtml } from './render/escape.ts';
 import { rootHref, settingsOf, siteHref, variantHref, type SiteView, type VariantView } from './model.ts';
 import type { SiteCustomizationSettings } from '../sites/customization.ts';
-import { brandHtml, faviconHref, footerHtml, headerLinksHtml, rootAttributes, themeToggleHtml } from './theme.ts';
+import { brandHtml, customFontLink, faviconHref, footerHtml, headerLinksHtml, rootAttributes, themeToggleHtml } from './theme.ts';
 
 /**
  * The HTML around the reader's pages. Every text that came from a site, a space or a page goes through
@@ -75,6 +75,7 @@ export function documentHtml(shell: Shell): string {
     `<link rel="stylesheet" href="${assetUrl('site.css')}">`,
     `<link rel="stylesheet" href="${assetUrl('content.css')}">`,
     shell.math ? `<link rel="stylesheet" href="${assetUrl('katex.min.css')}">` : '',
+    shell.settings ? customFontLink(shell.settings) : '',
     `<script src="${assetUrl('search.js')}" defer></script>`,
     `<script src="${assetUrl('reader.js')}" defer></script>`,
     shell.diagrams ? `<script src="${assetUrl('diagrams.js')}" defer></script>` : '',

@@ -67,10 +67,22 @@ const SANS = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Ar
 function fontStack(font: SiteCustomizationSettings['styling']['font']): string {
   const name = typeof font === 'string' ? font : font?.fontFamily;
   if (!name) return SANS;
+  // An uploaded font is named as its @font-face rules name it (src/modules/fonts/uploads.ts), exactly.
+  if (typeof font === 'object' && font.custom) return `"${name.replace(/["\\;{}<>\n\r]/g, '')}", ${SANS}`;
   if (FONT_STACKS[name]) return FONT_STACKS[name];
   // The named family first (when the reader has it), the system's sans-serif otherwise.
   const family = name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/["\\;{}<>]/g, '');
   return `"${family}", ${SANS}`;
+}
+
+/**
+ * The stylesheet of a custom font's `@font-face` rules (src/modules/fonts/), when the site's font is one:
+ * served on every origin at `/~fonts/css/<fontId>`, the font files beside it, so `font-src 'self'` holds.
+ */
+export function customFontLink(settings: SiteCustomizationSettings): string {
+  const font = settings.styling.font;
+  if (typeof font !== 'object' || font === null || !font.custom || typeof font.id !== 'string' || !/^[A-Za-z0-9_-]{1,100}$/.test(font.id)) return '';
+  return `<link rel="stylesheet" href="/~fonts/css/${escapeAttribute(font.id)}">`;
 }
 
 const RADIUS = { straight: '0', rounded: '.5rem', circular: '1rem' } as const;

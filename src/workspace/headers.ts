@@ -10,6 +10,8 @@ export const WORKSPACE_CSP = [
   "img-src 'self' https: data: blob:",
   "font-src 'self'",
   "connect-src 'self'",
+  // The customization preview frames the reader (same origin, src/published/preview.ts).
+  "frame-src 'self'",
   "form-action 'self'",
   "base-uri 'none'",
   "frame-ancestors 'none'",

@@ -135,6 +135,21 @@ export interface CustomFontsTable {
   created_at: string;
 }
 
+/** A file uploaded through a signed storage address (src/storage/uploads.ts); `blob` once its bytes arrived. */
+export interface StorageUploadsTable {
+  key: string;
+  organization_id: string;
+  /** StorageUploadKind: 'customization_font'. */
+  kind: string;
+  name: string;
+  content_type: string;
+  size: number;
+  blob: string | null;
+  created_by: string | null;
+  created_at: string;
+  uploaded_at: string | null;
+}
+
 /** The tables of this domain, by name: part of `DB` (src/db/types.ts). */
 export interface SitesTables {
   sites: SitesTable;
@@ -148,4 +163,5 @@ export interface SitesTables {
   site_insight_events: SiteInsightEventsTable;
   site_mcp_servers: SiteMcpServersTable;
   custom_fonts: CustomFontsTable;
+  storage_uploads: StorageUploadsTable;
 }

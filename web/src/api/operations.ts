@@ -33,6 +33,44 @@ export const OPERATIONS = {
   submitReview: ['POST', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/reviews'],
   mergeChangeRequest: ['POST', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge'],
   getMergeRules: ['GET', '/v1/spaces/{spaceId}/merge-rules'],
+  // Sites (web/src/admin/sites/).
+  listSites: ['GET', '/v1/orgs/{organizationId}/sites'],
+  createSite: ['POST', '/v1/orgs/{organizationId}/sites'],
+  getSiteById: ['GET', '/v1/orgs/{organizationId}/sites/{siteId}'],
+  updateSiteById: ['PATCH', '/v1/orgs/{organizationId}/sites/{siteId}'],
+  publishSite: ['POST', '/v1/orgs/{organizationId}/sites/{siteId}/publish'],
+  unpublishSite: ['POST', '/v1/orgs/{organizationId}/sites/{siteId}/unpublish'],
+  listSiteSpaces: ['GET', '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces'],
+  addSpaceToSite: ['POST', '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces'],
+  deleteSiteSpaceById: ['DELETE', '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}'],
+  moveSiteSpace: ['POST', '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move'],
+  getSiteCustomizationById: ['GET', '/v1/orgs/{organizationId}/sites/{siteId}/customization'],
+  updateSiteCustomizationById: ['PUT', '/v1/orgs/{organizationId}/sites/{siteId}/customization'],
+  getSiteSpaceCustomizationById: ['GET', '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization'],
+  overrideSiteSpaceCustomizationById: ['PATCH', '/v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization'],
+  previewSiteCustomization: ['POST', '/v1/orgs/{organizationId}/sites/{siteId}/customization/preview'],
+  listCustomFonts: ['GET', '/v1/orgs/{organizationId}/fonts'],
+  createCustomFont: ['PUT', '/v1/orgs/{organizationId}/fonts'],
+  generateStorageUploadURL: ['POST', '/v1/orgs/{organizationId}/storage/upload'],
+  uploadStorageFile: ['PUT', '/storage/uploads/{key}'],
+  listSiteRedirects: ['GET', '/v1/orgs/{organizationId}/sites/{siteId}/redirects'],
+  createSiteRedirect: ['POST', '/v1/orgs/{organizationId}/sites/{siteId}/redirects'],
+  getSiteRedirectBySource: ['GET', '/v1/orgs/{organizationId}/sites/{siteId}/redirect'],
+  updateSiteRedirectById: ['PATCH', '/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}'],
+  deleteSiteRedirectById: ['DELETE', '/v1/orgs/{organizationId}/sites/{siteId}/redirects/{siteRedirectId}'],
+  listSiteShareLinks: ['GET', '/v1/orgs/{organizationId}/sites/{siteId}/share-links'],
+  createSiteShareLink: ['POST', '/v1/orgs/{organizationId}/sites/{siteId}/share-links'],
+  deleteSiteShareLinkById: ['DELETE', '/v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}'],
+  getSitePublishingAuthById: ['GET', '/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth'],
+  updateSitePublishingAuthById: ['PATCH', '/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth'],
+  regenerateSitePublishingAuthById: ['POST', '/v1/orgs/{organizationId}/sites/{siteId}/publishing/auth/regenerate'],
+  getSiteAdaptiveSchema: ['GET', '/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema'],
+  updateSiteAdaptiveSchema: ['PUT', '/v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema'],
+  listSiteSections: ['GET', '/v1/orgs/{organizationId}/sites/{siteId}/sections'],
+  addSectionToSite: ['POST', '/v1/orgs/{organizationId}/sites/{siteId}/sections'],
+  deleteSiteSectionById: ['DELETE', '/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}'],
+  moveSiteSection: ['POST', '/v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move'],
+  aggregateSiteEvents: ['POST', '/v1/orgs/{organizationId}/sites/{siteId}/insights/events/aggregate'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 type Operation = keyof typeof OPERATIONS;
@@ -91,3 +129,16 @@ export const api = {
   merge: (spaceId: string, changeRequestId: string) => call<unknown>('mergeChangeRequest', { spaceId, changeRequestId }),
   mergeRules: (spaceId: string) => call<MergeRules>('getMergeRules', { spaceId }),
 };
+
+/**
+ * The sites administration's calls (web/src/admin/sites/), by operation name: the screens there type their
+ * answers themselves (web/src/admin/sites/types.ts).
+ */
+export function callOperation<T>(operation: Operation, params?: Record<string, string>, body?: unknown, query?: Record<string, string>): Promise<T> {
+  return call<T>(operation, params, body, query);
+}
+
+/** An operation's path with its parameters filled in (for the one upload the browser sends as raw bytes). */
+export function operationPath(operation: Operation, params: Record<string, string>): string {
+  return path(operation, params);
+}

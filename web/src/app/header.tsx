@@ -1,11 +1,19 @@
 import { useSession } from '../account/session.ts';
 import { Link } from './link.tsx';
+import { paths, useRoute } from './router.ts';
 
 export function Header() {
   const session = useSession();
+  const route = useRoute();
+  const organizationId = 'organizationId' in route ? route.organizationId : undefined;
   return (
     <header class="topbar">
       <Link href="/" class="brand">Quire</Link>
+      {organizationId && (
+        <nav aria-label="Organization" class="topbar-nav">
+          <Link href={paths.sites(organizationId)} aria-current={route.screen === 'sites' ? 'page' : undefined}>Sites</Link>
+        </nav>
+      )}
       <nav aria-label="Account" class="topbar-account">
         <a href="/account">{session.user.displayName}</a>
         <form method="post" action="/sign-out">

@@ -10,7 +10,8 @@ export type Route =
   | { screen: 'space'; organizationId: string; spaceId: string; pageId?: string }
   | { screen: 'edit'; organizationId: string; spaceId: string; changeRequestId: string; pageId?: string }
   | { screen: 'review'; organizationId: string; spaceId: string; changeRequestId: string }
-  | { screen: 'not-found' };
+  | { screen: 'not-found' }
+  | { screen: 'sites'; organizationId: string; siteId?: string; tab?: string };
 
 export function parseRoute(pathname: string): Route {
   const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
@@ -18,6 +19,8 @@ export function parseRoute(pathname: string): Route {
   if (parts[0] !== 'o' || !parts[1]) return { screen: 'not-found' };
   const organizationId = parts[1];
   if (parts.length === 2) return { screen: 'home', organizationId };
+  // `/o/{org}/sites` the sites · `/o/{org}/sites/{site}` one site · `/o/{org}/sites/{site}/{tab}` one of its screens.
+  if (parts[2] === 'sites' && parts.length <= 5) return { screen: 'sites', organizationId, ...(parts[3] ? { siteId: parts[3] } : {}), ...(parts[4] ? { tab: parts[4] } : {}) };
   if (parts[2] !== 's' || !parts[3]) return { screen: 'not-found' };
   const spaceId = parts[3];
   const rest = parts.slice(4);
@@ -38,6 +41,7 @@ export const paths = {
   space: (o: string, s: string, page?: string) => `/o/${o}/s/${s}${page ? `/p/${page}` : ''}`,
   edit: (o: string, s: string, cr: string, page?: string) => `/o/${o}/s/${s}/cr/${cr}${page ? `/p/${page}` : ''}`,
   review: (o: string, s: string, cr: string) => `/o/${o}/s/${s}/cr/${cr}/review`,
+  sites: (o: string, site?: string, tab?: string) => `/o/${o}/sites${site ? `/${site}` : ''}${site && tab ? `/${tab}` : ''}`,
 };
 
 type Guard = () => string | null;

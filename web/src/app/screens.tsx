@@ -6,6 +6,7 @@ import { useRoute } from './router.ts';
 
 // Screens that carry the editor load on demand: the first load holds Preact and the light screens only.
 const EditScreen = lazy(() => import('../pages/edit-screen.tsx').then((module) => ({ default: module.EditScreen })));
+const SitesScreen = lazy(() => import('../admin/sites/sites-screen.tsx').then((module) => ({ default: module.SitesScreen })));
 const ReviewScreen = lazy(() => import('../change-requests/review-screen.tsx').then((module) => ({ default: module.ReviewScreen })));
 
 export function Screens() {
@@ -23,6 +24,9 @@ export function Screens() {
       break;
     case 'review':
       screen = <ReviewScreen {...route} />;
+      break;
+    case 'sites':
+      screen = <SitesScreen key={route.siteId ?? ''} organizationId={route.organizationId} siteId={route.siteId} tab={route.tab} />;
       break;
     default:
       screen = (

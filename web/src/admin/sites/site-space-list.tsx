@@ -1,0 +1,83 @@
+import { useState } from 'preact/hooks';
+/** What the list orders: a site space, or a section (both have a title, a path and a default). */
+export interface Orderable {
+  id: string;
+  title: string;
+  path: string;
+  default: boolean;
+}
+
+/**
+ * The site spaces in their order, arranged by drag and drop or by keyboard: on a focused row, Alt+↑ and
+ * Alt+↓ move it (as the page tree does). Each move is one moveSiteSpace call, before or after a neighbour;
+ * the list then reloads from the server, and a live region says what moved.
+ */
+export function SiteSpaceList(props: {
+  items: Orderable[];
+  /** Tells lists apart on one screen (element ids, the help text). */
+  name?: string;
+  label?: string;
+  onMove: (id: string, position: { before?: string; after?: string }) => Promise<void>;
+  onDefault: (id: string) => Promise<void>;
+  onRemove: (id: string) => Promise<void>;
+}) {
+  const { items } = props;
+  const prefix = props.name ?? 'site-space';
+  const [dragged, setDragged] = useState<string | null>(null);
+  const [announcement, setAnnouncement] = useState('');
+
+  const move = async (index: number, by: -1 | 1) => {
+    const target = items[index + by];
+    const item = items[index];
+    if (!target || !item) return;
+    await props.onMove(item.id, by < 0 ? { before: target.id } : { after: target.id });
+    setAnnouncement(`${item.title} moved to position ${index + by + 1} of ${items.length}.`);
+    // Keep the focus on the row that moved, once the list has been drawn again.
+    requestAnimationFrame(() => document.getElementById(`${prefix}-${item.id}`)?.focus());
+  };
+
+  return (
+    <>
+      <p class="meta" id={`${prefix}-help`}>Drag {props.label ?? 'a space'} by its handle, or focus it and press Alt+↑ or Alt+↓, to change its order.</p>
+      <ol class="site-space-list" aria-describedby={`${prefix}-help`}>
+        {items.map((item, index) => (
+          <li
+            key={item.id}
+            id={`${prefix}-${item.id}`}
+            class={`site-space-row${dragged === item.id ? ' dragging' : ''}`}
+            tabIndex={0}
+            draggable
+            aria-label={`${item.title}${item.default ? ', default' : ''}, position ${index + 1} of ${items.length}`}
+            onKeyDown={(event) => {
+              if (event.target !== event.currentTarget || !event.altKey) return;
+              if (event.key === 'ArrowUp') { event.preventDefault(); void move(index, -1); }
+              if (event.key === 'ArrowDown') { event.preventDefault(); void move(index, 1); }
+            }}
+            onDragStart={(event) => { setDragged(item.id); event.dataTransfer?.setData('text/plain', item.id); }}
+            onDragEnd={() => setDragged(null)}
+            onDragOver={(event) => event.preventDefault()}
+            onDrop={(event) => {
+              event.preventDefault();
+              const id = dragged ?? event.dataTransfer?.getData('text/plain');
+              setDragged(null);
+              const from = items.findIndex((other) => other.id === id);
+              if (!id || from < 0 || id === item.id) return;
+              void props.onMove(id, from > index ? { before: item.id } : { after: item.id }).then(() => setAnnouncement(`${items[from].title} moved to position ${index + 1} of ${items.length}.`));
+            }}
+          >
+            <span class="drag-handle" aria-hidden="true">⠿</span>
+            <span class="site-space-title">{item.title || 'Untitled space'}</span>
+            <span class="meta">/{item.path}</span>
+            {item.default ? (
+              <span class="badge">Default</span>
+            ) : (
+              <button type="button" class="link-button" onClick={() => void props.onDefault(item.id)}>Make default<span class="visually-hidden"> {item.title}</span></button>
+            )}
+            <button type="button" class="link-button" onClick={() => void props.onRemove(item.id)}>Remove<span class="visually-hidden"> {item.title}</span></button>
+          </li>
+        ))}
+      </ol>
+      <p class="visually-hidden" role="status">{announcement}</p>
+    </>
+  );
+}
