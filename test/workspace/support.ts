@@ -56,11 +56,14 @@ export async function assertKeyboardReachable(page: Page, screen: string): Promi
     const id = element.getAttribute('data-reach-id') ?? '';
     return { id, name: `${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 40)}"`, visible: outline || ring };
   };
-  // Every control that should take Tab, marked so the walk can tell them apart.
+  // Every control that should take Tab (the items of a composite widget, an ARIA tree's or a radio group's, share
+  // one stop), marked so the walk can tell them apart.
   const expected: string[] = await page.evaluate(() => {
     const selector = 'a[href], button, input:not([type=hidden]), select, textarea, [tabindex="0"], [contenteditable="true"]';
     const controls = [...document.querySelectorAll<HTMLElement>(selector)].filter((element) => {
       if ((element as HTMLButtonElement).disabled || element.getAttribute('tabindex') === '-1') return false;
+      // A group of radio buttons is one Tab stop (arrows choose within it): its checked one.
+      if (element instanceof HTMLInputElement && element.type === 'radio' && !element.checked && element.form?.querySelector(`input[type=radio][name="${element.name}"]:checked`)) return false;
       if (element.closest('[contenteditable="true"]') && element.getAttribute('contenteditable') !== 'true') return false;
       if (element.closest('[inert], [hidden], details:not([open]) > :not(summary)')) return false;
       const box = element.getBoundingClientRect();
