@@ -4,6 +4,7 @@
  */
 import { request } from './client.ts';
 import type { Comment, CommentFilter, CommentPlace, CommentReply } from '../comments/types.ts';
+import type { SearchSpace } from '../search/types.ts';
 import type { ChangeRequest, Collection, Document, DocumentPage, List, MergeRules, Organization, PageChange, RequestedReviewer, Review, Revision, Session, Space, User } from './types.ts';
 
 export const OPERATIONS = {
@@ -13,6 +14,7 @@ export const OPERATIONS = {
   createSpace: ['POST', '/v1/orgs/{organizationId}/spaces'],
   listCollections: ['GET', '/v1/orgs/{organizationId}/collections'],
   listMembers: ['GET', '/v1/orgs/{organizationId}/members'],
+  searchOrganizationContent: ['GET', '/v1/orgs/{organizationId}/search'],
   getSpace: ['GET', '/v1/spaces/{spaceId}'],
   applyTemplate: ['POST', '/v1/spaces/{spaceId}/content/template'],
   importContent: ['POST', '/v1/spaces/{spaceId}/content/import'],
@@ -78,6 +80,7 @@ export const api = {
   createSpace: (organizationId: string, body: { title: string; emoji?: string; parent?: string }) => call<Space>('createSpace', { organizationId }, body),
   collections: (organizationId: string) => call<List<Collection>>('listCollections', { organizationId }, undefined, { limit: '1000' }),
   members: (organizationId: string) => call<List<{ user: User; role: string | null }>>('listMembers', { organizationId }, undefined, { limit: '1000' }),
+  search: (organizationId: string, query: string) => call<List<SearchSpace>>('searchOrganizationContent', { organizationId }, undefined, { query, limit: '10' }),
   space: (spaceId: string) => call<Space>('getSpace', { spaceId }),
   applyTemplate: (spaceId: string, id: string) => call<void>('applyTemplate', { spaceId }, { id }),
   importContent: (spaceId: string, url: string, source: 'markdown' | 'zip' | 'html' | 'docx') => call<{ revision: string }>('importContent', { spaceId }, { url, source }),

@@ -1,11 +1,13 @@
 import { useSession } from '../account/session.ts';
 import { Link } from './link.tsx';
+import { SearchDialog } from '../search/search-dialog.tsx';
 
 export function Header() {
   const session = useSession();
   return (
     <header class="topbar">
       <Link href="/" class="brand">Quire</Link>
+      <SearchDialog />
       <nav aria-label="Account" class="topbar-account">
         <a href="/account">{session.user.displayName}</a>
         <form method="post" action="/sign-out">
