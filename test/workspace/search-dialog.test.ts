@@ -76,5 +76,27 @@ for (const dialect of dialects) {
       await context.close();
       assert.deepEqual(h.problems, []);
     });
+
+    it('lists the keyboard shortcuts on ?, but not while typing', async () => {
+      const { page, context } = await h.signedIn(h.world.admin);
+      await page.goto(`${h.base}/o/${org}`);
+      await page.getByRole('heading', { name: 'Spaces' }).waitFor();
+      await page.keyboard.press('?');
+      const title = page.getByRole('heading', { name: 'Keyboard shortcuts' });
+      await title.waitFor();
+      await page.getByRole('cell', { name: 'Search every space' }).waitFor();
+      await assertAccessible(page, 'the shortcuts dialog');
+      await h.shot(page, 'shortcuts');
+      await page.keyboard.press('Escape');
+      await title.waitFor({ state: 'hidden' });
+      // In a text field, ? is a character.
+      await page.getByRole('button', { name: 'New space' }).click();
+      await page.getByLabel('Title').fill('');
+      await page.getByLabel('Title').press('?');
+      assert.equal(await page.getByLabel('Title').inputValue(), '?');
+      assert.equal(await title.isVisible(), false);
+      await context.close();
+      assert.deepEqual(h.problems, []);
+    });
   });
 }

@@ -1,6 +1,7 @@
 import { useSession } from '../account/session.ts';
 import { Link } from './link.tsx';
 import { SearchDialog } from '../search/search-dialog.tsx';
+import { ShortcutsDialog } from './shortcuts-dialog.tsx';
 
 export function Header() {
   const session = useSession();
@@ -8,6 +9,7 @@ export function Header() {
     <header class="topbar">
       <Link href="/" class="brand">Quire</Link>
       <SearchDialog />
+      <ShortcutsDialog />
       <nav aria-label="Account" class="topbar-account">
         <a href="/account">{session.user.displayName}</a>
         <form method="post" action="/sign-out">
