@@ -3,6 +3,8 @@
  * test/workspace/api-contract.test.ts), and a typed function for the screens.
  */
 import { request } from './client.ts';
+import type { Comment, CommentFilter, CommentPlace, CommentReply } from '../comments/types.ts';
+import type { SearchSpace } from '../search/types.ts';
 import type { ChangeRequest, Collection, Document, DocumentPage, List, MergeRules, Organization, PageChange, RequestedReviewer, Review, Revision, Session, Space, User } from './types.ts';
 
 export const OPERATIONS = {
@@ -12,6 +14,7 @@ export const OPERATIONS = {
   createSpace: ['POST', '/v1/orgs/{organizationId}/spaces'],
   listCollections: ['GET', '/v1/orgs/{organizationId}/collections'],
   listMembers: ['GET', '/v1/orgs/{organizationId}/members'],
+  searchOrganizationContent: ['GET', '/v1/orgs/{organizationId}/search'],
   getSpace: ['GET', '/v1/spaces/{spaceId}'],
   applyTemplate: ['POST', '/v1/spaces/{spaceId}/content/template'],
   importContent: ['POST', '/v1/spaces/{spaceId}/content/import'],
@@ -32,6 +35,16 @@ export const OPERATIONS = {
   listReviews: ['GET', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/reviews'],
   submitReview: ['POST', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/reviews'],
   mergeChangeRequest: ['POST', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge'],
+  listCommentsInSpace: ['GET', '/v1/spaces/{spaceId}/comments'],
+  postCommentInSpace: ['POST', '/v1/spaces/{spaceId}/comments'],
+  updateCommentInSpace: ['PUT', '/v1/spaces/{spaceId}/comments/{commentId}'],
+  listCommentRepliesInSpace: ['GET', '/v1/spaces/{spaceId}/comments/{commentId}/replies'],
+  postCommentReplyInSpace: ['POST', '/v1/spaces/{spaceId}/comments/{commentId}/replies'],
+  listCommentsInChangeRequest: ['GET', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments'],
+  postCommentInChangeRequest: ['POST', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments'],
+  updateCommentInChangeRequest: ['PUT', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}'],
+  listCommentRepliesInChangeRequest: ['GET', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies'],
+  postCommentReplyInChangeRequest: ['POST', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies'],
   getMergeRules: ['GET', '/v1/spaces/{spaceId}/merge-rules'],
   // Sites (web/src/admin/sites/).
   listSites: ['GET', '/v1/orgs/{organizationId}/sites'],
@@ -85,6 +98,8 @@ function call<T>(operation: Operation, params?: Record<string, string>, body?: u
   return request<T>(OPERATIONS[operation][0], path(operation, params, query), body);
 }
 
+const placeParams = (place: CommentPlace): Record<string, string> => (place.changeRequestId ? { spaceId: place.spaceId, changeRequestId: place.changeRequestId } : { spaceId: place.spaceId });
+
 export interface PageWrite {
   title?: string;
   description?: string | null;
@@ -103,6 +118,7 @@ export const api = {
   createSpace: (organizationId: string, body: { title: string; emoji?: string; parent?: string }) => call<Space>('createSpace', { organizationId }, body),
   collections: (organizationId: string) => call<List<Collection>>('listCollections', { organizationId }, undefined, { limit: '1000' }),
   members: (organizationId: string) => call<List<{ user: User; role: string | null }>>('listMembers', { organizationId }, undefined, { limit: '1000' }),
+  search: (organizationId: string, query: string) => call<List<SearchSpace>>('searchOrganizationContent', { organizationId }, undefined, { query, limit: '10' }),
   space: (spaceId: string) => call<Space>('getSpace', { spaceId }),
   applyTemplate: (spaceId: string, id: string) => call<void>('applyTemplate', { spaceId }, { id }),
   importContent: (spaceId: string, url: string, source: 'markdown' | 'zip' | 'html' | 'docx') => call<{ revision: string }>('importContent', { spaceId }, { url, source }),
@@ -127,6 +143,23 @@ export const api = {
   reviews: (spaceId: string, changeRequestId: string) => call<List<Review>>('listReviews', { spaceId, changeRequestId }),
   submitReview: (spaceId: string, changeRequestId: string, status: 'approved' | 'changes-requested') => call<Review>('submitReview', { spaceId, changeRequestId }, { status }),
   merge: (spaceId: string, changeRequestId: string) => call<unknown>('mergeChangeRequest', { spaceId, changeRequestId }),
+  // Comments: the same operations in a space's own discussion and in a change request's (bodies as Markdown).
+  comments: (place: CommentPlace, filter: CommentFilter, page?: string) =>
+    call<List<Comment>>(place.changeRequestId ? 'listCommentsInChangeRequest' : 'listCommentsInSpace', placeParams(place), undefined, {
+      status: filter,
+      format: 'markdown',
+      order: 'asc',
+      limit: '100',
+      ...(page ? { targetPage: page } : {}),
+    }),
+  postComment: (place: CommentPlace, body: { markdown: string; page?: string }) =>
+    call<Comment>(place.changeRequestId ? 'postCommentInChangeRequest' : 'postCommentInSpace', placeParams(place), { body: { markdown: body.markdown }, ...(body.page ? { page: body.page } : {}) }, { format: 'markdown' }),
+  updateComment: (place: CommentPlace, commentId: string, body: { resolved?: boolean; addedReactions?: string[]; removedReactions?: string[] }) =>
+    call<Comment>(place.changeRequestId ? 'updateCommentInChangeRequest' : 'updateCommentInSpace', { ...placeParams(place), commentId }, body, { format: 'markdown' }),
+  replies: (place: CommentPlace, commentId: string) =>
+    call<List<CommentReply>>(place.changeRequestId ? 'listCommentRepliesInChangeRequest' : 'listCommentRepliesInSpace', { ...placeParams(place), commentId }, undefined, { format: 'markdown', limit: '100' }),
+  postReply: (place: CommentPlace, commentId: string, markdown: string) =>
+    call<CommentReply>(place.changeRequestId ? 'postCommentReplyInChangeRequest' : 'postCommentReplyInSpace', { ...placeParams(place), commentId }, { body: { markdown } }, { format: 'markdown' }),
   mergeRules: (spaceId: string) => call<MergeRules>('getMergeRules', { spaceId }),
 };
 

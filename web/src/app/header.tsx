@@ -1,6 +1,8 @@
 import { useSession } from '../account/session.ts';
 import { Link } from './link.tsx';
 import { paths, useRoute } from './router.ts';
+import { SearchDialog } from '../search/search-dialog.tsx';
+import { ShortcutsDialog } from './shortcuts-dialog.tsx';
 
 export function Header() {
   const session = useSession();
@@ -14,6 +16,8 @@ export function Header() {
           <Link href={paths.sites(organizationId)} aria-current={route.screen === 'sites' ? 'page' : undefined}>Sites</Link>
         </nav>
       )}
+      <SearchDialog />
+      <ShortcutsDialog />
       <nav aria-label="Account" class="topbar-account">
         <a href="/account">{session.user.displayName}</a>
         <form method="post" action="/sign-out">

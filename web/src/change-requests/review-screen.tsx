@@ -6,6 +6,7 @@ import type { ChangeRequest, MergeRules, Review } from '../api/types.ts';
 import { ErrorNote } from '../app/error-note.tsx';
 import { Link } from '../app/link.tsx';
 import { navigate, paths } from '../app/router.ts';
+import { CommentsPanel } from '../comments/comments-panel.tsx';
 
 const CHANGE_LABELS: Record<string, string> = {
   page_created: 'Added',
@@ -42,6 +43,7 @@ export function ReviewScreen(props: { organizationId: string; spaceId: string; c
   const requested = useQuery(`${prefix}:reviewers`, () => api.requestedReviewers(spaceId, changeRequestId));
   const rules = useQuery(`space:${spaceId}:merge-rules`, () => api.mergeRules(spaceId));
   const members = useQuery(`org:${organizationId}:members`, () => api.members(organizationId));
+  const space = useQuery(`space:${spaceId}`, () => api.space(spaceId));
   const [reviewer, setReviewer] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -150,6 +152,8 @@ export function ReviewScreen(props: { organizationId: string; spaceId: string; c
           </p>
         )}
       </section>
+
+      <CommentsPanel place={{ spaceId, changeRequestId }} canComment={Boolean(space.data?.permissions.comment)} />
 
       <section aria-labelledby="merge-title">
         <h2 id="merge-title">Merge</h2>

@@ -5,6 +5,7 @@ import type { RevisionPage } from '../api/types.ts';
 import { ErrorNote } from '../app/error-note.tsx';
 import { Link } from '../app/link.tsx';
 import { navigate, paths } from '../app/router.ts';
+import { CommentsPanel } from '../comments/comments-panel.tsx';
 import { firstDocument, PageTree, type TreeMove } from './page-tree.tsx';
 import { PageEditor } from './page-editor.tsx';
 
@@ -16,6 +17,7 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
   const { spaceId, changeRequestId } = props;
   const prefix = `cr:${spaceId}:${changeRequestId}`;
   const changeRequest = useQuery(`${prefix}:cr`, () => api.changeRequest(spaceId, changeRequestId));
+  const space = useQuery(`space:${spaceId}`, () => api.space(spaceId));
   const content = useQuery(`${prefix}:content`, () => api.changeRequestContent(spaceId, changeRequestId));
   const pageId = props.pageId ?? (content.data ? firstDocument(content.data.pages)?.id : undefined);
   // The page is loaded once per opening (never reloaded under the editor): its revision is what the editor saves
@@ -94,6 +96,9 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
             revision={page.data.revision}
             onReload={() => setOpened(opened + 1)}
           />
+        )}
+        {pageId && page.data && (
+          <CommentsPanel key={pageId} place={{ spaceId, changeRequestId }} page={{ id: pageId, title: page.data.page.title }} canComment={Boolean(space.data?.permissions.comment)} />
         )}
         {!pageId && <p class="empty">Choose a page in the tree, or create one with <strong>New page</strong>.</p>}
       </main>

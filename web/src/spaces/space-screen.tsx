@@ -3,14 +3,25 @@ import { lazy, Suspense } from 'preact/compat';
 import { useSession } from '../account/session.ts';
 import { useQuery } from '../api/cache.ts';
 import { api } from '../api/operations.ts';
+import type { RevisionPage } from '../api/types.ts';
 import { ErrorNote } from '../app/error-note.tsx';
 import { Link } from '../app/link.tsx';
 import { navigate, paths } from '../app/router.ts';
 import { openOrContinueChangeRequest } from '../change-requests/open-edit.ts';
+import { CommentsPanel } from '../comments/comments-panel.tsx';
 import { firstDocument, PageTree } from '../pages/page-tree.tsx';
 import { emojiOf } from './home-screen.tsx';
 
 const PageView = lazy(() => import('../pages/page-view.tsx').then((module) => ({ default: module.PageView })));
+
+function findPage(pages: RevisionPage[], id: string): RevisionPage | undefined {
+  for (const page of pages) {
+    if (page.id === id) return page;
+    const found = page.pages ? findPage(page.pages, id) : undefined;
+    if (found) return found;
+  }
+  return undefined;
+}
 
 /** A space as it is (its live content): the page tree, the chosen page, and "Edit". */
 export function SpaceScreen(props: { organizationId: string; spaceId: string; pageId?: string }) {
@@ -23,6 +34,7 @@ export function SpaceScreen(props: { organizationId: string; spaceId: string; pa
   if (!space.data || !content.data) return <main id="main" class="screen" aria-busy="true"><p>Loading…</p></main>;
   const pages = content.data.pages;
   const pageId = props.pageId ?? firstDocument(pages)?.id;
+  const pageTitle = pageId ? findPage(pages, pageId)?.title : undefined;
 
   const edit = async () => {
     setOpening(true);
@@ -62,6 +74,9 @@ export function SpaceScreen(props: { organizationId: string; spaceId: string; pa
         ) : (
           <p class="empty">Nothing to show yet.</p>
         )}
+        {pageId && pageTitle ? (
+          <CommentsPanel key={pageId} place={{ spaceId: props.spaceId }} page={{ id: pageId, title: pageTitle }} canComment={space.data.permissions.comment} />
+        ) : null}
       </main>
     </div>
   );
