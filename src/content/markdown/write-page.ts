@@ -38,11 +38,32 @@ export function writePage(document: Document, options: WritePageOptions = {}): s
   const written = renderMarkdown(document, { ...render, frontmatter: render.frontmatter ?? before.frontmatter });
   const canonicalBefore = renderMarkdown(before.document, { ...render, ...previousRender, frontmatter: before.frontmatter });
   if (canonicalBefore === written) return previous;
-  const regions = diff3Merge<string>(previous.split('\n'), canonicalBefore.split('\n'), written.split('\n'), { excludeFalseConflicts: true });
-  const lines: string[] = [];
-  for (const region of regions) {
-    if (region.ok) lines.push(...region.ok);
-    else if (region.conflict) lines.push(...region.conflict.b);
+  // A previous text already canonical has nothing of its own to keep: the edit is the new text.
+  if (canonicalBefore === previous) return written;
+  return mergeLines(previous, canonicalBefore, written);
+}
+
+/**
+ * The three-way merge, by blocks first: texts cut at blank lines give pieces that are nearly all distinct,
+ * where lines repeat (blank lines, list markers) and make a merge of lines grow with the square of the
+ * page. Only where the pieces conflict (the previous text is not canonical where the edit falls) are
+ * that region's lines merged, so the edited lines take the new text and the others keep their bytes.
+ */
+function mergeLines(previous: string, base: string, edited: string): string {
+  const pieces = (text: string) => text.split('\n\n');
+  const merged: string[] = [];
+  for (const region of diff3Merge<string>(pieces(previous), pieces(base), pieces(edited), { excludeFalseConflicts: true })) {
+    if (region.ok) merged.push(...region.ok);
+    else if (region.conflict) {
+      const { a, o, b } = region.conflict;
+      const lines = (chunk: string[]) => (chunk.length ? chunk.join('\n\n').split('\n') : []);
+      const out: string[] = [];
+      for (const inner of diff3Merge<string>(lines(a), lines(o), lines(b), { excludeFalseConflicts: true })) {
+        if (inner.ok) out.push(...inner.ok);
+        else if (inner.conflict) out.push(...inner.conflict.b);
+      }
+      if (out.length) merged.push(out.join('\n'));
+    }
   }
-  return lines.join('\n');
+  return merged.join('\n\n');
 }
