@@ -10,6 +10,8 @@ export type Route =
   | { screen: 'space'; organizationId: string; spaceId: string; pageId?: string }
   | { screen: 'edit'; organizationId: string; spaceId: string; changeRequestId: string; pageId?: string }
   | { screen: 'review'; organizationId: string; spaceId: string; changeRequestId: string }
+  | { screen: 'org-settings'; organizationId: string; section?: string }
+  | { screen: 'space-settings'; organizationId: string; spaceId: string; section?: string }
   | { screen: 'not-found' };
 
 export function parseRoute(pathname: string): Route {
@@ -18,10 +20,12 @@ export function parseRoute(pathname: string): Route {
   if (parts[0] !== 'o' || !parts[1]) return { screen: 'not-found' };
   const organizationId = parts[1];
   if (parts.length === 2) return { screen: 'home', organizationId };
+  if (parts[2] === 'settings' && parts.length <= 4) return { screen: 'org-settings', organizationId, section: parts[3] };
   if (parts[2] !== 's' || !parts[3]) return { screen: 'not-found' };
   const spaceId = parts[3];
   const rest = parts.slice(4);
   if (rest.length === 0) return { screen: 'space', organizationId, spaceId };
+  if (rest[0] === 'settings' && rest.length <= 2) return { screen: 'space-settings', organizationId, spaceId, section: rest[1] };
   if (rest[0] === 'p' && rest[1] && rest.length === 2) return { screen: 'space', organizationId, spaceId, pageId: rest[1] };
   if (rest[0] === 'cr' && rest[1]) {
     const changeRequestId = rest[1];
@@ -38,6 +42,8 @@ export const paths = {
   space: (o: string, s: string, page?: string) => `/o/${o}/s/${s}${page ? `/p/${page}` : ''}`,
   edit: (o: string, s: string, cr: string, page?: string) => `/o/${o}/s/${s}/cr/${cr}${page ? `/p/${page}` : ''}`,
   review: (o: string, s: string, cr: string) => `/o/${o}/s/${s}/cr/${cr}/review`,
+  orgSettings: (o: string, section?: string) => `/o/${o}/settings${section ? `/${section}` : ''}`,
+  spaceSettings: (o: string, s: string, section?: string) => `/o/${o}/s/${s}/settings${section ? `/${section}` : ''}`,
 };
 
 type Guard = () => string | null;

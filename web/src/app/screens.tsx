@@ -6,6 +6,8 @@ import { useRoute } from './router.ts';
 
 // Screens that carry the editor load on demand: the first load holds Preact and the light screens only.
 const EditScreen = lazy(() => import('../pages/edit-screen.tsx').then((module) => ({ default: module.EditScreen })));
+const OrganizationSettingsScreen = lazy(() => import('../admin/people/settings-screen.tsx').then((module) => ({ default: module.OrganizationSettingsScreen })));
+const SpaceSettingsScreen = lazy(() => import('../admin/people/space-settings-screen.tsx').then((module) => ({ default: module.SpaceSettingsScreen })));
 const ReviewScreen = lazy(() => import('../change-requests/review-screen.tsx').then((module) => ({ default: module.ReviewScreen })));
 
 export function Screens() {
@@ -23,6 +25,12 @@ export function Screens() {
       break;
     case 'review':
       screen = <ReviewScreen {...route} />;
+      break;
+    case 'org-settings':
+      screen = <OrganizationSettingsScreen {...route} />;
+      break;
+    case 'space-settings':
+      screen = <SpaceSettingsScreen key={route.spaceId} {...route} />;
       break;
     default:
       screen = (
