@@ -197,7 +197,7 @@ export function GitSyncPanel(props: { organizationId: string; spaceId: string; c
         {operations.error && <ErrorNote error={operations.error} />}
         {operations.data && operations.data.items.length === 0 && <p class="empty">No import or export yet.</p>}
         {operations.data && operations.data.items.length > 0 && (
-          <div class="table-scroll">
+          <div class="table-scroll" tabIndex={0} role="region" aria-label="Imports and exports">
             <table class="data-table">
               <caption class="visually-hidden">Imports and exports of this space, newest first</caption>
               <thead><tr><th scope="col">Started</th><th scope="col">What happened</th><th scope="col">Branch</th><th scope="col">Revision</th></tr></thead>

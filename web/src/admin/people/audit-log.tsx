@@ -107,7 +107,7 @@ export function AuditLogSection(props: { organizationId: string }) {
       {entries.error && <ErrorNote error={entries.error} />}
       {entries.data && entries.data.items.length === 0 && <p class="empty">No entry matches.</p>}
       {entries.data && entries.data.items.length > 0 && (
-        <div class="table-scroll">
+        <div class="table-scroll" tabIndex={0} role="region" aria-label="Audit log entries">
           <table class="data-table">
             <caption class="visually-hidden">Audit log entries, newest first</caption>
             <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Operation</th><th scope="col">Outcome</th><th scope="col">Objects</th><th scope="col">From</th></tr></thead>

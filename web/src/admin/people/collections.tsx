@@ -2,13 +2,14 @@ import { useState } from 'preact/hooks';
 import { lazy, Suspense } from 'preact/compat';
 import { useQuery } from '../../api/cache.ts';
 import { api } from '../../api/operations.ts';
+
 import { ErrorNote } from '../../app/error-note.tsx';
 
 const SharingPanel = lazy(() => import('./sharing.tsx').then((m) => ({ default: m.SharingPanel })));
 
 /** The organization's collections, each with its sharing dialog (a collection's access reaches every space in it). */
 export function CollectionsSection(props: { organizationId: string; admin: boolean }) {
-  const collections = useQuery(`org:${props.organizationId}:collections`, () => api.collections(props.organizationId));
+  const collections = useQuery(`admin:${props.organizationId}:collections`, () => api.collections(props.organizationId));
   const [open, setOpen] = useState<string | null>(null);
   if (collections.error) return <ErrorNote error={collections.error} />;
   if (!collections.data) return <p aria-busy="true">Loading…</p>;

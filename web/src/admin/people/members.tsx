@@ -53,7 +53,7 @@ export function MembersSection(props: { organizationId: string; admin: boolean }
         ))}
       </fieldset>
       <ActionError error={action.error} />
-      <div class="table-scroll">
+      <div class="table-scroll" tabIndex={0} role="region" aria-label="People of the organization">
         <table class="data-table">
           <caption class="visually-hidden">People of the organization</caption>
           <thead>

@@ -62,7 +62,7 @@ export function TokensSection() {
       {tokens.error && <ErrorNote error={tokens.error} />}
       {tokens.data && tokens.data.length === 0 && <p class="empty">You have no API tokens.</p>}
       {tokens.data && tokens.data.length > 0 && (
-        <div class="table-scroll">
+        <div class="table-scroll" tabIndex={0} role="region" aria-label="Your API tokens">
           <table class="data-table">
             <caption class="visually-hidden">Your API tokens</caption>
             <thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>

@@ -108,7 +108,7 @@ function Deliveries(props: { organizationId: string; hook: Webhook }) {
       {deliveries.error && <ErrorNote error={deliveries.error} />}
       {deliveries.data && deliveries.data.items.length === 0 && <p class="empty">Nothing was sent yet: it will be when one of the events happens.</p>}
       {deliveries.data && deliveries.data.items.length > 0 && (
-        <div class="table-scroll">
+        <div class="table-scroll" tabIndex={0} role="region" aria-label="Deliveries">
           <table class="data-table">
             <caption class="visually-hidden">Deliveries to {props.hook.url}</caption>
             <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Response</th><th scope="col">Attempts</th><th scope="col">Next attempt</th></tr></thead>
