@@ -116,7 +116,8 @@ export function GitSyncPanel(props: { organizationId: string; spaceId: string; c
     void action.run(async () => {
       const saved = await call<GitSync>('putGitSync', { spaceId: props.spaceId }, { url: remote, ref, repoProjectDirectory: value.projectDirectory.trim(), direction: value.direction });
       if (saved.webhook.secret) setSecret(saved.webhook.secret);
-      setForm(null);
+      // The form keeps what was typed (the password too), so "Import now" can use it at once.
+      setForm(value);
       changed();
     });
   };
