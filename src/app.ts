@@ -39,6 +39,7 @@ import { workspaceRoutes } from './workspace/routes.ts';
 import { registerAuditTrail } from './audit/http.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { auditLogRoutes } from './modules/audit/routes.ts';
+import { trashRoutes } from './modules/trash/routes.ts';
 import { Lifecycle } from './operations/lifecycle.ts';
 import { Metrics } from './operations/metrics.ts';
 import { registerRateLimit } from './operations/rate-limit.ts';
@@ -170,6 +171,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(gitRoutes);
       await v1.register(openAPIRoutes);
       await v1.register(accountApiRoutes);
+      await v1.register(trashRoutes);
     },
     { prefix: '/v1' },
   );
