@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createSession } from '../../src/sessions/store.ts';
-import { createWorld, postSpace, type World } from '../helpers/factories.ts';
+import { createWorld, postCollection, postSpace, type World } from '../helpers/factories.ts';
 import { needs } from '../helpers/system.ts';
 import { createGitTestApp, runJobs } from '../git/helpers.ts';
 import { PASSWORD, startGitServer, USER, type GitServer } from '../git/server.ts';
@@ -159,6 +159,24 @@ describe('integrations in the workspace [sqlite]', { skip }, () => {
     const error = page.getByRole('alert').filter({ hasText: 'The file could not be read' });
     await error.waitFor();
     assert.match(await error.innerText(), /line \d+/);
+    assert.deepEqual(problems, []);
+  });
+
+  it('restores a space from the trash and deletes a collection for good', async () => {
+    const space = await postSpace(t.clock, world.admin, world.organizationId, { title: 'Release notes' });
+    const collection = await postCollection(t.clock, world.admin, world.organizationId, { title: 'Archive' });
+    t.clock.advance(1000);
+    assert.equal((await world.admin.api.delete(`/v1/spaces/${space.id}`)).status, 205);
+    assert.equal((await world.admin.api.delete(`/v1/collections/${collection.id}`)).status, 205);
+    await page.goto(`${base}/o/${world.organizationId}/settings/trash`);
+    await page.getByRole('button', { name: 'Restore Release notes' }).waitFor();
+    await assertAccessible(page, 'trash');
+    await page.getByRole('button', { name: 'Restore Release notes' }).click();
+    await page.getByRole('button', { name: 'Restore Release notes' }).waitFor({ state: 'detached' });
+    assert.equal((await world.admin.api.get(`/v1/spaces/${space.id}`)).status, 200);
+    await page.getByRole('button', { name: 'Delete now: Archive' }).click();
+    await page.getByText('The trash is empty.').waitFor();
+    assert.equal((await world.admin.api.post(`/v1/orgs/${world.organizationId}/trash/collections/${collection.id}/restore`, {})).status, 404);
     assert.deepEqual(problems, []);
   });
 });

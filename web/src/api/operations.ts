@@ -84,6 +84,10 @@ export const OPERATIONS = {
   createOidcProvider: ['POST', '/v1/orgs/{organizationId}/oidc'],
   deleteOidcProvider: ['DELETE', '/v1/orgs/{organizationId}/oidc/{oidcProviderId}'],
   // Settings: integrations (web/src/admin/integrations/).
+  listTrash: ['GET', '/v1/orgs/{organizationId}/trash'],
+  restoreSpace: ['POST', '/v1/spaces/{spaceId}/restore'],
+  restoreCollection: ['POST', '/v1/orgs/{organizationId}/trash/collections/{collectionId}/restore'],
+  deleteFromTrash: ['DELETE', '/v1/orgs/{organizationId}/trash/{kind}/{itemId}'],
   getGitSync: ['GET', '/v1/spaces/{spaceId}/git/sync'],
   putGitSync: ['PUT', '/v1/spaces/{spaceId}/git/sync'],
   deleteGitSync: ['DELETE', '/v1/spaces/{spaceId}/git/sync'],
