@@ -40,6 +40,7 @@ import { registerAuditTrail } from './audit/http.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { auditLogRoutes } from './modules/audit/routes.ts';
 import { trashRoutes } from './modules/trash/routes.ts';
+import { webhookRedeliverRoutes } from './modules/webhooks/redeliver.ts';
 import { Lifecycle } from './operations/lifecycle.ts';
 import { Metrics } from './operations/metrics.ts';
 import { registerRateLimit } from './operations/rate-limit.ts';
@@ -172,6 +173,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(openAPIRoutes);
       await v1.register(accountApiRoutes);
       await v1.register(trashRoutes);
+      await v1.register(webhookRedeliverRoutes);
     },
     { prefix: '/v1' },
   );

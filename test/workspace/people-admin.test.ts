@@ -15,7 +15,7 @@ import { assertAccessible, CHROMIUM, freePort } from './support.ts';
  * changed and a member removed, a team made and filled, invites by e-mail and by link (someone joins through
  * the link), a space shared with a guest who then signs in and reads it, access inherited from a collection
  * shown with the collection's name, merge rules, an API token made (used, then revoked), a webhook made whose
- * delivery shows in its log signed with the secret shown once, the audit log filtered and exported, and a SAML
+ * delivery shows in its log signed with the secret shown once (and is redelivered), the audit log filtered and exported, and a SAML
  * provider with the values to give the identity provider. axe runs on each screen in light and dark.
  */
 const skip = needs('chromium');
@@ -209,6 +209,18 @@ describe('people and permissions in the workspace [sqlite]', { skip }, () => {
     const row = admin.getByRole('row', { name: /space\.created/ });
     await row.waitFor();
     assert.match(await row.innerText(), /succeeded\s+200/);
+
+    // Redeliver: the same message again, as a new delivery in the log.
+    await row.getByRole('button', { name: 'Redeliver' }).click();
+    await admin.getByRole('row', { name: /space\.created/ }).nth(1).waitFor();
+    for (let round = 0; round < 10 && receiver.received.length === 1; round++) {
+      t.clock.advance(1000);
+      await runDueJobs(t.ctx, { workerId: 'people-admin-test' });
+    }
+    assert.equal(receiver.received.length, 2);
+    assert.equal(receiver.received[1].body, got.body);
+    await admin.getByRole('button', { name: 'Refresh' }).click();
+    await admin.getByRole('row', { name: /space\.created.*succeeded/ }).nth(1).waitFor();
   });
 
   it('filters the audit log and exports it', async () => {

@@ -74,6 +74,7 @@ export const OPERATIONS = {
   createWebhook: ['POST', '/v1/orgs/{organizationId}/webhooks'],
   deleteWebhook: ['DELETE', '/v1/orgs/{organizationId}/webhooks/{webhookId}'],
   rotateWebhookSecret: ['POST', '/v1/orgs/{organizationId}/webhooks/{webhookId}/secret'],
+  redeliverWebhookDelivery: ['POST', '/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver'],
   listWebhookDeliveries: ['GET', '/v1/orgs/{organizationId}/webhooks/{webhookId}/deliveries'],
   listAuditLog: ['GET', '/v1/orgs/{organizationId}/audit-log'],
   exportAuditLog: ['GET', '/v1/orgs/{organizationId}/audit-log/export'],

@@ -101,17 +101,24 @@ export function WebhooksSection(props: { organizationId: string }) {
 
 function Deliveries(props: { organizationId: string; hook: Webhook }) {
   const key = `admin:${props.organizationId}:webhooks:${props.hook.id}:deliveries`;
+  const action = useAction();
+  const again = (delivery: Delivery) =>
+    action.run(async () => {
+      await call('redeliverWebhookDelivery', { organizationId: props.organizationId, webhookId: props.hook.id, deliveryId: delivery.id });
+      invalidate(key);
+    });
   const deliveries = useQuery(key, () => call<{ items: Delivery[] }>('listWebhookDeliveries', { organizationId: props.organizationId, webhookId: props.hook.id }, undefined, { limit: '50' }));
   return (
     <Section id={`deliveries-${props.hook.id}`} title="Deliveries">
       <button type="button" class="button" onClick={() => invalidate(key)}>Refresh</button>
+      <ActionError error={action.error} />
       {deliveries.error && <ErrorNote error={deliveries.error} />}
       {deliveries.data && deliveries.data.items.length === 0 && <p class="empty">Nothing was sent yet: it will be when one of the events happens.</p>}
       {deliveries.data && deliveries.data.items.length > 0 && (
         <div class="table-scroll" tabIndex={0} role="region" aria-label="Deliveries">
           <table class="data-table">
             <caption class="visually-hidden">Deliveries to {props.hook.url}</caption>
-            <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Response</th><th scope="col">Attempts</th><th scope="col">Next attempt</th></tr></thead>
+            <thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Response</th><th scope="col">Attempts</th><th scope="col">Next attempt</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
             <tbody>
               {deliveries.data.items.map((delivery) => (
                 <tr key={delivery.id}>
@@ -121,6 +128,7 @@ function Deliveries(props: { organizationId: string; hook: Webhook }) {
                   <td>{delivery.responseStatus ?? '—'}{delivery.lastError ? ` · ${delivery.lastError}` : ''}</td>
                   <td>{delivery.attempts}</td>
                   <td>{when(delivery.nextAttemptAt)}</td>
+                  <td class="actions"><button type="button" class="button" onClick={() => again(delivery)} disabled={action.busy}>Redeliver</button></td>
                 </tr>
               ))}
             </tbody>
