@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { runDueJobs } from '../../src/jobs/index.ts';
 import { createSession } from '../../src/sessions/store.ts';
+import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { createWorld, postCollection, postSpace, type World } from '../helpers/factories.ts';
 import { needs } from '../helpers/system.ts';
 import { createGitTestApp, runJobs } from '../git/helpers.ts';
@@ -17,6 +21,21 @@ import { assertAccessible, CHROMIUM, freePort } from './support.ts';
  * uploaded, processed, made public and previewed as reference pages, and a broken one whose error names the line.
  */
 const skip = needs('chromium');
+
+/** A DeepL-compatible engine on 127.0.0.1 that answers each text in upper case (so a translation shows). */
+async function upperEngine(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { text: string[] };
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ translations: body.text.map((text) => ({ detected_source_language: 'EN', text: text.toUpperCase() })) }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
 
 const PETSTORE = `openapi: 3.0.3
 info:
@@ -44,12 +63,14 @@ describe('integrations in the workspace [sqlite]', { skip }, () => {
   let browser: Browser;
   let remote: GitServer;
   let page: Page;
+  let engine: Awaited<ReturnType<typeof upperEngine>>;
   const problems: string[] = [];
 
   before(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    t = await createGitTestApp('sqlite', { QUIRE_PUBLIC_URL: base });
+    engine = await upperEngine();
+    t = await createGitTestApp('sqlite', { QUIRE_PUBLIC_URL: base, QUIRE_TRANSLATION_ENGINE: 'deepl', QUIRE_TRANSLATION_URL: engine.url, QUIRE_TRANSLATION_API_KEY: 'test-key' });
     await t.app.listen({ host: '127.0.0.1', port });
     world = await createWorld(t.ctx, t.app, t.clock);
     remote = await startGitServer();
@@ -69,6 +90,7 @@ describe('integrations in the workspace [sqlite]', { skip }, () => {
     await browser?.close();
     await remote?.close();
     await t?.close();
+    await engine?.close();
   });
 
   const titles = async (spaceId: string) => ((await world.admin.api.get(`/v1/spaces/${spaceId}/content`)).body.pages as Array<{ title: string; pages?: unknown[] }>).flatMap(function walk(p: { title: string; pages?: unknown[] }): string[] {
@@ -177,6 +199,32 @@ describe('integrations in the workspace [sqlite]', { skip }, () => {
     await page.getByRole('button', { name: 'Delete now: Archive' }).click();
     await page.getByText('The trash is empty.').waitFor();
     assert.equal((await world.admin.api.post(`/v1/orgs/${world.organizationId}/trash/collections/${collection.id}/restore`, {})).status, 404);
+    assert.deepEqual(problems, []);
+  });
+
+  it('translates a space, shows each page’s status, and keeps a glossary', async () => {
+    const { spaceId } = await createSpaceWithPages(t.ctx, world.organizationId, [{ type: 'document', title: 'Pets', markdown: 'The dog eats the apple.\n' }], { title: 'Pet guide' });
+    await page.goto(`${base}/o/${world.organizationId}/settings/translations`);
+    await page.getByLabel('Term (English)').fill('Quire');
+    await page.getByLabel('Language', { exact: true }).selectOption('fr');
+    await page.getByRole('button', { name: 'Add term' }).click();
+    await page.getByText('en: Quire · fr: Quire').waitFor();
+    const glossary = (await world.admin.api.get(`/v1/orgs/${world.organizationId}/translations-glossary`)).body.items as Array<{ translations: Record<string, string> }>;
+    assert.deepEqual(glossary.map((entry) => entry.translations), [{ en: 'Quire', fr: 'Quire' }]);
+
+    await page.getByLabel('Space', { exact: true }).selectOption({ label: 'Pet guide' });
+    await page.getByLabel('Into').selectOption('fr');
+    await page.getByRole('button', { name: 'Start translating' }).click();
+    await page.getByRole('heading', { name: 'Pet guide → French' }).waitFor();
+    t.clock.advance(60_000);
+    for (let round = 0; round < 20; round++) if ((await runDueJobs(t.ctx, { workerId: 'integrations-admin-test' })).claimed === 0) break;
+    await page.getByText('Up to date').waitFor();
+    const [translation] = (await world.admin.api.get(`/v1/orgs/${world.organizationId}/translations`)).body.items as Array<{ status: string; result?: { space: string } }>;
+    assert.equal(translation.status, 'completed');
+    assert.ok(translation.result && translation.result.space !== spaceId);
+    await page.getByText('Translated by the latest run').waitFor();
+    await page.getByText('PETS').waitFor();
+    await assertAccessible(page, 'translations');
     assert.deepEqual(problems, []);
   });
 });

@@ -260,12 +260,12 @@ describe('people and permissions in the workspace [sqlite]', { skip }, () => {
     await admin.goto(settings('members'));
     await admin.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
     const reached = new Set<string>();
-    for (let press = 0; press < 60; press++) {
+    for (let press = 0; press < 80; press++) {
       await admin.keyboard.press('Tab');
       const text = await admin.evaluate(() => (document.activeElement?.closest('nav[aria-label="Settings"]') ? document.activeElement.textContent : null));
       if (text) reached.add(text);
     }
-    for (const name of ['Members', 'Invites', 'Teams', 'Collections', 'Your API tokens', 'Webhooks', 'Audit log', 'Identity', 'Trash', 'OpenAPI specifications']) assert.ok(reached.has(name), `${name} reached by Tab`);
+    for (const name of ['Members', 'Invites', 'Teams', 'Collections', 'Your API tokens', 'Webhooks', 'Audit log', 'Identity', 'Translations', 'Trash', 'OpenAPI specifications']) assert.ok(reached.has(name), `${name} reached by Tab`);
     assert.deepEqual(problems, []);
   });
 });

@@ -85,6 +85,13 @@ export const OPERATIONS = {
   createOidcProvider: ['POST', '/v1/orgs/{organizationId}/oidc'],
   deleteOidcProvider: ['DELETE', '/v1/orgs/{organizationId}/oidc/{oidcProviderId}'],
   // Settings: integrations (web/src/admin/integrations/).
+  listTranslations: ['GET', '/v1/orgs/{organizationId}/translations'],
+  createTranslation: ['POST', '/v1/orgs/{organizationId}/translations'],
+  updateTranslation: ['PUT', '/v1/orgs/{organizationId}/translations/{translationId}'],
+  deleteTranslation: ['DELETE', '/v1/orgs/{organizationId}/translations/{translationId}'],
+  listTranslationPages: ['GET', '/v1/orgs/{organizationId}/translations/{translationId}/pages'],
+  listGlossary: ['GET', '/v1/orgs/{organizationId}/translations-glossary'],
+  updateGlossary: ['PUT', '/v1/orgs/{organizationId}/translations-glossary'],
   listTrash: ['GET', '/v1/orgs/{organizationId}/trash'],
   restoreSpace: ['POST', '/v1/spaces/{spaceId}/restore'],
   restoreCollection: ['POST', '/v1/orgs/{organizationId}/trash/collections/{collectionId}/restore'],

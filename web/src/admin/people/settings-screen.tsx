@@ -19,6 +19,7 @@ const SECTIONS: Array<{ id: string; title: string; admin: boolean; screen: Compo
   { id: 'webhooks', title: 'Webhooks', admin: true, screen: lazy(() => import('./webhooks.tsx').then((m) => ({ default: m.WebhooksSection }))) },
   { id: 'audit-log', title: 'Audit log', admin: true, screen: lazy(() => import('./audit-log.tsx').then((m) => ({ default: m.AuditLogSection }))) },
   { id: 'identity', title: 'Identity', admin: true, screen: lazy(() => import('./identity.tsx').then((m) => ({ default: m.IdentitySection }))) },
+  { id: 'translations', title: 'Translations', admin: false, screen: lazy(() => import('../integrations/translations.tsx').then((m) => ({ default: m.TranslationsSection }))) },
   { id: 'trash', title: 'Trash', admin: true, screen: lazy(() => import('../integrations/trash.tsx').then((m) => ({ default: m.TrashSection }))) },
   { id: 'openapi', title: 'OpenAPI specifications', admin: false, screen: lazy(() => import('../integrations/openapi-specs.tsx').then((m) => ({ default: m.OpenApiSection }))) },
 ];
