@@ -39,6 +39,8 @@ import { workspaceRoutes } from './workspace/routes.ts';
 import { registerAuditTrail } from './audit/http.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { auditLogRoutes } from './modules/audit/routes.ts';
+import { trashRoutes } from './modules/trash/routes.ts';
+import { webhookRedeliverRoutes } from './modules/webhooks/redeliver.ts';
 import { Lifecycle } from './operations/lifecycle.ts';
 import { Metrics } from './operations/metrics.ts';
 import { registerRateLimit } from './operations/rate-limit.ts';
@@ -174,6 +176,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(accountApiRoutes);
       await v1.register(storageUploadRoutes);
       await v1.register(sitePreviewRoutes);
+      await v1.register(trashRoutes);
+      await v1.register(webhookRedeliverRoutes);
     },
     { prefix: '/v1' },
   );

@@ -96,6 +96,7 @@ export const policies = {
   'site.readPublished': { allow: readsPublished, denied: 'This site is not published for you.' },
   'webhooks.manage': { allow: organizationRules.admin, denied: 'Only administrators of the organization can manage its webhooks.' },
   'audit.read': { allow: organizationRules.admin, denied: 'Only administrators of the organization can read its audit log.' },
+  'trash.manage': { allow: organizationRules.admin, denied: 'Only administrators of the organization can see, restore or empty its trash.' },
   // Translations and the glossary (src/policy/translation.ts). Lists filter by the source space's view rule.
   'translations.list': { allow: (_a: OrganizationActor) => true, denied: 'You cannot list the translations of this organization.' },
   'translation.create': { allow: translationRules.create, denied: 'You need the create role in this organization to translate its spaces.' },

@@ -34,7 +34,7 @@ export const runPurgeSpace: JobRun<PurgeSpacePayload> = (ctx, payload) =>
   });
 
 /** Removes spaces for good, their reactions first (the rest of their discussion goes by cascade). */
-async function removeSpaces(tx: JobContext, spaceIds: string[]): Promise<void> {
+export async function removeSpaces(tx: JobContext, spaceIds: string[]): Promise<void> {
   if (spaceIds.length === 0) return;
   const comments = tx.db.selectFrom('comments').select('id').where('space_id', 'in', spaceIds);
   const replies = tx.db.selectFrom('comment_replies').select('comment_replies.id').where('comment_id', 'in', comments);

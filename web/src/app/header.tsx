@@ -14,6 +14,7 @@ export function Header() {
       {organizationId && (
         <nav aria-label="Organization" class="topbar-nav">
           <Link href={paths.sites(organizationId)} aria-current={route.screen === 'sites' ? 'page' : undefined}>Sites</Link>
+          <Link href={paths.orgSettings(organizationId)} aria-current={route.screen === 'org-settings' ? 'page' : undefined}>Settings</Link>
         </nav>
       )}
       <SearchDialog />

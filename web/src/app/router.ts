@@ -10,8 +10,10 @@ export type Route =
   | { screen: 'space'; organizationId: string; spaceId: string; pageId?: string }
   | { screen: 'edit'; organizationId: string; spaceId: string; changeRequestId: string; pageId?: string }
   | { screen: 'review'; organizationId: string; spaceId: string; changeRequestId: string }
-  | { screen: 'not-found' }
-  | { screen: 'sites'; organizationId: string; siteId?: string; tab?: string };
+  | { screen: 'sites'; organizationId: string; siteId?: string; tab?: string }
+  | { screen: 'org-settings'; organizationId: string; section?: string }
+  | { screen: 'space-settings'; organizationId: string; spaceId: string; section?: string }
+  | { screen: 'not-found' };
 
 export function parseRoute(pathname: string): Route {
   const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
@@ -21,10 +23,12 @@ export function parseRoute(pathname: string): Route {
   if (parts.length === 2) return { screen: 'home', organizationId };
   // `/o/{org}/sites` the sites · `/o/{org}/sites/{site}` one site · `/o/{org}/sites/{site}/{tab}` one of its screens.
   if (parts[2] === 'sites' && parts.length <= 5) return { screen: 'sites', organizationId, ...(parts[3] ? { siteId: parts[3] } : {}), ...(parts[4] ? { tab: parts[4] } : {}) };
+  if (parts[2] === 'settings' && parts.length <= 4) return { screen: 'org-settings', organizationId, section: parts[3] };
   if (parts[2] !== 's' || !parts[3]) return { screen: 'not-found' };
   const spaceId = parts[3];
   const rest = parts.slice(4);
   if (rest.length === 0) return { screen: 'space', organizationId, spaceId };
+  if (rest[0] === 'settings' && rest.length <= 2) return { screen: 'space-settings', organizationId, spaceId, section: rest[1] };
   if (rest[0] === 'p' && rest[1] && rest.length === 2) return { screen: 'space', organizationId, spaceId, pageId: rest[1] };
   if (rest[0] === 'cr' && rest[1]) {
     const changeRequestId = rest[1];
@@ -42,6 +46,8 @@ export const paths = {
   edit: (o: string, s: string, cr: string, page?: string) => `/o/${o}/s/${s}/cr/${cr}${page ? `/p/${page}` : ''}`,
   review: (o: string, s: string, cr: string) => `/o/${o}/s/${s}/cr/${cr}/review`,
   sites: (o: string, site?: string, tab?: string) => `/o/${o}/sites${site ? `/${site}` : ''}${site && tab ? `/${tab}` : ''}`,
+  orgSettings: (o: string, section?: string) => `/o/${o}/settings${section ? `/${section}` : ''}`,
+  spaceSettings: (o: string, s: string, section?: string) => `/o/${o}/s/${s}/settings${section ? `/${section}` : ''}`,
 };
 
 type Guard = () => string | null;

@@ -7,6 +7,8 @@ import { useRoute } from './router.ts';
 // Screens that carry the editor load on demand: the first load holds Preact and the light screens only.
 const EditScreen = lazy(() => import('../pages/edit-screen.tsx').then((module) => ({ default: module.EditScreen })));
 const SitesScreen = lazy(() => import('../admin/sites/sites-screen.tsx').then((module) => ({ default: module.SitesScreen })));
+const OrganizationSettingsScreen = lazy(() => import('../admin/people/settings-screen.tsx').then((module) => ({ default: module.OrganizationSettingsScreen })));
+const SpaceSettingsScreen = lazy(() => import('../admin/people/space-settings-screen.tsx').then((module) => ({ default: module.SpaceSettingsScreen })));
 const ReviewScreen = lazy(() => import('../change-requests/review-screen.tsx').then((module) => ({ default: module.ReviewScreen })));
 
 export function Screens() {
@@ -27,6 +29,12 @@ export function Screens() {
       break;
     case 'sites':
       screen = <SitesScreen key={route.siteId ?? ''} organizationId={route.organizationId} siteId={route.siteId} tab={route.tab} />;
+      break;
+    case 'org-settings':
+      screen = <OrganizationSettingsScreen {...route} />;
+      break;
+    case 'space-settings':
+      screen = <SpaceSettingsScreen key={route.spaceId} {...route} />;
       break;
     default:
       screen = (

@@ -1,0 +1,271 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { runDueJobs } from '../../src/jobs/index.ts';
+import { verifySignature } from '../../src/modules/webhooks/signature.ts';
+import { createSession } from '../../src/sessions/store.ts';
+import { client, createTestApp, type TestApp } from '../helpers/app.ts';
+import { createWorld, postCollection, postSpace, type TestUser, type World } from '../helpers/factories.ts';
+import { needs } from '../helpers/system.ts';
+import { Receiver } from '../webhooks/receiver.ts';
+import { assertAccessible, CHROMIUM, freePort } from './support.ts';
+
+/**
+ * The people and permissions settings in Chromium, each screen's main action checked through the API: a role
+ * changed and a member removed, a team made and filled, invites by e-mail and by link (someone joins through
+ * the link), a space shared with a guest who then signs in and reads it, access inherited from a collection
+ * shown with the collection's name, merge rules, an API token made (used, then revoked), a webhook made whose
+ * delivery shows in its log signed with the secret shown once (and is redelivered), the audit log filtered and exported, and a SAML
+ * provider with the values to give the identity provider. axe runs on each screen in light and dark.
+ */
+const skip = needs('chromium');
+
+describe('people and permissions in the workspace [sqlite]', { skip }, () => {
+  let t: TestApp;
+  let world: World;
+  let base: string;
+  let browser: Browser;
+  let receiver: Receiver;
+  const problems: string[] = [];
+
+  before(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    t = await createTestApp('sqlite', { QUIRE_PUBLIC_URL: base, QUIRE_WEBHOOK_ALLOW_PRIVATE: '1' });
+    await t.app.listen({ host: '127.0.0.1', port });
+    world = await createWorld(t.ctx, t.app, t.clock);
+    receiver = await Receiver.start();
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  });
+  after(async () => {
+    await browser?.close();
+    await receiver?.close();
+    await t?.close();
+  });
+
+  /** A browser of its own for a person, with a session made as every way in ends (its cookie set as sign-in sets it). */
+  async function signedIn(user: { id: string }): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+    const { secret } = await createSession(t.ctx, { userId: user.id, method: 'password', device: 'Chromium test', ip: '127.0.0.1' });
+    await context.addCookies([{ name: 'quire_session', value: secret, url: base, httpOnly: true, sameSite: 'Lax' }]);
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if ((message.type() === 'error' && !message.text().startsWith('Failed to load resource')) || /Content.Security.Policy|Refused to/i.test(message.text())) problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('dialog', (dialog) => void dialog.accept());
+    return page;
+  }
+
+  const settings = (section: string) => `${base}/o/${world.organizationId}/settings/${section}`;
+  const member = async (user: TestUser) => world.admin.api.get(`/v1/orgs/${world.organizationId}/members/${user.id}`);
+
+  let admin: Page;
+
+  it('changes a member’s role and removes a member', async () => {
+    admin = await signedIn(world.admin);
+    await admin.goto(`${base}/o/${world.organizationId}`);
+    // The header's Settings link leads to the members.
+    await admin.getByRole('link', { name: 'Settings' }).click();
+    await admin.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
+    await admin.getByRole('cell', { name: /^read/ }).first().waitFor();
+    await assertAccessible(admin, 'members');
+
+    await admin.getByLabel('Role of read', { exact: true }).selectOption('review');
+    await admin.waitForFunction(() => !document.querySelector('select[disabled]'));
+    assert.equal((await member(world.members.read)).body.role, 'review');
+
+    await admin.getByRole('button', { name: 'Remove comment', exact: true }).click();
+    await admin.getByLabel('Role of comment', { exact: true }).waitFor({ state: 'detached' });
+    assert.equal((await member(world.members.comment)).status, 404);
+  });
+
+  let teamId = '';
+  it('creates a team and adds a member to it', async () => {
+    await admin.getByRole('link', { name: 'Teams' }).click();
+    await admin.getByLabel('New team\'s name').fill('Writers');
+    await admin.getByRole('button', { name: 'Create team' }).click();
+    await admin.getByRole('heading', { name: 'Members of Writers' }).waitFor();
+    await admin.getByLabel('Add a member').selectOption({ label: `edit (${world.members.edit.email})` });
+    await admin.getByRole('button', { name: 'Add', exact: true }).click();
+    await admin.getByRole('button', { name: 'Remove edit from Writers' }).waitFor();
+    await assertAccessible(admin, 'teams');
+    const teams = (await world.admin.api.get(`/v1/orgs/${world.organizationId}/teams`)).body.items as Array<{ id: string; title: string; members: number }>;
+    const writers = teams.find((team) => team.title === 'Writers')!;
+    teamId = writers.id;
+    assert.equal(writers.members, 1);
+    const members = (await world.admin.api.get(`/v1/orgs/${world.organizationId}/teams/${teamId}/members`)).body.items as Array<{ organization: { user: { id: string } } }>;
+    assert.deepEqual(members.map((entry) => entry.organization.user.id), [world.members.edit.id]);
+  });
+
+  it('invites by e-mail and by link, and someone joins through the link', async () => {
+    await admin.getByRole('link', { name: 'Invites' }).click();
+    await admin.getByLabel('E-mail addresses (one a line)').fill('new.writer@acme.test');
+    await admin.getByLabel('Role', { exact: true }).selectOption('edit');
+    await admin.getByRole('button', { name: 'Invite', exact: true }).click();
+    await admin.getByText('1 person(s) added').waitFor();
+    const found = (await world.admin.api.get(`/v1/orgs/${world.organizationId}/members?search=new.writer`)).body.items as Array<{ role: string; user: { email: string } }>;
+    assert.deepEqual(found.map((entry) => [entry.user.email, entry.role]), [['new.writer@acme.test', 'edit']]);
+
+    await admin.getByLabel('Role the link gives').selectOption('comment');
+    await admin.getByRole('button', { name: 'Create a link' }).click();
+    const field = admin.getByLabel('Link giving the role Comment', { exact: true });
+    await field.waitFor();
+    await assertAccessible(admin, 'invites');
+    const link = await field.inputValue();
+    assert.match(link, new RegExp(`^${base}/o/${world.organizationId}/settings/join\\?invite=`));
+
+    const outsider = await signedIn(world.outsider);
+    await outsider.goto(link);
+    await outsider.getByRole('button', { name: 'Join' }).click();
+    await outsider.waitForURL(`${base}/o/${world.organizationId}`);
+    assert.equal((await member(world.outsider)).body.role, 'comment');
+    await outsider.context().close();
+  });
+
+  let spaceId = '';
+  let collectionId = '';
+  it('shares a space with a guest, who signs in and reads it, and shows access inherited from its collection', async () => {
+    const collection = await postCollection(t.clock, world.admin, world.organizationId, { title: 'Guides' });
+    collectionId = collection.id;
+    const space = await postSpace(t.clock, world.admin, world.organizationId, { title: 'Partner handbook', parent: collectionId });
+    spaceId = space.id;
+    // The team is given the collection in its sharing dialog (the organization's Collections section).
+    await admin.getByRole('link', { name: 'Collections' }).click();
+    await admin.getByRole('button', { name: 'Share' }).click();
+    await admin.getByLabel('Person or team').selectOption({ label: 'Writers' });
+    await admin.getByLabel('Role', { exact: true }).selectOption('edit');
+    await admin.getByRole('button', { name: 'Share', exact: true }).click();
+    await admin.getByLabel('Role of team Writers').waitFor();
+    const onCollection = (await world.admin.api.get(`/v1/collections/${collectionId}/permissions/teams`)).body.items as Array<{ permission: string; team: { id: string } }>;
+    assert.deepEqual(onCollection.map((grant) => [grant.team.id, grant.permission]), [[teamId, 'edit']]);
+
+    // The guest sees nothing of the space before it is shared.
+    assert.notEqual((await world.guest.api.get(`/v1/spaces/${spaceId}`)).status, 200);
+    await admin.goto(`${base}/o/${world.organizationId}/s/${spaceId}`);
+    await admin.getByRole('link', { name: 'Share and settings' }).click();
+    await admin.getByRole('heading', { name: 'Share: Partner handbook' }).waitFor();
+    await admin.getByText('from the collection Guides').waitFor();
+    await assertAccessible(admin, 'sharing');
+    await admin.getByLabel('Person or team').selectOption({ label: `guest (guest) · ${world.guest.email}` });
+    await admin.getByLabel('Role', { exact: true }).selectOption('read');
+    await admin.getByRole('button', { name: 'Share', exact: true }).click();
+    await admin.getByLabel('Role of guest').waitFor();
+    const onSpace = (await world.admin.api.get(`/v1/spaces/${spaceId}/permissions/users`)).body.items as Array<{ permission: string; user: { id: string } }>;
+    assert.deepEqual(onSpace.map((grant) => [grant.user.id, grant.permission]), [[world.guest.id, 'read']]);
+
+    const guest = await signedIn(world.guest);
+    await guest.goto(`${base}/o/${world.organizationId}`);
+    await guest.getByRole('link', { name: /Partner handbook/ }).click();
+    await guest.getByRole('heading', { name: /Partner handbook/ }).waitFor();
+    await guest.context().close();
+  });
+
+  it('sets the space’s merge rules', async () => {
+    await admin.getByRole('link', { name: 'Merge rules' }).click();
+    await admin.getByLabel('Approvals needed').fill('2');
+    await admin.getByRole('checkbox', { name: 'review', exact: true }).check();
+    await assertAccessible(admin, 'merge rules');
+    await admin.getByRole('button', { name: 'Save merge rules' }).click();
+    await admin.getByText('Merge rules saved.').waitFor();
+    const rules = (await world.admin.api.get(`/v1/spaces/${spaceId}/merge-rules`)).body;
+    assert.equal(rules.minApprovals, 2);
+    assert.deepEqual(rules.requiredReviewers, [world.members.review.id]);
+  });
+
+  it('creates an API token shown once, which works until it is revoked', async () => {
+    await admin.goto(settings('tokens'));
+    await admin.getByLabel('Name').fill('CI publisher');
+    await admin.getByRole('button', { name: 'Create token' }).click();
+    const secret = await admin.getByLabel('The new token', { exact: true }).inputValue();
+    await assertAccessible(admin, 'tokens');
+    const script = client(t.app, secret);
+    assert.equal((await script.get('/v1/user')).body.id, world.admin.id);
+    await admin.getByRole('button', { name: 'I have copied it' }).click();
+    await admin.getByRole('button', { name: 'Revoke CI publisher' }).click();
+    await admin.getByRole('cell', { name: 'revoked' }).waitFor();
+    assert.equal((await script.get('/v1/user')).status, 401);
+  });
+
+  it('creates a webhook, and its delivery shows in the log, signed with the secret shown once', async () => {
+    await admin.goto(settings('webhooks'));
+    await admin.getByLabel('Address to call').fill(receiver.url);
+    await admin.getByRole('checkbox', { name: 'change_request.merged' }).uncheck();
+    await admin.getByRole('checkbox', { name: 'space.created' }).check();
+    await admin.getByRole('button', { name: 'Create webhook' }).click();
+    const secret = await admin.getByLabel('The webhook\'s signing secret', { exact: true }).inputValue();
+    await admin.getByText('Nothing was sent yet').waitFor();
+    await assertAccessible(admin, 'webhooks');
+
+    await postSpace(t.clock, world.admin, world.organizationId, { title: 'Announced' });
+    for (let round = 0; round < 10 && receiver.received.length === 0; round++) {
+      t.clock.advance(1000);
+      await runDueJobs(t.ctx, { workerId: 'people-admin-test' });
+    }
+    assert.equal(receiver.received.length, 1);
+    const got = receiver.received[0];
+    assert.ok(verifySignature(secret, got.headers['x-quire-signature'] as string, got.body, Math.floor(t.clock.now().getTime() / 1000)));
+    await admin.getByRole('button', { name: 'Refresh' }).click();
+    const row = admin.getByRole('row', { name: /space\.created/ });
+    await row.waitFor();
+    assert.match(await row.innerText(), /succeeded\s+200/);
+
+    // Redeliver: the same message again, as a new delivery in the log.
+    await row.getByRole('button', { name: 'Redeliver' }).click();
+    await admin.getByRole('row', { name: /space\.created/ }).nth(1).waitFor();
+    for (let round = 0; round < 10 && receiver.received.length === 1; round++) {
+      t.clock.advance(1000);
+      await runDueJobs(t.ctx, { workerId: 'people-admin-test' });
+    }
+    assert.equal(receiver.received.length, 2);
+    assert.equal(receiver.received[1].body, got.body);
+    await admin.getByRole('button', { name: 'Refresh' }).click();
+    await admin.getByRole('row', { name: /space\.created.*succeeded/ }).nth(1).waitFor();
+  });
+
+  it('filters the audit log and exports it', async () => {
+    await admin.goto(settings('audit-log'));
+    await admin.getByLabel('Operation').fill('updateMemberInOrganizationById');
+    await admin.getByRole('button', { name: 'Apply' }).click();
+    const rows = admin.locator('tbody tr');
+    await rows.first().waitFor();
+    assert.equal(await rows.count(), 1);
+    assert.match(await rows.first().innerText(), /Ada Admin[\s\S]*updateMemberInOrganizationById[\s\S]*succeeded/);
+    await assertAccessible(admin, 'audit log');
+    const href = await admin.getByRole('link', { name: 'Export (JSON lines)' }).getAttribute('href');
+    const exported = await admin.context().request.get(`${base}${href}`);
+    assert.equal(exported.status(), 200);
+    const lines = (await exported.text()).trim().split('\n').map((line) => JSON.parse(line) as { operation: string });
+    assert.deepEqual(lines.map((line) => line.operation), ['updateMemberInOrganizationById']);
+  });
+
+  it('adds a SAML provider and shows the values to give the identity provider', async () => {
+    await admin.goto(settings('identity'));
+    await admin.getByLabel('Name shown on the sign-in page').first().fill('Acme IdP');
+    await admin.getByLabel('Default team').first().selectOption({ label: 'Writers' });
+    await admin.getByRole('button', { name: 'Add SAML provider' }).click();
+    const acs = admin.getByLabel('ACS URL (Assertion Consumer Service)', { exact: true });
+    await acs.waitFor();
+    await assertAccessible(admin, 'identity');
+    const providers = (await world.admin.api.get(`/v1/orgs/${world.organizationId}/saml`)).body.items as Array<{ label: string; defaultTeam?: { id: string }; service: { acsURL: string } }>;
+    assert.equal(providers.length, 1);
+    assert.equal(providers[0].defaultTeam?.id, teamId);
+    assert.equal(await acs.inputValue(), providers[0].service.acsURL);
+    const metadata = await admin.context().request.get((await admin.getByRole('link', { name: 'Download metadata' }).getAttribute('href'))!);
+    assert.equal(metadata.status(), 200);
+    assert.match(await metadata.text(), /EntityDescriptor/);
+  });
+
+  it('reaches every settings section by keyboard, with nothing refused by the Content-Security-Policy', async () => {
+    await admin.goto(settings('members'));
+    await admin.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
+    const reached = new Set<string>();
+    for (let press = 0; press < 80; press++) {
+      await admin.keyboard.press('Tab');
+      const text = await admin.evaluate(() => (document.activeElement?.closest('nav[aria-label="Settings"]') ? document.activeElement.textContent : null));
+      if (text) reached.add(text);
+    }
+    for (const name of ['Members', 'Invites', 'Teams', 'Collections', 'Your API tokens', 'Webhooks', 'Audit log', 'Identity', 'Translations', 'Trash', 'OpenAPI specifications']) assert.ok(reached.has(name), `${name} reached by Tab`);
+    assert.deepEqual(problems, []);
+  });
+});
