@@ -33,6 +33,11 @@ export const OPERATIONS = {
   submitReview: ['POST', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/reviews'],
   mergeChangeRequest: ['POST', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/merge'],
   getMergeRules: ['GET', '/v1/spaces/{spaceId}/merge-rules'],
+  listFilesInChangeRequestById: ['GET', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files'],
+  listFiles: ['GET', '/v1/spaces/{spaceId}/content/files'],
+  listOpenAPISpecs: ['GET', '/v1/orgs/{organizationId}/openapi'],
+  getLatestOpenAPISpecVersionContent: ['GET', '/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content'],
+  getEmbedByUrlInSpace: ['GET', '/v1/spaces/{spaceId}/embed'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 type Operation = keyof typeof OPERATIONS;
@@ -90,4 +95,22 @@ export const api = {
   submitReview: (spaceId: string, changeRequestId: string, status: 'approved' | 'changes-requested') => call<Review>('submitReview', { spaceId, changeRequestId }, { status }),
   merge: (spaceId: string, changeRequestId: string) => call<unknown>('mergeChangeRequest', { spaceId, changeRequestId }),
   mergeRules: (spaceId: string) => call<MergeRules>('getMergeRules', { spaceId }),
+  files: (spaceId: string, changeRequestId?: string) =>
+    changeRequestId
+      ? call<List<RevisionFile>>('listFilesInChangeRequestById', { spaceId, changeRequestId }, undefined, { limit: '1000' })
+      : call<List<RevisionFile>>('listFiles', { spaceId }, undefined, { limit: '1000' }),
+  openAPISpecs: (organizationId: string) => call<List<{ slug: string; processingState: string }>>('listOpenAPISpecs', { organizationId }, undefined, { limit: '1000' }),
+  openAPISpecContent: (organizationId: string, specSlug: string) =>
+    call<{ filesystem: Array<{ isEntrypoint: boolean; specification: unknown }> }>('getLatestOpenAPISpecVersionContent', { organizationId, specSlug }),
+  embed: (spaceId: string, url: string) => call<{ title?: string; site?: string }>('getEmbedByUrlInSpace', { spaceId }, undefined, { url }),
 };
+
+/** A file of a space or change request, as `listFiles` gives it. */
+export interface RevisionFile {
+  id: string;
+  name: string;
+  contentType: string;
+  downloadURL: string;
+  size: number;
+  dimensions?: { width: number; height: number };
+}

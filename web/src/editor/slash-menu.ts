@@ -1,6 +1,11 @@
 import { Extension, type Editor, type Range } from '@tiptap/core';
 import { NodeSelection, Plugin, PluginKey } from '@tiptap/pm/state';
 import type { EditorView } from '@tiptap/pm/view';
+import { VOID_BLOCKS } from './convert.ts';
+import { editVoidBlock } from './blocks/void-block.ts';
+import { insertInlineOf } from './inlines/inline-item.ts';
+import { INLINE_KINDS } from './inlines/kinds.ts';
+import { pickLink } from './inlines/link-picker.ts';
 
 /** One entry of the slash menu: what it makes, and how. */
 interface SlashCommand {
@@ -62,6 +67,35 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       continueAfterBlock(editor);
     },
   },
+  { title: 'Table', keywords: 'grid rows columns spreadsheet', run: (editor, range) => at(editor, range).insertTable().run() },
+  { title: 'Cards', keywords: 'card grid gallery table view', run: (editor, range) => at(editor, range).insertTable({ rows: 2, columns: 2, cards: true }).run() },
+  { title: 'Stepper', keywords: 'steps procedure howto', run: (editor, range) => at(editor, range).insertStepper().run() },
+  { title: 'Columns', keywords: 'side by side layout two', run: (editor, range) => at(editor, range).insertColumns(2).run() },
+  { title: 'Adaptive content', keywords: 'if condition visitor claims conditional', run: (editor, range) => at(editor, range).insertIf().run() },
+  { title: 'Updates', keywords: 'changelog timeline release notes', run: (editor, range) => at(editor, range).insertUpdates().run() },
+  ...VOID_BLOCKS.map(
+    ({ kind }): SlashCommand => ({
+      title: kind.title,
+      keywords: kind.keywords,
+      run: (editor, range) => {
+        at(editor, range).run();
+        void editVoidBlock(editor, kind, kind.blank(), 'Insert').then((block) => {
+          if (!block) return void editor.commands.focus();
+          editor.chain().focus().insertContent({ type: kind.node, attrs: { block: JSON.stringify(block) } }).run();
+          continueAfterBlock(editor);
+        });
+      },
+    }),
+  ),
+  ...INLINE_KINDS.map((kind): SlashCommand => ({ title: kind.title, keywords: `inline ${kind.keywords}`, run: (editor, range) => void insertInlineOf(editor, kind, range) })),
+  {
+    title: 'Link',
+    keywords: 'page anchor url address hyperlink',
+    run: (editor, range) => {
+      at(editor, range).run();
+      void pickLink(editor);
+    },
+  },
 ];
 
 export function matchCommands(query: string): SlashCommand[] {
@@ -83,9 +117,10 @@ function findSlash(view: EditorView): MenuState | null {
   const $from = selection.$from;
   if ($from.parent.type.name !== 'paragraph') return null;
   const before = $from.parent.textBetween(0, $from.parentOffset, undefined, '\ufffc');
-  const match = /^\/([\w ]{0,30})$/.exec(before);
+  // At the start of a line, or after a space (for inlines: an emoji, a mention, a formula in a sentence).
+  const match = /(^|\s)\/([\w ]{0,30})$/.exec(before);
   if (!match) return null;
-  return { range: { from: $from.start(), to: $from.pos }, query: match[1] };
+  return { range: { from: $from.start() + match.index + match[1].length, to: $from.pos }, query: match[2] };
 }
 
 /**

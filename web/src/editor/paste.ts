@@ -1,0 +1,62 @@
+import { Extension, type Editor, type JSONContent } from '@tiptap/core';
+import { Plugin, PluginKey } from '@tiptap/pm/state';
+import { convert } from './convert.ts';
+
+/** Text that reads as Markdown: a heading, a list, a quote, a fence, a table, a GitBook tag, or inline syntax. */
+export function looksLikeMarkdown(text: string): boolean {
+  return /^(#{1,6}\s|\s*[-*+]\s|\s*\d+[.)]\s|>\s?|```|\$\$|\|.*\||\{%|<details|<figure)/m.test(text) || /\*\*[^*\n]+\*\*|\[[^\]\n]+\]\([^)\s]+\)|`[^`\n]+`|(^|\s)_[^_\n]+_(\s|$)/.test(text);
+}
+
+/**
+ * Markdown as editor content, read by Quire's own importer (src/content/markdown/, the converter the API
+ * uses for a Markdown page), loaded in a chunk of its own on the first paste: what is pasted becomes the
+ * blocks an import of the same Markdown gives, including GitBook's tags.
+ */
+export async function markdownToEditor(markdown: string): Promise<JSONContent[]> {
+  const { parseMarkdown } = await import('../../../src/content/markdown/parse.ts');
+  const { document } = parseMarkdown(markdown, {});
+  return convert.blocksToEditor(document.nodes);
+}
+
+async function pasteMarkdown(editor: Editor, text: string): Promise<void> {
+  const { from, to } = editor.state.selection;
+  let content: JSONContent[];
+  try {
+    content = await markdownToEditor(text);
+  } catch {
+    // Markdown the importer refuses (too deep, too long) is pasted as the text it is.
+    content = text.split(/\n{2,}/).map((paragraph) => ({ type: 'paragraph', content: paragraph ? [{ type: 'text', text: paragraph }] : [] }));
+  }
+  if (!content.length) return;
+  // One paragraph goes into the line as inline content; anything more as blocks.
+  const only = content.length === 1 && content[0].type === 'paragraph' ? (content[0].content ?? []) : content;
+  editor.chain().focus().insertContentAt({ from, to }, only).run();
+}
+
+/**
+ * Paste: Markdown (text with no HTML beside it, that reads as Markdown) goes through the importer; HTML (a web
+ * page, Google Docs, Word) goes through ProseMirror's clipboard parser over the editor's schema, which keeps
+ * only what the schema's nodes and marks read (so nothing executable survives). Inside a code block, text
+ * stays text.
+ */
+export const PasteConversion = Extension.create({
+  name: 'pasteConversion',
+  addProseMirrorPlugins() {
+    const editor = this.editor;
+    return [
+      new Plugin({
+        key: new PluginKey('paste-conversion'),
+        props: {
+          handlePaste: (view, event) => {
+            const data = event.clipboardData;
+            if (!data || view.state.selection.$from.parent.type.spec.code) return false;
+            const text = data.getData('text/plain');
+            if (data.getData('text/html') || !text || !looksLikeMarkdown(text)) return false;
+            void pasteMarkdown(editor, text);
+            return true;
+          },
+        },
+      }),
+    ];
+  },
+});
