@@ -39,6 +39,21 @@ async function pasteMarkdown(editor: Editor, text: string): Promise<void> {
  * only what the schema's nodes and marks read (so nothing executable survives). Inside a code block, text
  * stays text.
  */
+/**
+ * Pasted HTML without what could run or load: scripts, frames, objects, styles and every `on…` attribute are
+ * removed in an inert document (DOMParser: nothing in it loads or runs) before ProseMirror reads it.
+ */
+export function inertHtml(html: string): string {
+  // Chromium compiles an `on…` attribute as it parses, even in an inert document, and the Content-Security-
+  // Policy then refuses it (nothing runs, but the refusal is reported): such attributes are cut from the text
+  // first, then from the parsed document (which catches what this first pass misses).
+  const parsed = new DOMParser().parseFromString(html.replace(/\son[a-z]+\s*=\s*("[^"]*"|'[^']*'|[^\s>]+)/gi, ''), 'text/html');
+  parsed.querySelectorAll('script, style, iframe, frame, object, embed, link, meta, template, noscript').forEach((element) => element.remove());
+  for (const element of parsed.body.querySelectorAll('*'))
+    for (const attribute of [...element.attributes]) if (/^on/i.test(attribute.name) || /^\s*javascript:/i.test(attribute.value)) element.removeAttribute(attribute.name);
+  return parsed.body.innerHTML;
+}
+
 export const PasteConversion = Extension.create({
   name: 'pasteConversion',
   addProseMirrorPlugins() {
@@ -47,6 +62,7 @@ export const PasteConversion = Extension.create({
       new Plugin({
         key: new PluginKey('paste-conversion'),
         props: {
+          transformPastedHTML: inertHtml,
           handlePaste: (view, event) => {
             const data = event.clipboardData;
             if (!data || view.state.selection.$from.parent.type.spec.code) return false;

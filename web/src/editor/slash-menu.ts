@@ -29,6 +29,30 @@ function continueAfterBlock(editor: Editor): void {
   else editor.chain().insertContentAt(after, { type: 'paragraph' }).setTextSelection(after + 1).run();
 }
 
+/** A line after the block the cursor is in when that block ends the page, so writing can go on below it. */
+function lineAfter(editor: Editor): void {
+  const { doc, selection } = editor.state;
+  if (selection.$from.depth < 1 || selection.$from.index(0) !== doc.childCount - 1 || doc.lastChild?.type.name === 'paragraph') return;
+  editor.view.dispatch(editor.state.tr.insert(doc.content.size, editor.schema.nodes.paragraph.create()));
+}
+
+/** Inserts a block that holds blocks, then puts the cursor in its first line (not after its last). */
+const container = (insert: (editor: Editor, range: Range) => void) => (editor: Editor, range: Range) => {
+  const start = range.from;
+  insert(editor, range);
+  lineAfter(editor);
+  let first: number | null = null;
+  editor.state.doc.nodesBetween(Math.max(0, start - 1), editor.state.doc.content.size, (node, position) => {
+    if (first !== null) return false;
+    if (node.isTextblock && position >= start - 1) {
+      first = position + 1;
+      return false;
+    }
+    return true;
+  });
+  if (first !== null) editor.commands.setTextSelection(first);
+};
+
 export const SLASH_COMMANDS: SlashCommand[] = [
   { title: 'Text', keywords: 'paragraph plain', run: (editor, range) => at(editor, range).setParagraph().run() },
   { title: 'Heading 1', keywords: 'h1 title large', run: (editor, range) => at(editor, range).setHeading({ level: 1 }).run() },
@@ -67,12 +91,12 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       continueAfterBlock(editor);
     },
   },
-  { title: 'Table', keywords: 'grid rows columns spreadsheet', run: (editor, range) => at(editor, range).insertTable().run() },
-  { title: 'Cards', keywords: 'card grid gallery table view', run: (editor, range) => at(editor, range).insertTable({ rows: 2, columns: 2, cards: true }).run() },
-  { title: 'Stepper', keywords: 'steps procedure howto', run: (editor, range) => at(editor, range).insertStepper().run() },
-  { title: 'Columns', keywords: 'side by side layout two', run: (editor, range) => at(editor, range).insertColumns(2).run() },
-  { title: 'Adaptive content', keywords: 'if condition visitor claims conditional', run: (editor, range) => at(editor, range).insertIf().run() },
-  { title: 'Updates', keywords: 'changelog timeline release notes', run: (editor, range) => at(editor, range).insertUpdates().run() },
+  { title: 'Table', keywords: 'grid rows columns spreadsheet', run: container((editor, range) => at(editor, range).insertTable().run()) },
+  { title: 'Cards', keywords: 'card grid gallery table view', run: container((editor, range) => at(editor, range).insertTable({ rows: 2, columns: 2, cards: true }).run()) },
+  { title: 'Stepper', keywords: 'steps procedure howto', run: container((editor, range) => at(editor, range).insertStepper().run()) },
+  { title: 'Columns', keywords: 'side by side layout two', run: container((editor, range) => at(editor, range).insertColumns(2).run()) },
+  { title: 'Adaptive content', keywords: 'if condition visitor claims conditional', run: container((editor, range) => at(editor, range).insertIf().run()) },
+  { title: 'Updates', keywords: 'changelog timeline release notes', run: container((editor, range) => at(editor, range).insertUpdates().run()) },
   ...VOID_BLOCKS.map(
     ({ kind }): SlashCommand => ({
       title: kind.title,
@@ -98,9 +122,12 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   },
 ];
 
+/** The commands matching every word typed: those whose title matches first, then those matched by a keyword. */
 export function matchCommands(query: string): SlashCommand[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  return SLASH_COMMANDS.filter((command) => words.every((word) => `${command.title} ${command.keywords}`.toLowerCase().includes(word)));
+  const matching = SLASH_COMMANDS.filter((command) => words.every((word) => `${command.title} ${command.keywords}`.toLowerCase().includes(word)));
+  const byTitle = (command: SlashCommand) => words.every((word) => command.title.toLowerCase().includes(word));
+  return [...matching.filter(byTitle), ...matching.filter((command) => !byTitle(command))];
 }
 
 interface MenuState {

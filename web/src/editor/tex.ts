@@ -1,3 +1,4 @@
+/// <reference path="./css.d.ts" />
 /**
  * KaTeX, loaded with the first formula shown (its own chunk and stylesheet, both from Quire's origin). It
  * draws into the element through the DOM (katex.render), whose style properties the Content-Security-Policy
