@@ -8,7 +8,7 @@ import { needs } from '../helpers/system.ts';
 import { drainJobs, fixture } from '../openapi/helpers.ts';
 import { parseMarkdown, renderMarkdown } from '../../src/content/markdown/index.ts';
 import { createSession } from '../../src/sessions/store.ts';
-import { CHROMIUM, freePort } from './support.ts';
+import { assertAccessible, CHROMIUM, freePort } from './support.ts';
 
 /**
  * Every block and inline of the document model written through the editor in Chromium (the slash menu, the
@@ -245,6 +245,7 @@ describe('every block through the editor [sqlite]', { skip }, () => {
     await page.waitForFunction("[...document.querySelectorAll('.images-block img')].some((img) => img.complete && img.naturalWidth > 0)");
 
     await page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor({ timeout: 30_000 });
+    await assertAccessible(page, 'the editor with every block');
 
     const markdown = await world.admin.api.get(`/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content/page/${pageId}?format=markdown`);
     assert.equal(markdown.status, 200, JSON.stringify(markdown.body));
