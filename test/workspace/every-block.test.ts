@@ -239,6 +239,11 @@ describe('every block through the editor [sqlite]', { skip }, () => {
     assert.equal(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned), undefined);
     await lastParagraph();
 
+    // The address of a picture, pasted, is an image block.
+    await paste({ 'text/plain': 'https://example.com/pictures/logo.png' });
+    await page.locator('.images-block img[src="https://example.com/pictures/logo.png"]').waitFor({ state: 'attached' });
+    await lastParagraph();
+
     // The files panel puts the space's picture in the page.
     await page.getByText('Files of the space').click();
     await page.getByRole('button', { name: 'Insert diagram.png' }).click();
@@ -284,6 +289,7 @@ describe('every block through the editor [sqlite]', { skip }, () => {
       '{% hint style="success" %}',
       'From **HTML**',
       '| H',
+      '<img src="https://example.com/pictures/logo.png"',
       '<figure><img src="files/',
     ]) {
       assert.ok(text.includes(expected), `the page's Markdown has ${JSON.stringify(expected)}:\n${text}`);

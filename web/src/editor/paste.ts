@@ -54,6 +54,23 @@ export function inertHtml(html: string): string {
   return parsed.body.innerHTML;
 }
 
+/** An address of a picture on its own (pasted, or dropped from another page): https, ending as an image does. */
+export function imageAddress(text: string): string | null {
+  const value = text.trim();
+  if (/\s/.test(value)) return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && /\.(png|jpe?g|gif|webp|svg|avif)$/i.test(url.pathname) ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function imageBlockOf(url: string): JSONContent {
+  const block = { object: 'block', type: 'images', data: {}, nodes: [{ object: 'block', type: 'image', data: { ref: { kind: 'url', url } }, fragments: [], isVoid: true }], isVoid: false };
+  return { type: 'images', attrs: { block: JSON.stringify(block) } };
+}
+
 export const PasteConversion = Extension.create({
   name: 'pasteConversion',
   addProseMirrorPlugins() {
@@ -63,10 +80,23 @@ export const PasteConversion = Extension.create({
         key: new PluginKey('paste-conversion'),
         props: {
           transformPastedHTML: inertHtml,
+          // A picture dragged from another page arrives as its address: it becomes an image block where it is dropped.
+          handleDrop: (view, event) => {
+            const address = event.dataTransfer && !event.dataTransfer.files.length ? imageAddress(event.dataTransfer.getData('text/uri-list').split('\n')[0] ?? '') : null;
+            const at = address ? view.posAtCoords({ left: event.clientX, top: event.clientY }) : null;
+            if (!address || !at) return false;
+            editor.chain().focus().insertContentAt(at.pos, imageBlockOf(address)).run();
+            return true;
+          },
           handlePaste: (view, event) => {
             const data = event.clipboardData;
             if (!data || view.state.selection.$from.parent.type.spec.code) return false;
             const text = data.getData('text/plain');
+            const picture = !data.getData('text/html') && imageAddress(text);
+            if (picture) {
+              editor.chain().focus().insertContent(imageBlockOf(picture)).run();
+              return true;
+            }
             if (data.getData('text/html') || !text || !looksLikeMarkdown(text)) return false;
             void pasteMarkdown(editor, text);
             return true;
