@@ -88,9 +88,10 @@ describe('every block through the editor [sqlite]', { skip }, () => {
   }
 
   /** The open dialog: fills what is given (by label), then confirms. */
-  async function dialog(fields: Record<string, string | { option: string }>, confirm = 'Insert'): Promise<void> {
+  async function dialog(fields: Record<string, string | { option: string }>, confirm = 'Insert', checkAccessible = false): Promise<void> {
     const open = page.locator('dialog.editor-dialog[open]');
     await open.waitFor();
+    if (checkAccessible) await assertAccessible(page, 'a block\'s dialog');
     for (const [label, value] of Object.entries(fields)) {
       const field = open.getByLabel(label, { exact: true });
       if (typeof value === 'string') await field.fill(value);
@@ -201,7 +202,7 @@ describe('every block through the editor [sqlite]', { skip }, () => {
     await dialog({ Page: { option: 'Target page' } });
     await lastParagraph();
     await slash('openapi operation');
-    await dialog({ 'OpenAPI specification': { option: 'petstore' }, Operation: { option: 'GET /pets' } });
+    await dialog({ 'OpenAPI specification': { option: 'petstore' }, Operation: { option: 'GET /pets' } }, 'Insert', true);
     await lastParagraph();
 
     // A formula, drawn by KaTeX as it is typed.
