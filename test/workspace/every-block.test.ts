@@ -212,7 +212,10 @@ describe('every block through the editor [sqlite]', { skip }, () => {
     await lastParagraph();
 
     // Inlines: shortcuts, the slash menu and the link picker.
+    // The emoji names load in their own chunk when the editor opens; `:name:` knows them once it is there.
+    await page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('/gemoji-')));
     await page.keyboard.type('Wave :wave: and $$x^2$$ then ');
+    await page.locator('.inline-emoji').waitFor();
     await page.locator('.inline-inline-math .katex').waitFor();
     await page.keyboard.type('@');
     await dialog({ Person: { option: 'Ada Admin' } });
