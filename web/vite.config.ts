@@ -16,5 +16,7 @@ export default defineConfig({
     target: 'es2022',
     cssCodeSplit: true,
     reportCompressedSize: false,
+    // Fonts (KaTeX's) are files of their own: the Content-Security-Policy's font-src is 'self', not data:.
+    assetsInlineLimit: (file: string) => (/\.(woff2?|ttf|otf)$/.test(file) ? false : undefined),
   },
 });

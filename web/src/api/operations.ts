@@ -161,6 +161,11 @@ export const OPERATIONS = {
   deleteOpenApiSpec: ['DELETE', '/v1/orgs/{organizationId}/openapi/{specSlug}'],
   listOpenApiSpecVersions: ['GET', '/v1/orgs/{organizationId}/openapi/{specSlug}/versions'],
   getLatestOpenApiSpecContent: ['GET', '/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content'],
+  listFilesInChangeRequestById: ['GET', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files'],
+  listFiles: ['GET', '/v1/spaces/{spaceId}/content/files'],
+  listOpenAPISpecs: ['GET', '/v1/orgs/{organizationId}/openapi'],
+  getLatestOpenAPISpecVersionContent: ['GET', '/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content'],
+  getEmbedByUrlInSpace: ['GET', '/v1/spaces/{spaceId}/embed'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 type Operation = keyof typeof OPERATIONS;
@@ -238,6 +243,14 @@ export const api = {
   postReply: (place: CommentPlace, commentId: string, markdown: string) =>
     call<CommentReply>(place.changeRequestId ? 'postCommentReplyInChangeRequest' : 'postCommentReplyInSpace', { ...placeParams(place), commentId }, { body: { markdown } }, { format: 'markdown' }),
   mergeRules: (spaceId: string) => call<MergeRules>('getMergeRules', { spaceId }),
+  files: (spaceId: string, changeRequestId?: string) =>
+    changeRequestId
+      ? call<List<RevisionFile>>('listFilesInChangeRequestById', { spaceId, changeRequestId }, undefined, { limit: '1000' })
+      : call<List<RevisionFile>>('listFiles', { spaceId }, undefined, { limit: '1000' }),
+  openAPISpecs: (organizationId: string) => call<List<{ slug: string; processingState: string }>>('listOpenAPISpecs', { organizationId }, undefined, { limit: '1000' }),
+  openAPISpecContent: (organizationId: string, specSlug: string) =>
+    call<{ filesystem: Array<{ isEntrypoint: boolean; specification: unknown }> }>('getLatestOpenAPISpecVersionContent', { organizationId, specSlug }),
+  embed: (spaceId: string, url: string) => call<{ title?: string; site?: string }>('getEmbedByUrlInSpace', { spaceId }, undefined, { url }),
 };
 
 /**
@@ -251,4 +264,14 @@ export function callOperation<T>(operation: Operation, params?: Record<string, s
 /** An operation's path with its parameters filled in (for the one upload the browser sends as raw bytes). */
 export function operationPath(operation: Operation, params: Record<string, string>): string {
   return path(operation, params);
+}
+
+/** A file of a space or change request, as `listFiles` gives it. */
+export interface RevisionFile {
+  id: string;
+  name: string;
+  contentType: string;
+  downloadURL: string;
+  size: number;
+  dimensions?: { width: number; height: number };
 }

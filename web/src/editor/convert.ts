@@ -16,9 +16,28 @@ import { math } from './blocks/math.ts';
 import { opaqueBlock } from './blocks/opaque.ts';
 import { paragraph } from './blocks/paragraph.ts';
 import { tabs } from './blocks/tabs.ts';
+import { table } from './blocks/table.ts';
+import { stepper } from './blocks/stepper.ts';
+import { columns } from './blocks/columns.ts';
+import { ifBlock } from './blocks/if.ts';
+import { updates } from './blocks/updates.ts';
+import { embed } from './blocks/embed.ts';
+import { file } from './blocks/file.ts';
+import { contentRef } from './blocks/content-ref.ts';
+import { reusableContent } from './blocks/reusable-content.ts';
+import { drawing } from './blocks/drawing.ts';
+import { integration } from './blocks/integration.ts';
+import { openapiOperation, openapiSchemas, openapiWebhook, swagger } from './blocks/openapi.ts';
+import type { VoidBlockSpec } from './blocks/void-block.ts';
+
+/** The blocks without text of their own, each edited through a dialog of its fields (blocks/void-block.ts). */
+export const VOID_BLOCKS: VoidBlockSpec[] = [embed, file, contentRef, openapiOperation, swagger, openapiSchemas, openapiWebhook, reusableContent, drawing, integration];
 
 /** Every block the editor models, one spec per document block (blocks/). */
-export const BLOCKS: BlockSpec[] = [paragraph, heading, listUnordered, listOrdered, listTasks, blockquote, code, divider, hint, math, images, expandable, tabs, opaqueBlock];
+export const BLOCKS: BlockSpec[] = [
+  paragraph, heading, listUnordered, listOrdered, listTasks, blockquote, code, divider, hint, math, images, expandable, tabs,
+  table, stepper, columns, ifBlock, updates, ...VOID_BLOCKS, opaqueBlock,
+];
 
 const byDocumentType = new Map(BLOCKS.flatMap((spec) => spec.documentTypes.map((type) => [type, spec] as const)));
 const byNodeName = new Map(BLOCKS.flatMap((spec) => spec.nodeNames.map((name) => [name, spec] as const)));

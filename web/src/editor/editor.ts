@@ -1,20 +1,24 @@
 import { Editor } from '@tiptap/core';
 import type { Document } from '../api/types.ts';
 import { documentToEditor, editorToDocument } from './convert.ts';
+import { LinkPicker } from './inlines/link-picker.ts';
+import { PasteConversion } from './paste.ts';
+import { Place, type EditorPlace } from './place.ts';
 import { schemaExtensions } from './schema.ts';
 import { SlashMenu } from './slash-menu.ts';
 import './editor.css';
 
 /**
  * The page editor: TipTap 3 with Quire's schema only (schema.ts). TipTap's own <style> element is not injected: the
- * Content-Security-Policy forbids it, and editor.css carries those rules.
+ * Content-Security-Policy forbids it, and editor.css carries those rules. `place` (the space and change request)
+ * is what the pickers list: pages, files, people, OpenAPI operations.
  */
-export function createPageEditor(options: { element: HTMLElement; document: Document | undefined; editable: boolean; label: string; onChange?: () => void }): Editor {
+export function createPageEditor(options: { element: HTMLElement; document: Document | undefined; editable: boolean; label: string; onChange?: () => void; place?: EditorPlace }): Editor {
   const editor = new Editor({
     element: options.element,
     editable: options.editable,
     injectCSS: false,
-    extensions: [...schemaExtensions(), ...(options.editable ? [SlashMenu] : [])],
+    extensions: [...schemaExtensions(), Place.configure({ place: options.place ?? null }), ...(options.editable ? [SlashMenu, LinkPicker, PasteConversion] : [])],
     content: documentToEditor(options.document),
     editorProps: { attributes: { class: 'page-body', 'aria-label': options.label, 'aria-multiline': 'true', role: 'textbox' } },
     onUpdate: () => options.onChange?.(),
@@ -25,3 +29,6 @@ export function createPageEditor(options: { element: HTMLElement; document: Docu
 export function documentOf(editor: Editor, original?: Document): Document {
   return editorToDocument(editor.getJSON(), original);
 }
+
+export { insertFile } from './files.ts';
+export type { EditorPlace } from './place.ts';

@@ -14,7 +14,7 @@ export class FieldView implements NodeView {
 
   constructor(
     private props: NodeViewRendererProps,
-    options: { label: string; attribute: string; className: string; multiline?: boolean; contentDOM?: boolean },
+    options: { label: string; attribute: string; className: string; multiline?: boolean; contentDOM?: boolean; preview?: (element: HTMLElement, value: string) => void },
   ) {
     this.dom = document.createElement('div');
     this.dom.className = `${options.className} field-view`;
@@ -35,14 +35,24 @@ export class FieldView implements NodeView {
     });
     this.dom.append(label, this.field);
     this.attribute = options.attribute;
+    if (options.preview) {
+      const preview = document.createElement('div');
+      preview.className = 'field-preview';
+      preview.setAttribute('aria-hidden', 'true');
+      this.dom.append(preview);
+      this.preview = (value) => options.preview!(preview, value);
+      this.preview(this.field.value);
+    }
   }
 
   private attribute: string;
+  private preview: ((value: string) => void) | null = null;
 
   update(node: NodeViewRendererProps['node']): boolean {
     if (node.type !== this.props.node.type) return false;
     const value = String(node.attrs[this.attribute] ?? '');
     if (this.field.value !== value) this.field.value = value;
+    this.preview?.(value);
     this.props = { ...this.props, node };
     return true;
   }

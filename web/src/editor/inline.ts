@@ -4,10 +4,12 @@ import type { DocumentLeaf, DocumentMark, DocumentText, InlineContent } from '..
 /**
  * Inline content: the document's text leaves and marks ↔ ProseMirror text nodes and marks, one mark for
  * one mark (bold, italic, code, strikethrough, keyboard, superscript, subscript, color); a `link` inline is
- * the `link` mark carrying its reference. Every other inline (emoji, icon, math, mention, button, annotation,
- * expression, inline image) is an `opaqueInline` node holding the inline as it came, shown read-only and sent
- * back unchanged.
+ * the `link` mark carrying its reference. The inlines written as one piece (emoji, icon, math, mention, button,
+ * annotation, expression, inline image) are `inlineItem` nodes holding the inline (inlines/), edited through
+ * their dialog; anything else (a link around an image, an inline of a newer model) is an `opaqueInline`,
+ * shown read-only and sent back unchanged.
  */
+const WHOLE_INLINES = new Set(['emoji', 'mention', 'inline-math', 'button', 'icon', 'expression', 'inline-image', 'annotation']);
 const SIMPLE_MARKS: Record<string, string> = {
   bold: 'bold',
   italic: 'italic',
@@ -46,7 +48,8 @@ export function inlinesToEditor(nodes: InlineContent[]): JSONContent[] {
     else if (node.type === 'link' && node.nodes.every((child) => child.object === 'text')) {
       const link: EditorMark = { type: 'link', attrs: { ref: JSON.stringify(node.data.ref), href: node.data.ref.kind === 'url' ? node.data.ref.url : '#' } };
       for (const child of node.nodes) if (child.object === 'text') out.push(...leavesToEditor(child.leaves, [link]));
-    } else out.push({ type: 'opaqueInline', attrs: { json: JSON.stringify(node) } });
+    } else if (WHOLE_INLINES.has(node.type)) out.push({ type: 'inlineItem', attrs: { json: JSON.stringify(node) } });
+    else out.push({ type: 'opaqueInline', attrs: { json: JSON.stringify(node) } });
   }
   return out;
 }
@@ -100,7 +103,7 @@ export function inlinesToDocument(content: JSONContent[] | undefined): InlineCon
         out.push(text);
       }
       text.leaves.push({ object: 'leaf', text: '\n', marks: [] });
-    } else if (node.type === 'opaqueInline') {
+    } else if (node.type === 'opaqueInline' || node.type === 'inlineItem') {
       closeLink();
       text = null;
       out.push(JSON.parse(String(node.attrs?.json)) as InlineContent);

@@ -16,3 +16,13 @@ export function plainText(nodes: Array<DocumentBlock | InlineContent>): string {
 export function isEmptyParagraph(block: DocumentBlock): boolean {
   return block.type === 'paragraph' && block.nodes.every((node) => node.object === 'text' && node.leaves.every((leaf) => leaf.text === ''));
 }
+
+/** A container's blocks for the editor, which needs one block where the document may hold none. */
+export function childrenToEditor(blocks: DocumentBlock[], convert: { blocksToEditor(blocks: DocumentBlock[]): import('@tiptap/core').JSONContent[] }): import('@tiptap/core').JSONContent[] {
+  return blocks.length ? convert.blocksToEditor(blocks) : [{ type: 'paragraph' }];
+}
+
+/** A container's blocks back, empty again when the editor's one line was left empty. */
+export function childrenToDocument(nodes: DocumentBlock[]): DocumentBlock[] {
+  return nodes.length === 1 && isEmptyParagraph(nodes[0]) ? [] : nodes;
+}

@@ -3,6 +3,7 @@ import Code from '@tiptap/extension-code';
 import StarterKit from '@tiptap/starter-kit';
 import { BLOCKS } from './convert.ts';
 import { Color, DocumentLink, Keyboard, OpaqueInline, Subscript, Superscript } from './marks.ts';
+import { InlineItem } from './inlines/inline-item.ts';
 
 /**
  * The editor's schema: StarterKit for the document, text, bold, italic, strike, hard breaks, history and the
@@ -32,5 +33,6 @@ export function schemaExtensions(): AnyExtension[] {
     Color,
     DocumentLink,
     OpaqueInline,
+    InlineItem,
   ];
 }

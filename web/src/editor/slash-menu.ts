@@ -1,6 +1,11 @@
 import { Extension, type Editor, type Range } from '@tiptap/core';
 import { NodeSelection, Plugin, PluginKey } from '@tiptap/pm/state';
 import type { EditorView } from '@tiptap/pm/view';
+import { VOID_BLOCKS } from './convert.ts';
+import { editVoidBlock } from './blocks/void-block.ts';
+import { insertInlineOf } from './inlines/inline-item.ts';
+import { INLINE_KINDS } from './inlines/kinds.ts';
+import { pickLink } from './inlines/link-picker.ts';
 
 /** One entry of the slash menu: what it makes, and how. */
 interface SlashCommand {
@@ -23,6 +28,30 @@ function continueAfterBlock(editor: Editor): void {
   if (next?.isTextblock) editor.chain().setTextSelection(after + 1).run();
   else editor.chain().insertContentAt(after, { type: 'paragraph' }).setTextSelection(after + 1).run();
 }
+
+/** A line after the block the cursor is in when that block ends the page, so writing can go on below it. */
+function lineAfter(editor: Editor): void {
+  const { doc, selection } = editor.state;
+  if (selection.$from.depth < 1 || selection.$from.index(0) !== doc.childCount - 1 || doc.lastChild?.type.name === 'paragraph') return;
+  editor.view.dispatch(editor.state.tr.insert(doc.content.size, editor.schema.nodes.paragraph.create()));
+}
+
+/** Inserts a block that holds blocks, then puts the cursor in its first line (not after its last). */
+const container = (insert: (editor: Editor, range: Range) => void) => (editor: Editor, range: Range) => {
+  const start = range.from;
+  insert(editor, range);
+  lineAfter(editor);
+  let first: number | null = null;
+  editor.state.doc.nodesBetween(Math.max(0, start - 1), editor.state.doc.content.size, (node, position) => {
+    if (first !== null) return false;
+    if (node.isTextblock && position >= start - 1) {
+      first = position + 1;
+      return false;
+    }
+    return true;
+  });
+  if (first !== null) editor.commands.setTextSelection(first);
+};
 
 export const SLASH_COMMANDS: SlashCommand[] = [
   { title: 'Text', keywords: 'paragraph plain', run: (editor, range) => at(editor, range).setParagraph().run() },
@@ -62,11 +91,43 @@ export const SLASH_COMMANDS: SlashCommand[] = [
       continueAfterBlock(editor);
     },
   },
+  { title: 'Table', keywords: 'grid rows columns spreadsheet', run: container((editor, range) => at(editor, range).insertTable().run()) },
+  { title: 'Cards', keywords: 'card grid gallery table view', run: container((editor, range) => at(editor, range).insertTable({ rows: 2, columns: 2, cards: true }).run()) },
+  { title: 'Stepper', keywords: 'steps procedure howto', run: container((editor, range) => at(editor, range).insertStepper().run()) },
+  { title: 'Columns', keywords: 'side by side layout two', run: container((editor, range) => at(editor, range).insertColumns(2).run()) },
+  { title: 'Adaptive content', keywords: 'if condition visitor claims conditional', run: container((editor, range) => at(editor, range).insertIf().run()) },
+  { title: 'Updates', keywords: 'changelog timeline release notes', run: container((editor, range) => at(editor, range).insertUpdates().run()) },
+  ...VOID_BLOCKS.map(
+    ({ kind }): SlashCommand => ({
+      title: kind.title,
+      keywords: kind.keywords,
+      run: (editor, range) => {
+        at(editor, range).run();
+        void editVoidBlock(editor, kind, kind.blank(), 'Insert').then((block) => {
+          if (!block) return void editor.commands.focus();
+          editor.chain().focus().insertContent({ type: kind.node, attrs: { block: JSON.stringify(block) } }).run();
+          continueAfterBlock(editor);
+        });
+      },
+    }),
+  ),
+  ...INLINE_KINDS.map((kind): SlashCommand => ({ title: kind.title, keywords: `inline ${kind.keywords}`, run: (editor, range) => void insertInlineOf(editor, kind, range) })),
+  {
+    title: 'Link',
+    keywords: 'page anchor url address hyperlink',
+    run: (editor, range) => {
+      at(editor, range).run();
+      void pickLink(editor);
+    },
+  },
 ];
 
+/** The commands matching every word typed: those whose title matches first, then those matched by a keyword. */
 export function matchCommands(query: string): SlashCommand[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  return SLASH_COMMANDS.filter((command) => words.every((word) => `${command.title} ${command.keywords}`.toLowerCase().includes(word)));
+  const matching = SLASH_COMMANDS.filter((command) => words.every((word) => `${command.title} ${command.keywords}`.toLowerCase().includes(word)));
+  const byTitle = (command: SlashCommand) => words.every((word) => command.title.toLowerCase().includes(word));
+  return [...matching.filter(byTitle), ...matching.filter((command) => !byTitle(command))];
 }
 
 interface MenuState {
@@ -83,9 +144,10 @@ function findSlash(view: EditorView): MenuState | null {
   const $from = selection.$from;
   if ($from.parent.type.name !== 'paragraph') return null;
   const before = $from.parent.textBetween(0, $from.parentOffset, undefined, '\ufffc');
-  const match = /^\/([\w ]{0,30})$/.exec(before);
+  // At the start of a line, or after a space (for inlines: an emoji, a mention, a formula in a sentence).
+  const match = /(^|\s)\/([\w ]{0,30})$/.exec(before);
   if (!match) return null;
-  return { range: { from: $from.start(), to: $from.pos }, query: match[1] };
+  return { range: { from: $from.start() + match.index + match[1].length, to: $from.pos }, query: match[2] };
 }
 
 /**

@@ -4,7 +4,8 @@ import { invalidate } from '../api/cache.ts';
 import { api } from '../api/operations.ts';
 import type { DocumentPage } from '../api/types.ts';
 import { addNavigationGuard } from '../app/router.ts';
-import { createPageEditor, documentOf } from '../editor/editor.ts';
+import { createPageEditor, documentOf, insertFile } from '../editor/editor.ts';
+import { FilesPanel } from '../files/files-panel.tsx';
 import { PageSaver, type SaveStatus } from './page-saver.ts';
 import { PageProperties } from './page-properties.tsx';
 import { SaveIndicator } from './save-indicator.tsx';
@@ -33,7 +34,7 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
       },
     );
     saverRef.current = saver;
-    const editor = createPageEditor({ element: host.current!, document: props.page.document, editable: true, label: `Body of ${props.page.title}`, onChange: () => saver.documentChanged() });
+    const editor = createPageEditor({ element: host.current!, document: props.page.document, editable: true, label: `Body of ${props.page.title}`, onChange: () => saver.documentChanged(), place: { spaceId: props.spaceId, changeRequestId: props.changeRequestId } });
     editorRef.current = editor;
     const beforeUnload = (event: BeforeUnloadEvent) => {
       if (saver.hasUnsavedWork) event.preventDefault();
@@ -61,6 +62,7 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
       <PageProperties page={props.page} onChange={(fields) => saverRef.current?.change(fields)} />
       <SaveIndicator status={status} onRetry={() => saverRef.current?.saveNow()} onOverwrite={() => saverRef.current?.overwrite()} onReload={props.onReload} />
       <div ref={host} class="editor-host" />
+      <FilesPanel spaceId={props.spaceId} changeRequestId={props.changeRequestId} onInsert={(file) => editorRef.current && insertFile(editorRef.current, file)} />
     </article>
   );
 }

@@ -2,6 +2,7 @@ import { Node } from '@tiptap/core';
 import type { DocumentBlockImage, DocumentBlockImages, ImageRef } from '../../../../src/content/markdown/types.ts';
 import type { BlockSpec } from '../block-spec.ts';
 import { plainText } from '../plain-text.ts';
+import { placeData } from '../place.ts';
 
 declare module '@tiptap/core' {
   interface Commands<ReturnType> {
@@ -22,7 +23,7 @@ const ImagesNode = Node.create({
   parseHTML: () => [{ tag: 'figure[data-images]', getAttrs: (element) => ({ block: (element as HTMLElement).dataset.images }) }],
   renderHTML: ({ node }) => ['figure', { 'data-images': node.attrs.block }],
   addNodeView() {
-    return ({ node }) => {
+    return ({ node, editor }) => {
       const block = JSON.parse(node.attrs.block) as DocumentBlockImages;
       const dom = document.createElement('div');
       dom.className = 'images-block';
@@ -32,18 +33,17 @@ const ImagesNode = Node.create({
         const ref = image.data.ref;
         img.alt = image.data.alt ?? '';
         if (ref.kind === 'url') img.src = ref.url;
+        // A file of the space is shown from its signed download address.
+        else void placeData(editor)?.files().then((files) => {
+          const found = files.find((item) => item.id === ref.file);
+          if (found) img.src = found.downloadURL;
+        }, () => undefined);
         figure.append(img);
         const caption = plainText(image.fragments.find((fragment) => fragment.fragment === 'caption')?.nodes ?? []);
         if (caption) {
           const figcaption = document.createElement('figcaption');
           figcaption.textContent = caption;
           figure.append(figcaption);
-        }
-        if (ref.kind === 'file') {
-          const note = document.createElement('p');
-          note.className = 'meta';
-          note.textContent = `A file of the space (${ref.file})`;
-          figure.append(note);
         }
         dom.append(figure);
       }

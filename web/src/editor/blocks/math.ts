@@ -2,6 +2,7 @@ import { InputRule, Node } from '@tiptap/core';
 import type { DocumentBlockMath } from '../../../../src/content/markdown/types.ts';
 import type { BlockSpec } from '../block-spec.ts';
 import { FieldView } from '../field-view.ts';
+import { renderTex } from '../tex.ts';
 
 declare module '@tiptap/core' {
   interface Commands<ReturnType> {
@@ -21,7 +22,7 @@ const MathNode = Node.create({
   parseHTML: () => [{ tag: 'div[data-math]', getAttrs: (element) => ({ formula: (element as HTMLElement).textContent ?? '' }) }],
   renderHTML: ({ node }) => ['div', { 'data-math': '', class: 'math-block' }, node.attrs.formula],
   addNodeView() {
-    return (props) => new FieldView(props, { label: 'TeX formula', attribute: 'formula', className: 'math-block', multiline: true });
+    return (props) => new FieldView(props, { label: 'TeX formula', attribute: 'formula', className: 'math-block', multiline: true, preview: (element, formula) => renderTex(element, formula, true) });
   },
   addCommands() {
     return {

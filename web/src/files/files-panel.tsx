@@ -1,0 +1,52 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, type RevisionFile } from '../api/operations.ts';
+import './files-panel.css';
+
+/**
+ * The files of the space as the change request has them (`listFilesInChangeRequestById`): name, kind and
+ * size, each with "Insert", which puts it into the page at the cursor (a picture as an image block, anything
+ * else as a file block). Collapsed until opened, so it costs one request only when wanted.
+ */
+export function FilesPanel(props: { spaceId: string; changeRequestId: string; onInsert: (file: RevisionFile) => void }) {
+  const [open, setOpen] = useState(false);
+  const [files, setFiles] = useState<RevisionFile[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    let live = true;
+    setError(null);
+    api.files(props.spaceId, props.changeRequestId).then(
+      (list) => live && setFiles(list.items),
+      (failure: Error) => live && setError(failure.message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [open, props.spaceId, props.changeRequestId]);
+
+  return (
+    <details class="files-panel" open={open} onToggle={(event) => setOpen((event.currentTarget as HTMLDetailsElement).open)}>
+      <summary>Files of the space</summary>
+      {error && <p role="alert">{error}</p>}
+      {open && !files && !error && <p class="meta">Loading…</p>}
+      {files && files.length === 0 && <p class="meta">This space has no files yet. Files come with an import (Markdown, zip, HTML, Word) or Git Sync.</p>}
+      {files && files.length > 0 && (
+        <ul aria-label="Files of the space">
+          {files.map((file) => (
+            <li key={file.id}>
+              {file.contentType.startsWith('image/') && <img src={file.downloadURL} alt="" class="files-panel-thumb" loading="lazy" />}
+              <span class="files-panel-name">{file.name}</span>
+              <span class="meta">
+                {file.contentType} · {Math.max(1, Math.round(file.size / 1024))} KB
+              </span>
+              <button type="button" onClick={() => props.onInsert(file)} aria-label={`Insert ${file.name}`}>
+                Insert
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </details>
+  );
+}
