@@ -184,8 +184,10 @@ export class LiveServer {
     this.writing.add(documentName);
     const started = process.hrtime.bigint();
     try {
-      const size = await writeLive(this.services, parseLiveName(documentName), document, this.lastEditors.get(documentName), this.log);
+      const { size, written } = await writeLive(this.services, parseLiveName(documentName), document, this.lastEditors.get(documentName), this.log);
       this.metrics.setSize(documentName, size);
+      // Tells the people in the page (in every process, through Redis) what the change request now holds.
+      if (written) document.broadcastStateless(JSON.stringify({ type: 'written', stateVector: Buffer.from(written).toString('base64') }));
       this.metrics.writes.observe(Number(process.hrtime.bigint() - started) / 1e9);
     } finally {
       this.writing.delete(documentName);

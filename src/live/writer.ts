@@ -49,13 +49,13 @@ async function editorOf(services: AppServices, userId: string | undefined, fallb
 
 /**
  * Writes `doc` to its change request when it differs from the page, merges what the page gained since into
- * `doc`, and compacts the stored state; answers the stored size. Run by one process at a time per document
+ * `doc`, and compacts the stored state; answers the stored size and the state vector written. Run by one process at a time per document
  * (the Redis extension's lock, or the only process).
  */
-export async function writeLive(services: AppServices, name: LiveName, doc: Y.Doc, lastEditor: Actor | undefined, log: Log): Promise<number> {
+export async function writeLive(services: AppServices, name: LiveName, doc: Y.Doc, lastEditor: Actor | undefined, log: Log): Promise<{ size: number; written?: Uint8Array }> {
   const operator = createContext(services, null);
   const stored = await loadLive(operator, name);
-  if (!stored) return 0;
+  if (!stored) return { size: 0 };
   // Everything stored (other processes' updates too) and everything this process holds.
   // Origin null: the server's own changes are not a connection's, so they start no store of their own.
   Y.applyUpdate(doc, stored.state, null);
@@ -63,7 +63,7 @@ export async function writeLive(services: AppServices, name: LiveName, doc: Y.Do
   const snapshot = new Y.Doc();
   Y.applyUpdate(snapshot, at);
   const actor = await editorOf(services, stored.lastEditor, lastEditor);
-  if (!actor) return compactLive(operator, name, null);
+  if (!actor) return { size: await compactLive(operator, name, null) };
   const ctx = createContext(services, actor);
   const current = await pageDocument(ctx, name);
   const document = await documentOf(snapshot, current.document);
@@ -83,5 +83,6 @@ export async function writeLive(services: AppServices, name: LiveName, doc: Y.Do
   const merged = body && body.format === 'document' ? body.document : undefined;
   const extra = merged ? await updateTowards(at, merged) : null;
   if (extra) Y.applyUpdate(doc, extra, null);
-  return compactLive(operator, name, extra, written.revision);
+  // The state vector of what was written: a browser whose own edits it covers shows them as saved.
+  return { size: await compactLive(operator, name, extra, written.revision), written: Y.encodeStateVectorFromUpdate(at) };
 }

@@ -1,4 +1,4 @@
-import { Editor } from '@tiptap/core';
+import { Editor, type AnyExtension } from '@tiptap/core';
 import type { Document } from '../api/types.ts';
 import { documentToEditor, editorToDocument } from './convert.ts';
 import { schemaExtensions } from './schema.ts';
@@ -9,13 +9,14 @@ import './editor.css';
  * The page editor: TipTap 3 with Quire's schema only (schema.ts). TipTap's own <style> element is not injected: the
  * Content-Security-Policy forbids it, and editor.css carries those rules.
  */
-export function createPageEditor(options: { element: HTMLElement; document: Document | undefined; editable: boolean; label: string; onChange?: () => void }): Editor {
+export function createPageEditor(options: { element: HTMLElement; document: Document | undefined; editable: boolean; label: string; onChange?: () => void; live?: AnyExtension[] }): Editor {
   const editor = new Editor({
     element: options.element,
     editable: options.editable,
     injectCSS: false,
-    extensions: [...schemaExtensions(), ...(options.editable ? [SlashMenu] : [])],
-    content: documentToEditor(options.document),
+    extensions: [...(options.live ? liveSchema(options.live) : schemaExtensions()), ...(options.editable ? [SlashMenu] : [])],
+    // Live (web/src/live/): the content is the shared document's, not the page as loaded.
+    ...(options.live ? {} : { content: documentToEditor(options.document) }),
     editorProps: { attributes: { class: 'page-body', 'aria-label': options.label, 'aria-multiline': 'true', role: 'textbox' } },
     onUpdate: () => options.onChange?.(),
   });
@@ -24,4 +25,9 @@ export function createPageEditor(options: { element: HTMLElement; document: Docu
 
 export function documentOf(editor: Editor, original?: Document): Document {
   return editorToDocument(editor.getJSON(), original);
+}
+
+/** Live co-editing: the schema with the shared document's own undo instead of StarterKit's (web/src/live/). */
+function liveSchema(live: AnyExtension[]): AnyExtension[] {
+  return [...schemaExtensions().map((extension) => (extension.name === 'starterKit' ? extension.configure({ undoRedo: false }) : extension)), ...live];
 }
