@@ -44,7 +44,7 @@ export class LiveDocument {
     user: { id: string; displayName: string; photoURL?: string },
   ) {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    this.socket = new HocuspocusProviderWebsocket({ url: `${scheme}://${location.host}/v1/live`, delay: 500, factor: 1.5, maxDelay: 10_000 });
+    this.socket = new HocuspocusProviderWebsocket({ url: `${scheme}://${location.host}/v1/live`, delay: 500, minDelay: 250, factor: 1.5, maxDelay: 10_000 });
     this.provider = new HocuspocusProvider({
       websocketProvider: this.socket,
       name,
