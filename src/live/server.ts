@@ -184,7 +184,9 @@ export class LiveServer {
     this.writing.add(documentName);
     const started = process.hrtime.bigint();
     try {
-      const { size, written } = await writeLive(this.services, parseLiveName(documentName), document, this.lastEditors.get(documentName), this.log);
+      // The last writer here, else anyone connected here who may write (an API edit to merge in, typed elsewhere).
+      const writer = this.lastEditors.get(documentName) ?? document.getConnections().map((connection) => connection.context as LiveContext).find((live) => live?.actor && !live.readOnly)?.actor;
+      const { size, written } = await writeLive(this.services, parseLiveName(documentName), document, writer, this.log);
       this.metrics.setSize(documentName, size);
       // Tells the people in the page (in every process, through Redis) what the change request now holds.
       if (written) document.broadcastStateless(JSON.stringify({ type: 'written', stateVector: Buffer.from(written).toString('base64') }));
