@@ -24,13 +24,14 @@ export function liveClient(options: { url: string; name: string; token?: string;
   const closes: string[] = [];
   const denied: string[] = [];
   // The cookie and Origin a browser sends with the upgrade, for session-authenticated clients.
-  const Socket = options.headers
-    ? class extends WebSocket {
-        constructor(address: string, protocols?: string | string[]) {
-          super(address, protocols, { headers: options.headers });
-        }
-      }
-    : WebSocket;
+  // A socket closed while it connects (a client destroyed while its server is down) reports an error event:
+  // that is the client going away, not a failure.
+  const Socket = class extends WebSocket {
+    constructor(address: string, protocols?: string | string[]) {
+      super(address, protocols, options.headers ? { headers: options.headers } : {});
+      this.on('error', () => undefined);
+    }
+  };
   const socket = new HocuspocusProviderWebsocket({ url: options.url, WebSocketPolyfill: Socket, delay: 100, factor: 1.5, maxDelay: 1000, minDelay: 50 });
   const provider = new HocuspocusProvider({
     websocketProvider: socket,

@@ -62,8 +62,10 @@ for (const dialect of dialects) {
       const text = a.paragraphs()[0];
       assert.equal(text, `${'a'.repeat(20)}First paragraph.${'b'.repeat(20)}`);
       await until('the change request has the text', async () => (await markdown(cr.id)) === `${text}\n\nSecond paragraph.\n`);
-      const cr1 = await world.admin.api.get(`/v1/spaces/${spaceId}/change-requests/${cr.id}`);
-      assert.notEqual(cr1.body.revision, undefined);
+      const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
+      assert.match(metrics.body, /^quire_live_connections [1-9]/m);
+      assert.match(metrics.body, /^quire_live_documents [1-9]/m);
+      assert.match(metrics.body, /^quire_live_updates_total [1-9]/m);
     });
 
     it('a reader follows the text live and cannot write: the server refuses and the page keeps its text', async () => {
@@ -124,6 +126,14 @@ for (const dialect of dialects) {
       big.type(0, 0, 'x'.repeat(300_000));
       await until('the oversized update closes the connection', () => big.closes.some((reason) => /update too large/.test(reason)));
       assert.equal(await markdown(cr.id), 'First paragraph.\n\nSecond paragraph.\n');
+
+      const hasty = connect(world.members.edit.token, cr.name);
+      await until('the client holds the page', () => hasty.paragraphs()[0] === 'First paragraph.');
+      for (let i = 0; i < 400; i++) hasty.type(0, 0, 'z');
+      await until('the flood closes the connection', () => hasty.closes.some((reason) => /too many updates/.test(reason)));
+      const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
+      assert.match(metrics.body, /^quire_live_refused_total\{reason="rate"\} [1-9]/m);
+      assert.match(metrics.body, /^quire_live_refused_total\{reason="update-size"\} [1-9]/m);
     });
   });
 }
