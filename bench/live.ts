@@ -126,9 +126,11 @@ export async function liveBench(): Promise<void> {
       const [sumBefore, countBefore] = [await metric(base, 'quire_live_revision_write_seconds_sum'), await metric(base, 'quire_live_revision_write_seconds_count')];
       for (let i = 0; i < writes; i++) {
         const text = (editor.doc.getXmlFragment('default').get(500) as Y.XmlElement).get(0) as Y.XmlText;
+        const revision = (await api(client, 'GET', `/v1/spaces/${space}/change-requests/${cr}`)).revision as string;
         text.insert(0, `Edit ${i}. `);
-        // Past the idle time (2 s) and the write itself.
-        await new Promise((resolve) => setTimeout(resolve, 4000));
+        // Until the idle write has moved the change request's head (the other documents are quiet by now).
+        const end = Date.now() + 120_000;
+        while ((await api(client, 'GET', `/v1/spaces/${space}/change-requests/${cr}`)).revision === revision && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 200));
       }
       const [sumAfter, countAfter] = [await metric(base, 'quire_live_revision_write_seconds_sum'), await metric(base, 'quire_live_revision_write_seconds_count')];
       const each = countAfter > countBefore ? ((sumAfter - sumBefore) / (countAfter - countBefore)) * 1000 : NaN;
