@@ -16,6 +16,8 @@
  *                                        served by a bare Fastify
  *   GET links, first analysis            a 10,000-page space with 3 links a page, fresh server target <= 0.5 s  bench/links.ts
  *
+ * `npm run bench -- live` measures live co-editing: update latency with 2, 10 and 50 clients, memory per open
+ * document, the periodic revision write on a 1,000-block page (bench/live.ts).
  * `npm run bench -- workspace` prints the workspace's first-load JavaScript, gzipped, from its build (bench/workspace.ts).
  * `npm run bench -- workers` measures the worker pool's inline threshold (bench/workers.ts).
  * `npm run bench -- jobs` compares the job queue with graphile-worker 0.17 on PostgreSQL (bench/jobs.ts);
@@ -93,6 +95,7 @@ async function main(): Promise<void> {
   if (only === 'jobs') return (await import('./jobs.ts')).jobsBench();
   if (only === 'workers') return (await import('./workers.ts')).workersBench();
   if (only === 'workspace') return (await import('./workspace.ts')).workspaceBench();
+  if (only === 'live') return (await import('./live.ts')).liveBench();
   const helloPort = 31000 + Math.floor(Math.random() * 1000);
   const quirePort = helloPort + 1000;
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-'));

@@ -64,6 +64,7 @@ import { fontFileRoutes, storageUploadRoutes } from './modules/fonts/routes.ts';
 import { sitePreviewRoutes } from './modules/site-preview/routes.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import type { DestinationStream } from 'pino';
+import { LiveServer } from './live/server.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -204,5 +205,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
   });
   await app.register(ssoRoutes, { mailer });
+  // Live co-editing: a WebSocket on this port (src/live/); documents are written before the server closes.
+  const live = new LiveServer(services, tokens, app.log, metrics.registry);
+  live.attach(app.server);
+  app.addHook('preClose', async () => live.close());
   return app;
 }

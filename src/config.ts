@@ -71,6 +71,10 @@ export interface Config {
   smtpUrl?: string;
   /** The From of every mail Quire sends (QUIRE_MAIL_FROM). */
   mailFrom: string;
+  /** Live co-editing (src/live/): the Redis that lets several processes share live documents (QUIRE_REDIS_URL); absent: this process alone. */
+  redisUrl?: string;
+  /** Live co-editing limits and timing (QUIRE_LIVE_*). */
+  live: { maxDocumentBytes: number; maxUpdateBytes: number; maxUpdatesPerSecond: number; idleMs: number; maxWaitMs: number; recheckSeconds: number };
 }
 
 export const TRANSLATION_ENGINES = ['auto', 'none', 'apertium', 'deepl', 'libretranslate', 'openai'] as const;
@@ -247,6 +251,15 @@ export function loadConfig(env: Env = process.env): Config {
     openapiFetchTimeoutSeconds: integer(env, 'QUIRE_OPENAPI_FETCH_TIMEOUT_SECONDS', 30, 1, 600),
     smtpUrl: smtpUrl(env.QUIRE_SMTP_URL),
     mailFrom: mailFrom(env.QUIRE_MAIL_FROM, publicUrl),
+    redisUrl: env.QUIRE_REDIS_URL || undefined,
+    live: {
+      maxDocumentBytes: integer(env, 'QUIRE_LIVE_MAX_DOCUMENT_BYTES', 16_000_000, 10_000, 1_000_000_000),
+      maxUpdateBytes: integer(env, 'QUIRE_LIVE_MAX_UPDATE_BYTES', 2_000_000, 1_000, 100_000_000),
+      maxUpdatesPerSecond: integer(env, 'QUIRE_LIVE_MAX_UPDATES_PER_SECOND', 100, 1, 100_000),
+      idleMs: integer(env, 'QUIRE_LIVE_IDLE_MS', 2000, 0, 60_000),
+      maxWaitMs: integer(env, 'QUIRE_LIVE_MAX_WAIT_MS', 30_000, 0, 600_000),
+      recheckSeconds: integer(env, 'QUIRE_LIVE_RECHECK_SECONDS', 5, 1, 3600),
+    },
   };
 }
 

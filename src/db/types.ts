@@ -10,9 +10,10 @@ import type { GitTables } from './tables/git.ts';
 import type { OpenapiTables } from './tables/openapi.ts';
 import type { SignInTables } from './tables/sign-in.ts';
 import type { FederatedSignInTables } from './tables/federated-sign-in.ts';
+import type { LiveTables } from './tables/live.ts';
 
 /**
  * Every table of Quire, for Kysely: the tables are declared by domain in src/db/tables/, with the column
  * conventions of both databases in src/db/tables/columns.ts. A new table goes into its domain's file.
  */
-export interface DB extends PeopleTables, ContentTables, JobsTables, SearchTables, ChangeRequestsTables, SitesTables, IntegrationsTables, TranslationsTables, GitTables, OpenapiTables, SignInTables, FederatedSignInTables {}
+export interface DB extends PeopleTables, ContentTables, JobsTables, SearchTables, ChangeRequestsTables, SitesTables, IntegrationsTables, TranslationsTables, GitTables, OpenapiTables, SignInTables, FederatedSignInTables, LiveTables {}

@@ -42,6 +42,8 @@ const ENGINES = new Set([
 function layerOf(area: string): Layer {
   if (ASSEMBLY.has(area)) return 'assembly';
   if (area.startsWith('modules/')) return 'module';
+  // Live co-editing (src/live/): a module of its own, mounted on the HTTP server's upgrades.
+  if (area === 'live') return 'module';
   if (ENGINES.has(area)) return 'engine';
   if (['db', 'policy', 'sessions', 'access', 'http', 'cli'].includes(area)) return area as Layer;
   if (!area.includes('/') && statSync(join(SRC, `${area}.ts`), { throwIfNoEntry: false })?.isFile()) return 'kernel';

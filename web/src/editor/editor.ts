@@ -1,4 +1,4 @@
-import { Editor } from '@tiptap/core';
+import { Editor, type AnyExtension } from '@tiptap/core';
 import type { Document } from '../api/types.ts';
 import { documentToEditor, editorToDocument } from './convert.ts';
 import { LinkPicker } from './inlines/link-picker.ts';
@@ -13,13 +13,18 @@ import './editor.css';
  * Content-Security-Policy forbids it, and editor.css carries those rules. `place` (the space and change request)
  * is what the pickers list: pages, files, people, OpenAPI operations.
  */
-export function createPageEditor(options: { element: HTMLElement; document: Document | undefined; editable: boolean; label: string; onChange?: () => void; place?: EditorPlace }): Editor {
+export function createPageEditor(options: { element: HTMLElement; document: Document | undefined; editable: boolean; label: string; onChange?: () => void; place?: EditorPlace; live?: AnyExtension[] }): Editor {
   const editor = new Editor({
     element: options.element,
     editable: options.editable,
     injectCSS: false,
-    extensions: [...schemaExtensions(), Place.configure({ place: options.place ?? null }), ...(options.editable ? [SlashMenu, LinkPicker, PasteConversion] : [])],
-    content: documentToEditor(options.document),
+    extensions: [
+      ...(options.live ? liveSchema(options.live) : schemaExtensions()),
+      Place.configure({ place: options.place ?? null }),
+      ...(options.editable ? [SlashMenu, LinkPicker, PasteConversion] : []),
+    ],
+    // Live (web/src/live/): the content is the shared document's, not the page as loaded.
+    ...(options.live ? {} : { content: documentToEditor(options.document) }),
     editorProps: { attributes: { class: 'page-body', 'aria-label': options.label, 'aria-multiline': 'true', role: 'textbox' } },
     onUpdate: () => options.onChange?.(),
   });
@@ -32,3 +37,8 @@ export function documentOf(editor: Editor, original?: Document): Document {
 
 export { insertFile } from './files.ts';
 export type { EditorPlace } from './place.ts';
+
+/** Live co-editing: the schema with the shared document's own undo instead of StarterKit's (web/src/live/). */
+function liveSchema(live: AnyExtension[]): AnyExtension[] {
+  return [...schemaExtensions().map((extension) => (extension.name === 'starterKit' ? extension.configure({ undoRedo: false }) : extension)), ...live];
+}

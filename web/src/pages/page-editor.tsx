@@ -9,6 +9,12 @@ import { FilesPanel } from '../files/files-panel.tsx';
 import { PageSaver, type SaveStatus } from './page-saver.ts';
 import { PageProperties } from './page-properties.tsx';
 import { SaveIndicator } from './save-indicator.tsx';
+// Live co-editing (web/src/live/, decision 0100): the body goes through the shared document, not the saver.
+import { useSession } from '../account/session.ts';
+import { liveExtensions } from '../live/collaboration.ts';
+import type { LiveDocument } from '../live/live-document.ts';
+import { openLivePage } from '../live/open.ts';
+import { liveSaveStatus, Presence, useLive } from '../live/presence.tsx';
 
 const UNSAVED = 'This page has changes that are not saved yet. Leave anyway?';
 
@@ -21,6 +27,9 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
   const editorRef = useRef<Editor | null>(null);
   const saverRef = useRef<PageSaver | null>(null);
   const [status, setStatus] = useState<SaveStatus>({ state: 'saved' });
+  const session = useSession();
+  const [live, setLive] = useState<LiveDocument | null>(null);
+  useLive(live);
 
   useEffect(() => {
     const saver = new PageSaver(
@@ -34,10 +43,14 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
       },
     );
     saverRef.current = saver;
-    const editor = createPageEditor({ element: host.current!, document: props.page.document, editable: true, label: `Body of ${props.page.title}`, onChange: () => saver.documentChanged(), place: { spaceId: props.spaceId, changeRequestId: props.changeRequestId } });
+    // Live: the server writes the body as revisions; the saver keeps the settings (title, slug …) only.
+    const shared = openLivePage(props.spaceId, props.changeRequestId, props.page.id, session.user);
+    setLive(shared);
+    const editor = createPageEditor({ element: host.current!, document: props.page.document, editable: true, label: `Body of ${props.page.title}`, onChange: shared ? undefined : () => saver.documentChanged(), live: shared ? liveExtensions(shared) : undefined, place: { spaceId: props.spaceId, changeRequestId: props.changeRequestId } });
     editorRef.current = editor;
+    const unsubscribe = shared?.subscribe(() => editor.setEditable(!shared.readOnly && !shared.refusal, false));
     const beforeUnload = (event: BeforeUnloadEvent) => {
-      if (saver.hasUnsavedWork) event.preventDefault();
+      if (saver.hasUnsavedWork || (shared && !shared.saved)) event.preventDefault();
     };
     const keys = (event: KeyboardEvent) => {
       if ((event.ctrlKey || event.metaKey) && event.key === 's') {
@@ -47,20 +60,23 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
     };
     window.addEventListener('beforeunload', beforeUnload);
     window.addEventListener('keydown', keys);
-    const unguard = addNavigationGuard(() => (saver.hasUnsavedWork ? UNSAVED : null));
+    const unguard = addNavigationGuard(() => (saver.hasUnsavedWork || (shared && !shared.saved) ? UNSAVED : null));
     return () => {
       window.removeEventListener('beforeunload', beforeUnload);
       window.removeEventListener('keydown', keys);
       unguard();
       saver.dispose();
       editor.destroy();
+      unsubscribe?.();
+      shared?.destroy();
     };
   }, [props.page.id]);
 
   return (
     <article class="page-editor">
       <PageProperties page={props.page} onChange={(fields) => saverRef.current?.change(fields)} />
-      <SaveIndicator status={status} onRetry={() => saverRef.current?.saveNow()} onOverwrite={() => saverRef.current?.overwrite()} onReload={props.onReload} />
+      <SaveIndicator status={liveSaveStatus(status, live)} onRetry={() => saverRef.current?.saveNow()} onOverwrite={() => saverRef.current?.overwrite()} onReload={props.onReload} />
+      {live && <Presence live={live} />}
       <div ref={host} class="editor-host" />
       <FilesPanel spaceId={props.spaceId} changeRequestId={props.changeRequestId} onInsert={(file) => editorRef.current && insertFile(editorRef.current, file)} />
     </article>

@@ -1,0 +1,24 @@
+import { BadRequest } from '../errors.ts';
+
+/**
+ * A live document's name: `organization/space/change request/page`, the ids as the API gives them. The
+ * organization is part of the name for readability in logs and Redis keys; access is decided by the space.
+ */
+export interface LiveName {
+  key: string;
+  organizationId: string;
+  spaceId: string;
+  changeRequestId: string;
+  pageId: string;
+}
+
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function parseLiveName(name: string): LiveName {
+  const parts = name.split('/');
+  if (parts.length !== 4 || !parts.every((part) => ID.test(part))) {
+    throw new BadRequest(`A live document is named "organization/space/changeRequest/page" with the ids the API gives (letters, digits, "-" and "_"); got ${JSON.stringify(name.slice(0, 200))}.`);
+  }
+  const [organizationId, spaceId, changeRequestId, pageId] = parts;
+  return { key: name, organizationId, spaceId, changeRequestId, pageId };
+}

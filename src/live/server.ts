@@ -1,0 +1,289 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Hocuspocus, type Document, type Extension } from '@hocuspocus/server';
+import { Redis } from '@hocuspocus/extension-redis';
+import { WebSocketServer } from 'ws';
+import * as Y from 'yjs';
+import type { Actor, AppServices } from '../context.ts';
+import { createContext } from '../context.ts';
+import type { TokenAuthenticator } from '../http/auth.ts';
+import { authenticateLive, authorizeLive, type LiveCredentials } from './access.ts';
+import { LiveLimits, LiveRefusal, refusalOf } from './limits.ts';
+import { LiveMetrics } from './metrics.ts';
+import { parseLiveName, type LiveName } from './names.ts';
+import { appendUpdate, createLive, loadLive } from './store.ts';
+import { initialPage, writeLive } from './writer.ts';
+
+/** The path of the live WebSocket on Quire's HTTP port. */
+export const LIVE_PATH = '/v1/live';
+
+/** What a connection carries between hooks (Hocuspocus's context). */
+export interface LiveContext {
+  actor: Actor;
+  name: LiveName;
+  readOnly: boolean;
+  credentials: LiveCredentials;
+  limits: LiveLimits;
+}
+
+interface Logger {
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+/** Y-sync message types (y-protocols/sync) inside Hocuspocus's Sync message. */
+const SYNC = 0;
+const SYNC_STEP_2 = 1;
+const SYNC_UPDATE = 2;
+
+/**
+ * Live co-editing on Quire's own port: a WebSocket at /v1/live speaking Hocuspocus's protocol (Yjs sync and
+ * awareness, several documents per socket). Each document is a page of a change request; each connection
+ * to it is authenticated and authorized through the access layer (src/live/access.ts), re-checked every
+ * QUIRE_LIVE_RECHECK_SECONDS (a revoked session, token or grant closes it). Every update a writer sends is
+ * stored before it is applied and acknowledged; after QUIRE_LIVE_IDLE_MS without typing (at most
+ * QUIRE_LIVE_MAX_WAIT_MS) the page is written to the change request as a revision (src/live/writer.ts).
+ * With QUIRE_REDIS_URL, Hocuspocus's Redis extension relays updates and presence between processes and
+ * lets one process at a time write a document.
+ */
+export class LiveServer {
+  readonly hocuspocus: Hocuspocus;
+  readonly metrics: LiveMetrics;
+  private readonly sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly writing = new Set<string>();
+  private readonly lastEditors = new Map<string, Actor>();
+  private closed = false;
+
+  constructor(
+    private readonly services: AppServices,
+    private readonly tokens: TokenAuthenticator,
+    private readonly log: Logger,
+    registry: import('prom-client').Registry,
+  ) {
+    const config = services.config;
+    const extensions: Extension[] = [];
+    if (config.redisUrl) {
+      const url = new URL(config.redisUrl);
+      extensions.push(
+        new Redis({
+          host: url.hostname,
+          port: Number(url.port || 6379),
+          prefix: 'quire-live',
+          options: { ...(url.password ? { password: decodeURIComponent(url.password) } : {}), ...(url.username ? { username: decodeURIComponent(url.username) } : {}), db: Number(url.pathname.slice(1) || 0) },
+        }),
+      );
+    }
+    this.metrics = new LiveMetrics(registry, () => this.hocuspocus);
+    extensions.push(this.extension());
+    this.hocuspocus = new Hocuspocus({
+      quiet: true,
+      debounce: config.live.idleMs,
+      maxDebounce: config.live.maxWaitMs,
+      unloadImmediately: false,
+      extensions,
+    });
+    this.timers.push(setInterval(() => void this.pollHeads(), 1000).unref());
+    this.timers.push(setInterval(() => void this.recheck(), config.live.recheckSeconds * 1000).unref());
+  }
+
+  /** Takes the upgrades of /v1/live on `server`; other upgrades are left to their handlers. */
+  attach(server: Server): void {
+    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const path = (request.url ?? '').split('?')[0];
+      if (path !== LIVE_PATH && path !== `${LIVE_PATH}/`) return;
+      if (this.closed) {
+        socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\n');
+        return;
+      }
+      this.sockets.handleUpgrade(request, socket, head, (ws) => {
+        this.hocuspocus.handleConnection(ws, request, { ip: request.socket.remoteAddress ?? null });
+      });
+    });
+  }
+
+  /** Writes every open document now, then closes the connections (graceful shutdown). */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.timers) clearInterval(timer);
+    for (const document of [...this.hocuspocus.documents.values()]) {
+      await this.store(document).catch((error: unknown) => this.log.error({ err: error, document: document.name }, 'live document not written at shutdown'));
+    }
+    this.hocuspocus.closeConnections();
+    for (const client of this.sockets.clients) client.terminate();
+    this.sockets.close();
+    await this.hocuspocus.hooks('onDestroy', { instance: this.hocuspocus });
+  }
+
+  private extension(): Extension {
+    const services = this.services;
+    const config = services.config;
+    return {
+      onAuthenticate: async ({ documentName, token, requestHeaders, context, connectionConfig }) => {
+        try {
+          const name = parseLiveName(documentName);
+          const credentials: LiveCredentials = { headers: requestHeaders, token: token ?? '', ip: (context as { ip?: string | null }).ip ?? null };
+          const actor = await authenticateLive(services, this.tokens, credentials);
+          const grant = await authorizeLive(services, actor, name);
+          // Hocuspocus makes the connection with this configuration: a read-only one's updates are refused.
+          connectionConfig.readOnly = grant.readOnly;
+          const additions: LiveContext = { actor, name, readOnly: grant.readOnly, credentials, limits: new LiveLimits(config.live) };
+          return additions;
+        } catch (error) {
+          throw refusalOf(error);
+        }
+      },
+      onLoadDocument: async ({ document, documentName, context }) => {
+        const name = parseLiveName(documentName);
+        const ctx = createContext(services, (context as LiveContext).actor);
+        let stored = await loadLive(ctx, name);
+        if (!stored) {
+          const page = await initialPage(ctx, name);
+          stored = await createLive(ctx, name, page.state, page.revision);
+        }
+        Y.applyUpdate(document, stored.state);
+        this.metrics.setSize(name.key, stored.size);
+        return document;
+      },
+      beforeHandleMessage: async ({ connection, update, context, documentName }) => {
+        const live = context as LiveContext;
+        try {
+          live.limits.take(update.byteLength);
+        } catch (error) {
+          this.metrics.refused.inc({ reason: (error as LiveRefusal).code === 4429 ? 'rate' : 'update-size' });
+          throw error;
+        }
+        const payload = syncUpdateOf(update);
+        this.metrics.messages.inc();
+        if (!payload || connection.readOnly) return;
+        // An empty update (a client with nothing the server lacks) is two bytes: nothing to keep.
+        if (payload.byteLength <= 2) return;
+        const size = this.metrics.size(documentName) + payload.byteLength;
+        if (size > config.live.maxDocumentBytes) {
+          this.metrics.refused.inc({ reason: 'document-size' });
+          throw new LiveRefusal(4413, `document too large: at most ${config.live.maxDocumentBytes} bytes; split the page`);
+        }
+        await appendUpdate(createContext(services, live.actor), live.name, payload, live.actor.userId);
+        this.metrics.setSize(documentName, size);
+        this.metrics.updates.inc();
+        this.lastEditors.set(documentName, live.actor);
+      },
+      onStoreDocument: async ({ document, documentName }) => {
+        await this.write(document, documentName);
+      },
+      afterUnloadDocument: async ({ documentName }) => {
+        this.metrics.forget(documentName);
+        this.lastEditors.delete(documentName);
+      },
+    };
+  }
+
+  /** Writes the document as a revision (one write per document at a time in this process). */
+  private async write(document: Document, documentName: string): Promise<void> {
+    if (this.writing.has(documentName)) return;
+    this.writing.add(documentName);
+    const started = process.hrtime.bigint();
+    try {
+      // The last writer here, else anyone connected here who may write (an API edit to merge in, typed elsewhere).
+      const writer = this.lastEditors.get(documentName) ?? document.getConnections().map((connection) => connection.context as LiveContext).find((live) => live?.actor && !live.readOnly)?.actor;
+      const { size, written } = await writeLive(this.services, parseLiveName(documentName), document, writer, this.log);
+      this.metrics.setSize(documentName, size);
+      // Tells the people in the page (in every process, through Redis) what the change request now holds.
+      if (written) document.broadcastStateless(JSON.stringify({ type: 'written', stateVector: Buffer.from(written).toString('base64') }));
+      this.metrics.writes.observe(Number(process.hrtime.bigint() - started) / 1e9);
+    } finally {
+      this.writing.delete(documentName);
+    }
+  }
+
+  /** Runs the store hooks now (the Redis extension's lock first, when there is one). */
+  private async store(document: Document): Promise<void> {
+    await this.hocuspocus.storeDocumentHooks(
+      document,
+      {
+        clientsCount: document.getConnectionsCount(),
+        context: {},
+        document,
+        documentName: document.name,
+        instance: this.hocuspocus,
+        requestHeaders: {},
+        requestParameters: new URLSearchParams(),
+        socketId: 'quire-live',
+      },
+      true,
+    );
+  }
+
+  /**
+   * An API edit (or an import, or a revert) of a change request someone is editing live moves its head past
+   * the revision the live document was last written to: the document is written at once, which merges that
+   * edit in (three-way from the last stored state) and brings it to everyone in the page.
+   */
+  private async pollHeads(): Promise<void> {
+    if (this.closed || this.hocuspocus.documents.size === 0) return;
+    const names = [...this.hocuspocus.documents.keys()];
+    try {
+      const rows = await this.services.db
+        .selectFrom('live_documents')
+        .innerJoin('change_requests', 'change_requests.id', 'live_documents.change_request_id')
+        .select(['live_documents.name', 'live_documents.base_revision', 'change_requests.revision'])
+        .where('live_documents.name', 'in', names)
+        .execute();
+      for (const row of rows) {
+        if (row.base_revision === row.revision || this.writing.has(row.name)) continue;
+        const document = this.hocuspocus.documents.get(row.name);
+        if (document) await this.store(document).catch(() => undefined);
+      }
+    } catch (error) {
+      this.log.warn({ err: error }, 'live documents: could not compare with their change requests');
+    }
+  }
+
+  /** Re-checks every connection's session or token and access; a revoked or changed one is closed. */
+  private async recheck(): Promise<void> {
+    if (this.closed) return;
+    for (const document of this.hocuspocus.documents.values()) {
+      for (const { connection } of document.getConnections().map((connection) => ({ connection }))) {
+        const live = connection.context as LiveContext | undefined;
+        if (!live?.credentials) continue;
+        try {
+          const actor = await authenticateLive(this.services, this.tokens, live.credentials);
+          const grant = await authorizeLive(this.services, actor, live.name);
+          if (grant.readOnly !== live.readOnly) connection.close({ code: 4409, reason: 'permissions changed: reconnect' } as never);
+        } catch (error) {
+          const refusal = refusalOf(error);
+          if (refusal.code === 4500) continue;
+          connection.close({ code: refusal.code, reason: refusal.reason } as never);
+        }
+      }
+    }
+  }
+}
+
+/** The Yjs update a Hocuspocus message carries (a sync step 2 or an update), or null for any other message. */
+export function syncUpdateOf(message: Uint8Array): Uint8Array | null {
+  try {
+    let offset = 0;
+    const readVarUint = (): number => {
+      let value = 0;
+      let shift = 0;
+      for (;;) {
+        const byte = message[offset++];
+        if (byte === undefined) throw new RangeError('truncated message');
+        value += (byte & 0x7f) * 2 ** shift;
+        if (byte < 0x80) return value;
+        shift += 7;
+      }
+    };
+    const nameLength = readVarUint();
+    offset += nameLength;
+    if (readVarUint() !== SYNC) return null;
+    const type = readVarUint();
+    if (type !== SYNC_STEP_2 && type !== SYNC_UPDATE) return null;
+    const length = readVarUint();
+    if (offset + length > message.byteLength) throw new RangeError('truncated message');
+    return message.subarray(offset, offset + length);
+  } catch {
+    throw new LiveRefusal(4400, 'malformed message');
+  }
+}

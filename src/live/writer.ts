@@ -1,0 +1,88 @@
+import * as Y from 'yjs';
+import type { Actor, AppServices, Context } from '../context.ts';
+import { createContext } from '../context.ts';
+import type { Document } from '../content/markdown/index.ts';
+import { Conflict, NotFound } from '../errors.ts';
+import { getChangeRequestPage } from '../modules/change-request-content/service.ts';
+import { patchPageIn } from '../modules/page-edits/service.ts';
+import { documentOf, updateTowards, yDocFor } from './model.ts';
+import type { LiveName } from './names.ts';
+import { compactLive, loadLive } from './store.ts';
+
+/**
+ * A live document and the change request's page: the page read into a new document, and the document
+ * written back as an ordinary revision through the page-edit writer of the API (`patchPageIn`: the body as
+ * a document, written over the page's Markdown, in one transaction that moves the change request's head).
+ * The write names the revision the document last agreed with as its `baseRevision`, so an API edit made
+ * since is merged line by line, as the API merges two saves; the merged page is then laid into the live
+ * document as a Yjs diff computed from the state that was written, so text typed during the write is kept.
+ */
+
+/** The page as the change request holds it now, as a Yjs state. */
+export async function initialPage(ctx: Context, name: LiveName): Promise<{ state: Uint8Array; revision: string }> {
+  const view = await getChangeRequestPage(ctx, name.spaceId, name.changeRequestId, name.pageId, { format: 'document' });
+  if (view.page.node.type !== 'document') throw new NotFound(`The page "${name.pageId}" is a ${view.page.node.type}: only document pages are edited live.`);
+  const body = await view.body();
+  const doc = await yDocFor(body && body.format === 'document' ? body.document : undefined);
+  const state = Y.encodeStateAsUpdate(doc);
+  doc.destroy();
+  return { state, revision: view.revision.id };
+}
+
+async function pageDocument(ctx: Context, name: LiveName): Promise<{ document: Document | undefined; revision: string }> {
+  const view = await getChangeRequestPage(ctx, name.spaceId, name.changeRequestId, name.pageId, { format: 'document' });
+  const body = await view.body();
+  return { document: body && body.format === 'document' ? body.document : undefined, revision: view.revision.id };
+}
+
+interface Log {
+  warn(object: object, message: string): void;
+}
+
+/** The person a write is made for: the last one who typed (their access is checked again by the writer). */
+async function editorOf(services: AppServices, userId: string | undefined, fallback: Actor | undefined): Promise<Actor | undefined> {
+  if (fallback && (!userId || fallback.userId === userId)) return fallback;
+  if (!userId) return undefined;
+  const user = await services.db.selectFrom('users').select(['id', 'email']).where('id', '=', userId).executeTakeFirst();
+  return user ? { userId: user.id, email: user.email } : fallback;
+}
+
+/**
+ * Writes `doc` to its change request when it differs from the page, merges what the page gained since into
+ * `doc`, and compacts the stored state; answers the stored size and the state vector written. Run by one process at a time per document
+ * (the Redis extension's lock, or the only process).
+ */
+export async function writeLive(services: AppServices, name: LiveName, doc: Y.Doc, lastEditor: Actor | undefined, log: Log): Promise<{ size: number; written?: Uint8Array }> {
+  const operator = createContext(services, null);
+  const stored = await loadLive(operator, name);
+  if (!stored) return { size: 0 };
+  // Everything stored (other processes' updates too) and everything this process holds.
+  // Origin null: the server's own changes are not a connection's, so they start no store of their own.
+  Y.applyUpdate(doc, stored.state, null);
+  const at = Y.encodeStateAsUpdate(doc);
+  const snapshot = new Y.Doc();
+  Y.applyUpdate(snapshot, at);
+  const actor = await editorOf(services, stored.lastEditor, lastEditor);
+  if (!actor) return { size: await compactLive(operator, name, null) };
+  const ctx = createContext(services, actor);
+  const current = await pageDocument(ctx, name);
+  const document = await documentOf(snapshot, current.document);
+  snapshot.destroy();
+  const target = { spaceId: name.spaceId, changeRequestId: name.changeRequestId };
+  let written;
+  try {
+    written = await patchPageIn(ctx, target, name.pageId, { document, baseRevision: stored.baseRevision });
+  } catch (error) {
+    if (!(error instanceof Conflict)) throw error;
+    // The same lines were changed here and through the API since the last write: the live text is written
+    // over them (the API's version stays in the change request's history, one revision back).
+    log.warn({ document: name.key, err: error }, 'live document and an API edit changed the same lines; the live text was written over them');
+    written = await patchPageIn(ctx, target, name.pageId, { document });
+  }
+  const body = written.page ? await written.page.body() : null;
+  const merged = body && body.format === 'document' ? body.document : undefined;
+  const extra = merged ? await updateTowards(at, merged) : null;
+  if (extra) Y.applyUpdate(doc, extra, null);
+  // The state vector of what was written: a browser whose own edits it covers shows them as saved.
+  return { size: await compactLive(operator, name, extra, written.revision), written: Y.encodeStateVectorFromUpdate(at) };
+}

@@ -1,0 +1,36 @@
+import { Extension, type AnyExtension } from '@tiptap/core';
+import Collaboration from '@tiptap/extension-collaboration';
+import { yCursorPlugin } from '@tiptap/y-tiptap';
+import type { LiveDocument } from './live-document.ts';
+import './live.css';
+
+/**
+ * The other people's carets and selections, each in their colour with their name over the caret. Built with
+ * classes and CSSOM only: the Content-Security-Policy allows no style attributes.
+ */
+function carets(live: LiveDocument): AnyExtension {
+  return Extension.create({
+    name: 'liveCarets',
+    addProseMirrorPlugins() {
+      return [
+        yCursorPlugin(live.provider.awareness!, {
+          cursorBuilder: (user: { name?: string; colour?: number }) => {
+            const caret = document.createElement('span');
+            caret.className = `live-caret live-colour-${user.colour ?? 0}`;
+            const label = document.createElement('span');
+            label.className = 'live-caret-name';
+            label.textContent = user.name ?? '?';
+            caret.append(label);
+            return caret;
+          },
+          selectionBuilder: (user: { colour?: number }) => ({ class: `live-selection live-colour-${user.colour ?? 0}` }),
+        }),
+      ];
+    },
+  });
+}
+
+/** The editor extensions of a page open live: the shared document (with its own undo) and the carets. */
+export function liveExtensions(live: LiveDocument): AnyExtension[] {
+  return [Collaboration.configure({ document: live.doc, field: 'default' }), carets(live)];
+}

@@ -1,0 +1,125 @@
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import * as Y from 'yjs';
+
+/** Someone in the page, as their awareness state says. */
+export interface Person {
+  clientId: number;
+  id: string;
+  name: string;
+  photoURL?: string;
+  colour: number;
+  self: boolean;
+}
+
+export type LiveState = 'connecting' | 'live' | 'offline';
+
+/** The number of caret colours (live.css has a class for each). */
+export const COLOURS = 8;
+
+/** A person's colour, the same in every browser: from their id. */
+export function colourOf(id: string): number {
+  let hash = 0;
+  for (const char of id) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return hash % COLOURS;
+}
+
+/**
+ * One page of a change request opened live: its Yjs document on Quire's /v1/live socket, signed in by the
+ * session cookie the browser sends with the upgrade. While the socket is down the document keeps every
+ * edit; on reconnect the provider sends what the server lacks and receives what it missed (Yjs merges both).
+ */
+export class LiveDocument {
+  readonly doc = new Y.Doc();
+  readonly provider: HocuspocusProvider;
+  private readonly socket: HocuspocusProviderWebsocket;
+  state: LiveState = 'connecting';
+  readOnly = false;
+  refusal: string | null = null;
+  private listeners = new Set<() => void>();
+  /** How far this browser's own edits reached the change request, by the server's last "written" message. */
+  private writtenClock = 0;
+
+  constructor(
+    readonly name: string,
+    user: { id: string; displayName: string; photoURL?: string },
+  ) {
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    this.socket = new HocuspocusProviderWebsocket({ url: `${scheme}://${location.host}/v1/live`, delay: 500, minDelay: 250, factor: 1.5, maxDelay: 10_000 });
+    this.provider = new HocuspocusProvider({
+      websocketProvider: this.socket,
+      name,
+      document: this.doc,
+      token: '',
+      onAuthenticated: ({ scope }) => {
+        this.readOnly = scope === 'readonly';
+        this.changed();
+      },
+      onAuthenticationFailed: ({ reason }) => {
+        this.refusal = reason;
+        this.changed();
+      },
+      onClose: ({ event }) => {
+        if (event.reason && event.code !== 1000 && event.code !== 1006) this.refusal = event.reason;
+        this.changed();
+      },
+      onStatus: ({ status }) => {
+        this.state = status === 'connected' ? 'live' : status === 'connecting' ? 'connecting' : 'offline';
+        this.changed();
+      },
+      onSynced: () => this.changed(),
+      onAwarenessChange: () => this.changed(),
+      onStateless: ({ payload }) => {
+        const message = JSON.parse(payload) as { type?: string; stateVector?: string };
+        if (message.type !== 'written' || !message.stateVector) return;
+        const vector = Y.decodeStateVector(Uint8Array.from(atob(message.stateVector), (c) => c.charCodeAt(0)));
+        this.writtenClock = Math.max(this.writtenClock, vector.get(this.doc.clientID) ?? 0);
+        this.changed();
+      },
+    });
+    // This browser's own edits change whether everything is saved.
+    this.doc.on('update', (_update: Uint8Array, origin: unknown) => {
+      if (origin !== this.provider) this.changed();
+    });
+    this.provider.attach();
+    this.provider.setAwarenessField('user', { id: user.id, name: user.displayName, photoURL: user.photoURL, colour: colourOf(user.id) });
+  }
+
+  /** Whether edits made here have not reached the server yet (kept meanwhile). */
+  get unsynced(): boolean {
+    return this.provider.hasUnsyncedChanges;
+  }
+
+  /** Whether every edit made in this browser is in the change request (written as a revision). */
+  get saved(): boolean {
+    return (Y.decodeStateVector(Y.encodeStateVector(this.doc)).get(this.doc.clientID) ?? 0) <= this.writtenClock;
+  }
+
+  /** Everyone in the page, this browser first. */
+  people(): Person[] {
+    const awareness = this.provider.awareness;
+    if (!awareness) return [];
+    const people: Person[] = [];
+    for (const [clientId, state] of awareness.getStates()) {
+      const user = (state as { user?: { id: string; name: string; photoURL?: string; colour: number } }).user;
+      if (!user) continue;
+      people.push({ clientId, id: user.id, name: user.name, photoURL: user.photoURL, colour: user.colour, self: clientId === awareness.clientID });
+    }
+    return people.sort((a, b) => Number(b.self) - Number(a.self) || a.name.localeCompare(b.name));
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  destroy(): void {
+    this.listeners.clear();
+    this.provider.destroy();
+    this.socket.destroy();
+    this.doc.destroy();
+  }
+}
