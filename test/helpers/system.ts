@@ -1,5 +1,5 @@
 /**
- * Tests that need a system package (Apertium, Chromium, git, nginx) ask for it here, once per file, at load:
+ * Tests that need a system package (Apertium, Chromium, git, nginx, a Redis server) ask for it here, once per file, at load:
  *
  *   describe('…', { skip: needs('apertium') }, () => …)
  *
@@ -12,7 +12,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 
-export type SystemPackage = 'apertium' | 'chromium' | 'git' | 'nginx';
+export type SystemPackage = 'apertium' | 'chromium' | 'git' | 'nginx' | 'redis';
 
 /** What to install, as a developer on Debian would. */
 const INSTALL: Record<SystemPackage, string> = {
@@ -20,7 +20,11 @@ const INSTALL: Record<SystemPackage, string> = {
   chromium: 'apt-get install chromium',
   git: 'apt-get install git',
   nginx: 'apt-get install nginx-light',
+  redis: 'apt-get install redis-server, or set TEST_REDIS_URL',
 };
+
+/** The Redis the tests use: TEST_REDIS_URL, else the local default. */
+export const testRedisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** The executable `name` on PATH (then in `extra` folders), or null. */
 export function onPath(name: string, extra: string[] = []): string | null {
@@ -54,6 +58,8 @@ function missing(pkg: SystemPackage): string | null {
     }
     case 'nginx':
       return nginxPath() ? null : 'the nginx command is not on PATH';
+    case 'redis':
+      return redisAnswers(testRedisUrl) ? null : `no Redis answers at ${testRedisUrl}`;
   }
 }
 
@@ -81,4 +87,17 @@ export function nginxPath(): string | null {
 /** The Chromium to drive: the one on PATH (Debian's /usr/bin/chromium). Call after needs('chromium'). */
 export function chromiumPath(): string {
   return onPath('chromium') ?? '/usr/bin/chromium';
+}
+
+/** Whether a Redis server answers PING at `url`, asked by a child process so the check stays synchronous (2 s at most). */
+function redisAnswers(url: string): boolean {
+  const { hostname, port } = new URL(url);
+  const probe = `const s=require('node:net').connect(${Number(port || 6379)},${JSON.stringify(hostname || '127.0.0.1')});
+s.on('connect',()=>s.write('PING\\r\\n'));s.on('data',d=>process.exit(String(d).startsWith('+PONG')?0:1));s.on('error',()=>process.exit(1));`;
+  try {
+    execFileSync(process.execPath, ['-e', probe], { timeout: 2000, stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { apiOf, runQuire, startQuire, type QuireProcess } from '../scale/cluster.ts';
 import { liveClient, until, type LiveClient } from './clients.ts';
+import { needs, testRedisUrl } from '../helpers/system.ts';
 
 /**
  * Three real `bin/quire serve` processes on one PostgreSQL database and one Redis (QUIRE_REDIS_URL, as
@@ -11,9 +12,9 @@ import { liveClient, until, type LiveClient } from './clients.ts';
  * page and converge, and the change request reads their text; a process killed with SIGKILL right after
  * acknowledging an update loses nothing (the update was stored before the acknowledgement).
  */
-const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redisUrl = testRedisUrl;
 
-describe('live co-editing across three processes on one PostgreSQL and one Redis', { skip: !process.env.TEST_DATABASE_URL && 'needs TEST_DATABASE_URL', timeout: 600_000 }, () => {
+describe('live co-editing across three processes on one PostgreSQL and one Redis', { skip: (!process.env.TEST_DATABASE_URL && 'needs TEST_DATABASE_URL') || needs('redis'), timeout: 600_000 }, () => {
   let database: string;
   let processes: QuireProcess[] = [];
   let token: string;
