@@ -43,6 +43,8 @@ export function SearchDialog() {
 
   useEffect(() => {
     const keys = (event: KeyboardEvent) => {
+      // In the editor, Ctrl/⌘-K is the link picker's (ProseMirror marks the event handled).
+      if (event.defaultPrevented) return;
       if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k') {
         event.preventDefault();
         setOpen(true);
