@@ -1,4 +1,10 @@
-import type { TranslateRequest } from './engine.ts';
+/** What an engine is asked (engine.ts's TranslateRequest, which calls this file: named here so neither imports the other). */
+interface TranslateRequest {
+  from: string;
+  to: string;
+  segments: string[];
+  instructions?: string;
+}
 
 /**
  * What a run does when an engine breaks a segment's markup. Engines reorder words, and a rule-based one
