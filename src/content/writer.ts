@@ -245,7 +245,12 @@ export class RevisionWriter {
     const pending: Array<{ kind: ObjectKind; data: string }> = [];
     const nodes = new Map<string, PageNode>();
     for (const body of this.reusableBodies) pending.push({ kind: 'body', data: body });
-    const root: RevisionRoot = { pages: this.top.map((id) => this.hashPage(id, pending, nodes)), files: this.files, reusableContents: this.reusableContents, variables: this.variables };
+    const pages: string[] = [];
+    for (const id of this.top) {
+      pages.push(this.hashPage(id, pending, nodes));
+      if (pages.length % HASH_PAUSE_EVERY === 0) await pauseForEventLoop();
+    }
+    const root: RevisionRoot = { pages, files: this.files, reusableContents: this.reusableContents, variables: this.variables };
     const rootData = canonicalJson(root);
     const rootHash = objectHash('root', rootData);
     pending.push({ kind: 'root', data: rootData });
