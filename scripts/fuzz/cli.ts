@@ -1,19 +1,20 @@
 /**
- * `npm run fuzz -- [--requests N] [--seed S] [--database postgres://…]`: fuzzes every operation of Quire's
+ * `npm run fuzz -- [--requests N] [--seed S] [--database postgres://…] [--progress N]`: fuzzes every operation of Quire's
  * OpenAPI document against a fresh database (in-memory SQLite, or a new schema of the PostgreSQL server
  * named by --database or TEST_DATABASE_URL), prints each distinct failure with a replayable request, and
- * exits 1 when there was any. Without --seed a random seed is drawn and printed.
+ * exits 1 when there was any. Without --seed a random seed is drawn and printed. --progress N prints a line
+ * every N requests (5,000 by default): a long run on a busy machine then shows how far it got.
  */
 import { parseArgs } from 'node:util';
 import { randomInt } from 'node:crypto';
 import { createTestApp } from '../../test/helpers/app.ts';
 import { Fuzzer } from './engine.ts';
 
-const usage = 'usage: npm run fuzz -- [--requests N] [--seed S] [--database postgres://…]';
+const usage = 'usage: npm run fuzz -- [--requests N] [--seed S] [--database postgres://…] [--progress N]';
 let values;
 try {
   ({ values } = parseArgs({
-    options: { requests: { type: 'string' }, seed: { type: 'string' }, database: { type: 'string' }, help: { type: 'boolean' } },
+    options: { requests: { type: 'string' }, seed: { type: 'string' }, database: { type: 'string' }, progress: { type: 'string' }, help: { type: 'boolean' } },
     strict: true,
   }));
 } catch (error) {
@@ -26,8 +27,9 @@ if (values.help) {
 }
 const requests = values.requests === undefined ? 5000 : Number(values.requests);
 const seed = values.seed === undefined ? randomInt(2 ** 31) : Number(values.seed);
-if (!Number.isInteger(requests) || requests < 1 || !Number.isInteger(seed)) {
-  console.error(`--requests must be a positive integer and --seed an integer\n${usage}`);
+const progressEvery = values.progress === undefined ? 5000 : Number(values.progress);
+if (!Number.isInteger(requests) || requests < 1 || !Number.isInteger(seed) || !Number.isInteger(progressEvery) || progressEvery < 1) {
+  console.error(`--requests and --progress must be positive integers and --seed an integer\n${usage}`);
   process.exit(2);
 }
 if (values.database) process.env.TEST_DATABASE_URL = values.database;
@@ -36,7 +38,7 @@ const dialect = values.database ? 'postgres' : 'sqlite';
 console.log(`fuzzing on ${dialect} with seed ${seed}, ${requests} requests (replay: npm run fuzz -- --seed ${seed} --requests ${requests}${values.database ? ' --database …' : ''})`);
 const t = await createTestApp(dialect);
 const fuzzer = await Fuzzer.create(t);
-const result = await fuzzer.run({ requests, seed, log: (line) => console.log(line), progressEvery: 5000 });
+const result = await fuzzer.run({ requests, seed, log: (line) => console.log(line), progressEvery });
 console.log(`ran ${result.sent} requests over ${result.operations} operations (${result.succeeded} answered 2xx at least once) on ${dialect}, seed ${seed}`);
 console.log(`statuses: ${Object.entries(result.byStatus).sort().map(([s, n]) => `${s}×${n}`).join(' ')}`);
 if (result.neverSucceeded.length > 0) console.log(`never 2xx: ${result.neverSucceeded.join(', ')}`);

@@ -100,6 +100,11 @@ export const MARKDOWN_BOMBS = [
   '\\'.repeat(20000),
   '# Same\n\n'.repeat(2000),
   `# Late\n\n${'text\n'.repeat(2000)}x\u0000y`,
+  // Comment bodies that held the event loop for seconds when comments were read on it (issue 24).
+  '```\n' + 'code line\n'.repeat(1_990),
+  '[a](http://x) '.repeat(1_420),
+  '*a '.repeat(3_300) + 'x' + ' a*'.repeat(3_300),
+  '# Same\n\n'.repeat(2_500),
 ];
 
 const dataUrl = (type: string, content: Buffer | string) => `data:${type};base64,${Buffer.from(content).toString('base64')}`;
@@ -110,7 +115,7 @@ const hundredPages = () => Array.from({ length: 100 }, (_, i) => ({ name: `p${i}
 /**
  * Sources that have stalled or broken the server, for members named `url` (imports take data: URLs): a NUL
  * late in Markdown, HTML and an archive entry, 20,000 identical headings, an archive of 500 pages of 1 MB,
- * `.gitbook.yaml` with 20,000 redirects, a SUMMARY.md of 50,000 entries. Built once, when first asked for.
+ * `.gitbook.yaml` with 10,000, 20,000 and 100,000 redirects, a SUMMARY.md of 50,000 entries. Built once, when first asked for.
  */
 let hostileSources: string[] | undefined;
 export function hostileSourceUrls(): string[] {
@@ -122,6 +127,9 @@ export function hostileSourceUrls(): string[] {
     dataUrl('application/zip', buildZip(Array.from({ length: 500 }, (_, i) => ({ name: `page-${i}.md`, data: Buffer.alloc(1_000_000, 'a') })))),
     dataUrl('application/zip', buildZip([{ name: '.gitbook.yaml', data: manyRedirects(20_000) }, { name: 'README.md', data: '# Top\n' }])),
     dataUrl('application/zip', buildZip([{ name: 'SUMMARY.md', data: bigSummary(50_000) }, ...hundredPages()])),
+    // The most redirects Quire takes, and ten times more (refused, saying why).
+    dataUrl('application/zip', buildZip([{ name: '.gitbook.yaml', data: manyRedirects(10_000) }, { name: 'README.md', data: '# Top\n' }])),
+    dataUrl('application/zip', buildZip([{ name: '.gitbook.yaml', data: manyRedirects(100_000) }, { name: 'README.md', data: '# Top\n' }])),
   ];
   return hostileSources;
 }

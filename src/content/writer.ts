@@ -10,6 +10,9 @@ import { buildTree, loadTree, MAX_PAGE_DEPTH, rememberTree, walkPages, type Revi
 /** Objects stored per statement group by storeObjects, between pauses for the event loop. */
 const STORE_BATCH = 1_000;
 
+/** Top-level pages hashed by storeObjects between pauses for the event loop. */
+const HASH_PAUSE_EVERY = 500;
+
 /** A page to add: its settings, its body as Markdown, and (optionally) its children. */
 export interface NewPage extends Omit<PageFields, 'id'> {
   id?: string;
@@ -220,7 +223,12 @@ export class RevisionWriter {
   async storeObjects(ctx: Pick<Context, 'db'>): Promise<void> {
     const pending: Array<{ kind: ObjectKind; data: string }> = [];
     const nodes = new Map<string, PageNode>();
-    for (const id of this.top) this.hashPage(id, pending, nodes);
+    // Hashing tens of thousands of pages takes a while too: pause between the top-level pages.
+    let hashed = 0;
+    for (const id of this.top) {
+      this.hashPage(id, pending, nodes);
+      if (++hashed % HASH_PAUSE_EVERY === 0) await pauseForEventLoop();
+    }
     for (let at = 0; at < pending.length; at += STORE_BATCH) {
       await putObjects(ctx, pending.slice(at, at + STORE_BATCH));
       await pauseForEventLoop();
@@ -237,7 +245,12 @@ export class RevisionWriter {
     const pending: Array<{ kind: ObjectKind; data: string }> = [];
     const nodes = new Map<string, PageNode>();
     for (const body of this.reusableBodies) pending.push({ kind: 'body', data: body });
-    const root: RevisionRoot = { pages: this.top.map((id) => this.hashPage(id, pending, nodes)), files: this.files, reusableContents: this.reusableContents, variables: this.variables };
+    const pages: string[] = [];
+    for (const id of this.top) {
+      pages.push(this.hashPage(id, pending, nodes));
+      if (pages.length % HASH_PAUSE_EVERY === 0) await pauseForEventLoop();
+    }
+    const root: RevisionRoot = { pages, files: this.files, reusableContents: this.reusableContents, variables: this.variables };
     const rootData = canonicalJson(root);
     const rootHash = objectHash('root', rootData);
     pending.push({ kind: 'root', data: rootData });

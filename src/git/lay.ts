@@ -5,6 +5,13 @@ import { reusableContentsOf } from '../content/reusable-contents.ts';
 import { walkPages, type RevisionTree } from '../content/tree.ts';
 import { RevisionWriter } from '../content/writer.ts';
 import type { ImportedContent, ImportedPage } from '../imports/types.ts';
+import { pauseForEventLoop } from '../workers/pool.ts';
+
+/** Pages laid (or remembered from the previous content) between pauses for the event loop. */
+export const LAY_PAUSE_EVERY = 500;
+
+/** Counts, for tests: the pauses layContent made for the event loop. */
+export const layStats = { pauses: 0 };
 
 /**
  * The content of a commit laid out as the space's new content, keeping identities: a page read from a
@@ -13,9 +20,18 @@ import type { ImportedContent, ImportedPage } from '../imports/types.ts';
  * a file the id of the file from the same path. Unchanged pages give the same nodes (objects are stored by
  * content), so a push that edits one file changes one page and its ancestors, nothing else. What Git does
  * not carry (emoji, cover, variables of the space) is kept from the previous content.
+ *
+ * A commit may hold tens of thousands of pages (a SUMMARY.md of 50,000 entries): the walk pauses for the
+ * event loop every LAY_PAUSE_EVERY pages, so that the process keeps answering requests while it lays.
  */
-export function layContent(ctx: Pick<Context, 'ids'>, content: ImportedContent, previous: RevisionTree | null): RevisionWriter {
+export async function layContent(ctx: Pick<Context, 'ids'>, content: ImportedContent, previous: RevisionTree | null): Promise<RevisionWriter> {
   const writer = RevisionWriter.empty(ctx);
+  let walked = 0;
+  const pace = async () => {
+    if (++walked % LAY_PAUSE_EVERY !== 0) return;
+    layStats.pauses++;
+    await pauseForEventLoop();
+  };
   const candidates = new Map<string, string[]>();
   const keyOf = (type: string, title: string, extra: string) => `${type}\0${title.toLowerCase()}\0${extra.toLowerCase()}`;
   const remember = (key: string, id: string) => {
@@ -25,6 +41,7 @@ export function layContent(ctx: Pick<Context, 'ids'>, content: ImportedContent, 
   };
   if (previous) {
     for (const page of walkPages(previous.pages)) {
+      await pace();
       const { node } = page;
       // A page is known by the file it was exported to, its own or the one derived for it (pageFile).
       if (node.type === 'document' && page.file) remember(`file\0${page.file.toLowerCase()}`, node.id);
@@ -45,7 +62,8 @@ export function layContent(ctx: Pick<Context, 'ids'>, content: ImportedContent, 
     return undefined;
   };
 
-  const add = (page: ImportedPage, parent: string | null) => {
+  const add = async (page: ImportedPage, parent: string | null): Promise<void> => {
+    await pace();
     const type = page.type === 'group' && parent !== null ? 'document' : page.type;
     const target: ContentRef | undefined = type === 'link' ? { kind: 'url', url: page.href ?? 'about:blank' } : undefined;
     const id = page.file ? claim(`file\0${page.file.path.toLowerCase()}`) : claim(keyOf(type, page.title, type === 'link' ? (page.href ?? '') : ''));
@@ -65,9 +83,9 @@ export function layContent(ctx: Pick<Context, 'ids'>, content: ImportedContent, 
       ...(type === 'document' && page.markdown ? { markdown: page.markdown } : {}),
     };
     const added = writer.addPage(fields, { parent });
-    for (const child of page.pages) add(child, type === 'link' ? parent : added);
+    for (const child of page.pages) await add(child, type === 'link' ? parent : added);
   };
-  for (const page of content.pages) add(page, null);
+  for (const page of content.pages) await add(page, null);
 
   const previousFiles = new Map((previous?.root.files ?? []).filter((file) => file.git?.path).map((file) => [file.git!.path.toLowerCase(), file]));
   for (const asset of content.assets) {

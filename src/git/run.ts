@@ -74,7 +74,7 @@ export async function runImport(ctx: Context, operation: GitOperationRow, reques
     if (fast && head === space.revision_id) return { root: await fast.writer.write(ctx), headRoot: revision?.root };
     const tree = revision ? await loadTree(ctx, revision.root) : null;
     const full = content ?? (await readCommit(ctx, gitDir, tip, { projectDirectory: request.projectDirectory, signal })).content;
-    const writer = layContent(ctx, full, tree);
+    const writer = await layContent(ctx, full, tree);
     return { root: await writer.write(ctx), headRoot: revision?.root };
   };
   let laid = { head: space.revision_id, ...(await layOver(space.revision_id)) };
@@ -123,7 +123,7 @@ async function mergeBranch(ctx: Context, input: { spaceId: string; gitDir: strin
   const last = await findRevision(ctx, input.lastRevisionId);
   if (!last) throw new BadRequest('The revision of the last sync is gone; import the branch, then export again.');
   const { content } = await readCommit(ctx, input.gitDir, input.tip, { projectDirectory: input.request.projectDirectory, signal: input.signal });
-  const root = await layContent(ctx, content, await loadTree(ctx, last.root)).write(ctx);
+  const root = await (await layContent(ctx, content, await loadTree(ctx, last.root))).write(ctx);
   const message = await gitText(['log', '-1', '--format=%B', input.tip], { gitDir: input.gitDir });
   return inTransaction(ctx, async (tx) => {
     const head = await lockSpaceHead(tx, input.spaceId);

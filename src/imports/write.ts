@@ -100,7 +100,8 @@ export async function prepareImport(ctx: Pick<Context, 'db' | 'ids'>, content: I
     imported++;
   }
 
-  const tree = previewTree(writer);
+  // Built when a body needs its links rewritten (pages of a folder or an archive keep theirs as written).
+  let tree: RevisionTree | undefined;
   let rewritten = 0;
   for (const [page, id] of pageIds) {
     if (page.markdown === undefined) continue;
@@ -126,6 +127,7 @@ export async function prepareImport(ctx: Pick<Context, 'db' | 'ids'>, content: I
       return { kind: 'page', page: target };
     };
     const { document, frontmatter } = parseMarkdown(page.markdown, { resolveFile, resolveLink });
+    tree ??= previewTree(writer);
     const markdown = renderMarkdown(document, { frontmatter, refUrl: linkWriter(tree, tree.byId.get(id)!) });
     writer.updatePage(id, { markdown });
   }

@@ -124,8 +124,24 @@ async function readTexts(ctx: Pick<Context, 'db' | 'dialect' | 'clock'>, hashes:
 
 const emptyText: IndexedText = { headings: EMPTY_TEXT.headings, body: EMPTY_TEXT.body, sections: JSON.stringify(EMPTY_TEXT.sections) };
 
-/** Writes the index of `spaceId` for `root`, under the space's index lock; null when the space moved on meanwhile. */
-async function write(ctx: Context, spaceId: string, root: string, wanted: Map<string, WantedPage>, texts: Map<string, IndexedText>): Promise<IndexReport | null> {
+/**
+ * Rows written (or removed) per transaction. A large change (an import of 50,000 pages) is written in several
+ * short transactions, so that it never holds the database long: on SQLite every request shares one
+ * connection, and `/readyz` waited seconds for one transaction of 50,000 rows.
+ */
+export const WRITE_CHUNK = 1_000;
+
+/** Counts, for tests: transactions the index writes took. */
+export const writeStats = { transactions: 0 };
+
+/** One page of rows to write and ids to remove, under the space's index lock; null when the space moved on meanwhile. */
+async function writeStep(
+  ctx: Context,
+  spaceId: string,
+  root: string,
+  step: (tx: Context, now: string) => Promise<void>,
+): Promise<'written' | 'gone' | 'moved'> {
+  writeStats.transactions++;
   return inTransaction(ctx, async (tx) => {
     const now = nowIso(tx);
     await tx.db
@@ -136,14 +152,30 @@ async function write(ctx: Context, spaceId: string, root: string, wanted: Map<st
       .execute();
     await searchDialect(tx.dialect).lockSpace(tx.db, spaceId);
     const current = await currentRoot(tx, spaceId);
-    if (current !== root) return current === null ? { rootHash: null, written: 0, removed: 0 } : null;
-    const { changed, removed } = plan(wanted, await indexedPages(tx, spaceId, await indexedRootOf(tx, spaceId)));
-    await readTexts(tx, changed.map((id) => wanted.get(id)!.bodyHash), texts);
-    const rows: SearchPagesTable[] = changed.map((id) => {
+    if (current !== root) return current === null ? 'gone' : 'moved';
+    await step(tx, now);
+    return 'written';
+  });
+}
+
+/**
+ * Writes the index of `spaceId` for `root`; null when the space moved on meanwhile. A change of at most
+ * WRITE_CHUNK rows is one transaction. A larger one is several: the first marks the space's index as
+ * matching no root (root_hash ''), so that until the last records `root`, a reader of the index (and the
+ * next run, after a failure) reads the rows as they are instead of trusting a tree; each checks under the
+ * lock that the space is still at `root`. Search meanwhile finds the pages written so far, as it finds the
+ * old ones until an index is written at all: the index follows the content, it never holds it back.
+ */
+async function write(ctx: Context, spaceId: string, root: string, wanted: Map<string, WantedPage>, texts: Map<string, IndexedText>): Promise<IndexReport | null> {
+  let changed: string[] = [];
+  let removed: string[] = [];
+  const rowsOf = (ids: string[], now: string): SearchPagesTable[] =>
+    ids.map((id) => {
       const page = wanted.get(id)!;
       const text = page.bodyHash === '' ? emptyText : texts.get(page.bodyHash)!;
       return { space_id: spaceId, page_id: id, title: page.title, path: page.path, body_hash: page.bodyHash, ...text, indexed_at: now };
     });
+  const upsert = async (tx: Context, rows: SearchPagesTable[]) => {
     for (let i = 0; i < rows.length; i += 100) {
       await tx.db
         .insertInto('search_pages')
@@ -161,12 +193,47 @@ async function write(ctx: Context, spaceId: string, root: string, wanted: Map<st
         )
         .execute();
     }
-    for (let i = 0; i < removed.length; i += 500) {
-      await tx.db.deleteFrom('search_pages').where('space_id', '=', spaceId).where('page_id', 'in', removed.slice(i, i + 500)).execute();
+  };
+  const remove = async (tx: Context, ids: string[]) => {
+    for (let i = 0; i < ids.length; i += 500) {
+      await tx.db.deleteFrom('search_pages').where('space_id', '=', spaceId).where('page_id', 'in', ids.slice(i, i + 500)).execute();
     }
-    await tx.db.updateTable('search_spaces').set({ root_hash: root, indexed_at: now }).where('space_id', '=', spaceId).execute();
-    return { rootHash: root, written: changed.length, removed: removed.length };
+  };
+  const finish = (tx: Context, now: string) => tx.db.updateTable('search_spaces').set({ root_hash: root, indexed_at: now }).where('space_id', '=', spaceId).execute();
+
+  let chunked = false;
+  const first = await writeStep(ctx, spaceId, root, async (tx, now) => {
+    ({ changed, removed } = plan(wanted, await indexedPages(tx, spaceId, await indexedRootOf(tx, spaceId))));
+    if (changed.length + removed.length <= WRITE_CHUNK) {
+      await readTexts(tx, changed.map((id) => wanted.get(id)!.bodyHash), texts);
+      await upsert(tx, rowsOf(changed, now));
+      await remove(tx, removed);
+      await finish(tx, now);
+      return;
+    }
+    chunked = true;
+    await tx.db.updateTable('search_spaces').set({ root_hash: '', indexed_at: now }).where('space_id', '=', spaceId).execute();
   });
+  if (first !== 'written') return first === 'gone' ? { rootHash: null, written: 0, removed: 0 } : null;
+  if (chunked) {
+    for (let at = 0; at < changed.length; at += WRITE_CHUNK) {
+      const ids = changed.slice(at, at + WRITE_CHUNK);
+      // Texts the run read before the plan changed are read here, outside the transaction.
+      await readTexts(ctx, ids.map((id) => wanted.get(id)!.bodyHash), texts);
+      const step = await writeStep(ctx, spaceId, root, (tx, now) => upsert(tx, rowsOf(ids, now)));
+      if (step !== 'written') return step === 'gone' ? { rootHash: null, written: 0, removed: 0 } : null;
+    }
+    for (let at = 0; at < removed.length; at += WRITE_CHUNK) {
+      const ids = removed.slice(at, at + WRITE_CHUNK);
+      const step = await writeStep(ctx, spaceId, root, (tx) => remove(tx, ids));
+      if (step !== 'written') return step === 'gone' ? { rootHash: null, written: 0, removed: 0 } : null;
+    }
+    const last = await writeStep(ctx, spaceId, root, async (tx, now) => {
+      await finish(tx, now);
+    });
+    if (last !== 'written') return last === 'gone' ? { rootHash: null, written: 0, removed: 0 } : null;
+  }
+  return { rootHash: root, written: changed.length, removed: removed.length };
 }
 
 /** Brings the search index of a space up to its current revision; see the top of this file. */

@@ -73,7 +73,7 @@ describe('PDFs of real GitBook repositories', () => {
     const content = await importFileSet(set, { assets: new AssetCollector(t.ctx.blobs), env });
     const spaceId = await createSpace(t.ctx, world.organizationId);
     const parent = await currentRevision(t.ctx, spaceId);
-    const { revisionId } = await layContent(t.ctx, content, null).commit(t.ctx, { spaceId, type: 'edits', parents: [parent] });
+    const { revisionId } = await (await layContent(t.ctx, content, null)).commit(t.ctx, { spaceId, type: 'edits', parents: [parent] });
     await t.ctx.db.updateTable('spaces').set({ revision_id: revisionId }).where('id', '=', spaceId).execute();
     const revision = await findRevision(t.ctx, revisionId);
     return { spaceId, tree: await loadTree(t.ctx, revision!.root) };

@@ -1,5 +1,8 @@
 import { parseMarkdown, renderMarkdown, UnknownDocumentNode, type Document } from '../../content/markdown/index.ts';
+import { MarkdownLimitError } from '../../content/markdown/limits.ts';
 import { BadRequest } from '../../errors.ts';
+import { LruCache } from '../../lru.ts';
+import { INLINE_BELOW, runTask, workerTask } from '../../workers/pool.ts';
 import { MAX_COMMENT_LENGTH, type BodyFormat, type BodyInput } from './schemas.ts';
 
 /**
@@ -38,10 +41,70 @@ function checked(markdown: string, field: string): string {
   return markdown;
 }
 
-/** A stored body in the format asked for: `{ document }` (the default) or `{ markdown }`. */
-export function presentBody(markdown: string, format: BodyFormat | undefined): { markdown: string } | { document: Document } {
+/**
+ * The document of a body: a pure function of the Markdown, run on the worker pool (src/workers/pool.ts)
+ * when the body is long, so that a body that is slow to read (an unclosed code fence, thousands of
+ * headings or links) keeps the event loop answering other requests.
+ */
+export function commentDocument(markdown: string): Document {
+  return parseMarkdown(markdown).document;
+}
+
+const COMMENT_DOCUMENT = workerTask(import.meta.url, 'commentDocument', commentDocument);
+
+/**
+ * Documents of long bodies read lately, by their Markdown (weighed by its length): a body posted is read
+ * once to check it and once more to answer, and a discussion is read by everyone who opens it.
+ */
+const documents = new LruCache<string, Document>(64, 4_000_000);
+
+/** Counts, for tests: bodies read on the calling thread and on the worker pool. */
+export const bodyReads = { inline: 0, pool: 0 };
+
+async function readDocument(markdown: string, what: string): Promise<Document> {
+  const known = documents.get(markdown);
+  if (known) return known;
+  if (markdown.length < INLINE_BELOW) bodyReads.inline++;
+  else bodyReads.pool++;
+  const document = await runTask(COMMENT_DOCUMENT, markdown, { size: markdown.length, what, errors: [MarkdownLimitError] });
+  if (markdown.length >= INLINE_BELOW) documents.set(markdown, document, markdown.length);
+  return document;
+}
+
+/**
+ * bodyMarkdown, and the body read once as a document (on the worker pool when it is long), so that a body
+ * that cannot be presented (beyond the bounds of a page, or too slow to read) is refused before it is
+ * stored. Call it before the transaction: the read never holds the database.
+ */
+export async function readBody(input: BodyInput, field = 'body'): Promise<string> {
+  const markdown = bodyMarkdown(input, field);
+  try {
+    await readDocument(markdown, `the Markdown of "${field}"`);
+  } catch (error) {
+    if (error instanceof BadRequest) throw new BadRequest(`The body member "${field}" cannot be read as a comment: ${error.message}`);
+    throw error;
+  }
+  return markdown;
+}
+
+/** A body that can no longer be read as a document (stored before bodies were checked) as one paragraph of its text. */
+function plainDocument(markdown: string): Document {
+  return {
+    object: 'document',
+    data: {},
+    nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: markdown, marks: [] }] }] }],
+  } as unknown as Document;
+}
+
+/** A stored body in the format asked for: `{ document }` (the default, read on the worker pool when long) or `{ markdown }`. */
+export async function presentBody(markdown: string, format: BodyFormat | undefined): Promise<{ markdown: string } | { document: Document }> {
   if (format === 'markdown') return { markdown };
-  return { document: parseMarkdown(markdown).document };
+  try {
+    return { document: await readDocument(markdown, 'the Markdown of a comment') };
+  } catch (error) {
+    if (error instanceof BadRequest) return { document: plainDocument(markdown) };
+    throw error;
+  }
 }
 
 /** One emoji (with its modifiers and joiners): at least one pictograph or flag letter, nothing else. */

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.ts';
 import { nowIso, requireActor } from '../../context.ts';
 import { authorize, type CommentActor, type CommentChange } from '../../policy/index.ts';
-import { bodyMarkdown, checkEmoji } from './bodies.ts';
+import { checkEmoji } from './bodies.ts';
 import { applyReactions } from './reactions.ts';
 import type { BodyInput } from './schemas.ts';
 
@@ -34,13 +34,15 @@ export function authorizeChange(ctx: Context, actor: CommentActor, input: EditIn
   return change;
 }
 
-/** Reads an update of a comment or a reply written by `actor`: each part checked, then the whole with comment.update. */
-export function readEdit(tx: Context, actor: CommentActor, input: EditInput): Edit {
+/**
+ * Reads an update of a comment or a reply written by `actor`: each part checked, then the whole with
+ * comment.update. `body` is the new body as readBody read it, before the transaction.
+ */
+export function readEdit(tx: Context, actor: CommentActor, input: EditInput, body: string | undefined): Edit {
   const change = authorizeChange(tx, actor, input);
   authorize(tx, 'comment.update', actor, change);
   const added = checkEmoji(input.addedReactions, 'addedReactions');
   const removed = checkEmoji(input.removedReactions, 'removedReactions');
-  const body = input.body === undefined ? undefined : bodyMarkdown(input.body);
   return { change, body, added, removed };
 }
 

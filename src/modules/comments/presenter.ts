@@ -5,9 +5,7 @@ import { commentActor, type CommentScope } from '../../access/comments.ts';
 import { presentBody } from './bodies.ts';
 import type { BodyFormat, Comment, Reply } from './schemas.ts';
 import type { Discussion, CommentView, ReplyView } from './views.ts';
-
-
-
+import type { Page } from '../../db/keyset.ts';
 
 type Config = Pick<Context, 'config'>;
 
@@ -31,7 +29,7 @@ function reactions(ctx: Config, discussion: Discussion, subjectId: string): Comm
   }));
 }
 
-export function presentComment(ctx: Config, view: CommentView, format?: BodyFormat): Comment {
+export async function presentComment(ctx: Config, view: CommentView, format?: BodyFormat): Promise<Comment> {
   const { discussion, comment } = view;
   const presented: Comment = {
     object: 'comment',
@@ -41,7 +39,7 @@ export function presentComment(ctx: Config, view: CommentView, format?: BodyForm
     postedAt: comment.created_at,
     reactions: reactions(ctx, discussion, comment.id),
     replies: comment.replies,
-    body: presentBody(comment.body, format),
+    body: await presentBody(comment.body, format),
     target: view.target,
     urls: { location: commentLocation(ctx, discussion.scope, comment.id) },
     permissions: commentPermissions(commentActor(discussion.scope, comment.author_id)),
@@ -54,7 +52,7 @@ export function presentComment(ctx: Config, view: CommentView, format?: BodyForm
   return presented;
 }
 
-export function presentReply(ctx: Config, view: ReplyView, format?: BodyFormat): Reply {
+export async function presentReply(ctx: Config, view: ReplyView, format?: BodyFormat): Promise<Reply> {
   const { discussion, comment, reply } = view;
   const presented: Reply = {
     object: 'comment-reply',
@@ -62,10 +60,15 @@ export function presentReply(ctx: Config, view: ReplyView, format?: BodyFormat):
     postedBy: user(ctx, discussion, reply.author_id),
     postedAt: reply.created_at,
     reactions: reactions(ctx, discussion, reply.id),
-    body: presentBody(reply.body, format),
+    body: await presentBody(reply.body, format),
     urls: { location: `${commentLocation(ctx, discussion.scope, comment.id)}/replies/${reply.id}` },
     permissions: commentPermissions(commentActor(discussion.scope, reply.author_id)),
   };
   if (reply.edited_at) presented.editedAt = reply.edited_at;
   return presented;
+}
+
+/** A page of comments or replies, presented; their bodies are read side by side (long ones on the worker pool). */
+export async function presentPage<A, B>(page: Page<A>, present: (item: A) => Promise<B>): Promise<Page<B>> {
+  return { ...page, items: await Promise.all(page.items.map(present)) };
 }

@@ -3,7 +3,7 @@ import { inTransaction, nowIso, requireActor } from '../../context.ts';
 import { after, paginate, type Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import { commentActor, commentScope, findComment, findReply, requireComment, requireReply, type ReplyRow } from '../../access/comments.ts';
-import { bodyMarkdown } from './bodies.ts';
+import { readBody } from './bodies.ts';
 import type { ReplyView } from './views.ts';
 import { deleteReactions } from './reactions.ts';
 import type { CommentPlace, ListRepliesQuery, PostReplyBody, UpdateReplyBody } from './schemas.ts';
@@ -17,6 +17,8 @@ import { replyView, replyViews } from './views.ts';
  */
 
 export async function postReply(ctx: Context, place: CommentPlace, commentId: string, input: PostReplyBody): Promise<ReplyView> {
+  // Read before the transaction (on the worker pool when long), so that reading never holds the database.
+  const body = await readBody(input.body);
   return inTransaction(ctx, async (tx) => {
     const scope = await commentScope(tx, place);
     const comment = await requireComment(tx, scope, commentId, true);
@@ -26,7 +28,7 @@ export async function postReply(ctx: Context, place: CommentPlace, commentId: st
       id: tx.ids.next(),
       comment_id: comment.id,
       author_id: requireActor(tx).userId,
-      body: bodyMarkdown(input.body),
+      body,
       edited_at: null,
       created_at: now,
       updated_at: now,
@@ -72,12 +74,13 @@ export async function getReply(ctx: Context, place: CommentPlace, commentId: str
 
 /** Changes a reply: `body` (its author; sets editedAt when the text changes) and the caller's own reactions. */
 export async function updateReply(ctx: Context, place: CommentPlace, commentId: string, replyId: string, input: UpdateReplyBody): Promise<ReplyView> {
+  const body = input.body === undefined ? undefined : await readBody(input.body);
   return inTransaction(ctx, async (tx) => {
     const scope = await commentScope(tx, place);
     const comment = await requireComment(tx, scope, commentId, true);
     const reply = await requireReply(tx, comment, replyId);
     const actor = commentActor(scope, reply.author_id);
-    await applyEdit(tx, 'comment_replies', reply, readEdit(tx, actor, input));
+    await applyEdit(tx, 'comment_replies', reply, readEdit(tx, actor, input, body));
     return replyView(tx, scope, comment, (await findReply(tx, comment, reply.id)) ?? reply);
   });
 }

@@ -4,7 +4,7 @@ import { replyRemoval } from '../../http/replies.ts';
 import { errorResponses, ListOf, removalResponses } from '../../http/schemas.ts';
 import { presentMember } from '../members/presenter.ts';
 import { listCommenters } from './commenters.ts';
-import { presentComment, presentReply } from './presenter.ts';
+import { presentComment, presentPage, presentReply } from './presenter.ts';
 import { deleteReply, getReply, listReplies, postReply, updateReply } from './replies-service.ts';
 import {
   ChangeRequestCommentParams,
@@ -61,7 +61,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         config: { policy: 'comment.view' },
         schema: { tags, operationId: name('listComments'), summary: `The comments of ${what}, newest first by default`, params: listParams, querystring: ListCommentsQuery, response: { 200: ListOf(CommentSchema), ...errorResponses } },
       },
-      async (request) => mapPage(await listComments(request.ctx, placeOf(request.params), request.query), (view) => presentComment(request.ctx, view, request.query.format)),
+      async (request) => presentPage(await listComments(request.ctx, placeOf(request.params), request.query), (view) => presentComment(request.ctx, view, request.query.format)),
     );
 
     app.post(
@@ -115,7 +115,7 @@ export const commentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         schema: { tags, operationId: name('listCommentReplies'), summary: 'The replies to a comment, oldest first', params: commentParams, querystring: ListRepliesQuery, response: { 200: ListOf(ReplySchema), ...errorResponses } },
       },
       async (request) =>
-        mapPage(await listReplies(request.ctx, placeOf(request.params), request.params.commentId, request.query), (view) => presentReply(request.ctx, view, request.query.format)),
+        presentPage(await listReplies(request.ctx, placeOf(request.params), request.params.commentId, request.query), (view) => presentReply(request.ctx, view, request.query.format)),
     );
 
     app.post(

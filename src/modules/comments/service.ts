@@ -4,7 +4,7 @@ import { jsonTextMember } from '../../db/dialect.ts';
 import { after, paginate, type Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import { adjustOpenComments, commentActor, commentScope, findComment, lockCommentCounter, placeName, requireComment, type CommentRow } from '../../access/comments.ts';
-import { bodyMarkdown } from './bodies.ts';
+import { readBody } from './bodies.ts';
 import { applyEdit, readEdit } from './edit.ts';
 import type { CommentView } from './views.ts';
 import { deleteReactions } from './reactions.ts';
@@ -20,10 +20,11 @@ import { commentView, commentViews } from './views.ts';
 
 /** Posts a comment (comment level), optionally about a page, a block of it, or a table cell. */
 export async function postComment(ctx: Context, place: CommentPlace, input: PostCommentBody): Promise<CommentView> {
+  // Read before the transaction (on the worker pool when long), so that reading never holds the database.
+  const body = await readBody(input.body);
   return inTransaction(ctx, async (tx) => {
     const scope = await commentScope(tx, place);
     authorize(tx, 'comment.post', scope.actor);
-    const body = bodyMarkdown(input.body);
     const target = newTarget(await scopeContent(tx, scope), input, placeName(scope));
     const now = nowIso(tx);
     const comment: CommentRow = {
@@ -99,13 +100,14 @@ export async function getComment(ctx: Context, place: CommentPlace, commentId: s
  * checked with its own policy, then the whole with comment.update.
  */
 export async function updateComment(ctx: Context, place: CommentPlace, commentId: string, input: UpdateCommentBody): Promise<CommentView> {
+  const body = input.body === undefined ? undefined : await readBody(input.body);
   return inTransaction(ctx, async (tx) => {
     const scope = await commentScope(tx, place);
     // Resolving or reopening moves the open-comment counter: its row before the comment's.
     if (input.resolved !== undefined) await lockCommentCounter(tx, scope);
     const comment = await requireComment(tx, scope, commentId, true);
     const actor = commentActor(scope, comment.author_id);
-    const edit = readEdit(tx, actor, input);
+    const edit = readEdit(tx, actor, input, body);
     await applyEdit(tx, 'comments', comment, edit);
     if (input.resolved !== undefined) await setResolved(tx, comment, input.resolved, requireActor(tx).userId, nowIso(tx));
     const updated = await findComment(tx, scope, comment.id);

@@ -19,7 +19,7 @@ export function presentRequestedReviewer(ctx: Config, view: RequestedReviewerVie
   };
 }
 
-export function presentReview(ctx: Config, view: ReviewView, format?: BodyFormat): Review {
+export async function presentReview(ctx: Config, view: ReviewView, format?: BodyFormat): Promise<Review> {
   const review: Review = {
     object: 'change-request-review',
     id: view.id,
@@ -31,7 +31,7 @@ export function presentReview(ctx: Config, view: ReviewView, format?: BodyFormat
     updatedAt: view.updatedAt,
   };
   if (view.requestedBy) review.requestedBy = presentUser(ctx, view.requestedBy);
-  if (view.comment) review.comment = presentComment(ctx, view.comment, format);
+  if (view.comment) review.comment = await presentComment(ctx, view.comment, format);
   return review;
 }
 

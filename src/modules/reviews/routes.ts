@@ -4,6 +4,7 @@ import { replyRemoval } from '../../http/replies.ts';
 import { errorResponses, ListOf, removalResponses } from '../../http/schemas.ts';
 import { getMergeRules, putMergeRules } from './merge-rules.ts';
 import { presentMergeRules, presentRequestedReviewer, presentReview } from './presenter.ts';
+import { presentPage } from '../comments/presenter.ts';
 import {
   ChangeRequestParams,
   ListReviewersQuery,
@@ -61,7 +62,7 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { policy: 'space.view' },
       schema: { tags: reviews, operationId: 'getReviewsByChangeRequestId', summary: 'The reviews of a change request, oldest first, each saying whether it is outdated', params: ChangeRequestParams, querystring: ListReviewsQuery, response: { 200: ListOf(ReviewSchema), ...errorResponses } },
     },
-    async (request) => mapPage(await listReviews(request.ctx, request.params.spaceId, request.params.changeRequestId, request.query), (view) => presentReview(request.ctx, view, request.query.format)),
+    async (request) => presentPage(await listReviews(request.ctx, request.params.spaceId, request.params.changeRequestId, request.query), (view) => presentReview(request.ctx, view, request.query.format)),
   );
 
   app.post(
@@ -71,7 +72,7 @@ export const reviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags: reviews, operationId: 'submitChangeRequestReview', summary: 'Review a change request: approved or changes-requested, with an optional comment (review level, not its author)', params: ChangeRequestParams, body: SubmitReviewBody, response: { 201: ReviewSchema, ...errorResponses } },
     },
     async (request, reply) => {
-      const review = presentReview(request.ctx, await submitReview(request.ctx, request.params.spaceId, request.params.changeRequestId, request.body));
+      const review = await presentReview(request.ctx, await submitReview(request.ctx, request.params.spaceId, request.params.changeRequestId, request.body));
       return reply.code(201).header('location', `${request.ctx.config.publicUrl}/v1/spaces/${request.params.spaceId}/change-requests/${request.params.changeRequestId}/reviews/${review.id}`).send(review);
     },
   );
