@@ -9,6 +9,7 @@ import type { PolicyLedger } from './policy/index.ts';
 import type { SecretBox, Signer } from './secrets.ts';
 import type { BlobStore } from './storage/blobs.ts';
 import { Unauthorized } from './errors.ts';
+import { accessChanged, accessWriteCount } from './access/memo.ts';
 
 /** The user a request acts for. */
 export interface Actor {
@@ -109,12 +110,15 @@ export function requireActor(ctx: Context): Actor {
 export async function inTransaction<T>(ctx: Context, work: (tx: Context) => Promise<T>): Promise<T> {
   if (ctx.db.isTransaction) return work(ctx);
   const audit = ctx.audit;
+  const accessWrites = accessWriteCount();
   const result = await ctx.db.transaction().execute(async (trx) => {
     const tx: Context = { ...ctx, db: trx, checked: ctx.checked };
     const value = await work(tx);
     if (audit && !audit.recorded) await audit.record(tx);
     return value;
   });
+  // Reads that ran while this transaction was open saw the rows before it; forget them now it has committed.
+  if (accessWriteCount() !== accessWrites) accessChanged();
   audit?.committed();
   return result;
 }
