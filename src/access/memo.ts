@@ -114,6 +114,14 @@ export class AccessWrites implements KyselyPlugin {
 }
 
 let writes = 0;
+
+/** Answers given from memory, and whether a listener is connected (for tests and the profile). */
+export const accessMemoStats = {
+  hits: 0,
+  get listening(): boolean {
+    return connected.size > 0;
+  },
+};
 /** How many writes to access tables this process has sent (compared before and after a transaction). */
 export function accessWriteCount(): number {
   return writes;
@@ -137,7 +145,10 @@ export function memoized<Args extends string[], Row>(query: (target: { db: Kysel
     const key = args.join('\u0000');
     const now = Date.now();
     const hit = entries.get(key);
-    if (hit && hit.generation === generation && hit.until > now) return hit.rows;
+    if (hit && hit.generation === generation && hit.until > now) {
+      accessMemoStats.hits++;
+      return hit.rows;
+    }
     const started = generation;
     const rows = await query(target, ...args);
     if (generation === started && active(target.dialect)) {
