@@ -6,7 +6,8 @@ import { listenOnChannel, type ChannelListener } from '../db/notifications.ts';
 /**
  * Access answered from memory. The rows every request reads to decide what its caller may do (the
  * organization with the caller's membership, a space with it, a collection's chain of default levels, a
- * user's grants) change rarely and are read on every request, so each process remembers them, and forgets
+ * user's grants; a published site with the current revision of each space it shows) change rarely and are
+ * read on every request, so each process remembers them, and forgets
  * everything it remembered whenever any of the tables they come from changes:
  *
  * - **In this process**, a Kysely plugin on the services' database (`accessWrites`) sees every write to
@@ -27,9 +28,9 @@ import { listenOnChannel, type ChannelListener } from '../db/notifications.ts';
  */
 
 /** The tables whose rows decide access (the migration's trigger list). */
-const ACCESS_TABLES = new Set(['organizations', 'members', 'teams', 'team_members', 'spaces', 'collections', 'content_permissions']);
+const ACCESS_TABLES = new Set(['organizations', 'members', 'teams', 'team_members', 'spaces', 'collections', 'content_permissions', 'sites', 'site_spaces', 'revisions']);
 /** Raw SQL that writes one of them (Kysely quotes names, hand-written SQL may not). */
-const RAW_ACCESS_WRITE = /\b(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+"?(organizations|members|teams|team_members|spaces|collections|content_permissions)"?\b/i;
+const RAW_ACCESS_WRITE = /\b(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+"?(organizations|members|teams|team_members|spaces|collections|content_permissions|sites|site_spaces|revisions)"?\b/i;
 export const ACCESS_CHANNEL = 'quire_access_changed';
 export const MEMO_SECONDS = 60;
 const MAX_ENTRIES = 20_000;
