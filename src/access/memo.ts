@@ -20,10 +20,13 @@ import { listenOnChannel, type ChannelListener } from '../db/notifications.ts';
  *   the listener is not connected (before the first connection, after a drop) nothing is answered from
  *   memory on PostgreSQL; after each (re)connection everything is forgotten.
  *
- * The bound on staleness, then: none within a process; on PostgreSQL, the time a notification takes from
- * the commit to another process (a network round trip, normally well under a millisecond on one host).
- * As an outer bound for writes no process sees (another program writing a SQLite file while Quire serves
- * it), an entry is never used more than MEMO_SECONDS after it was read.
+ * - **SQLite files written by another process** (the CLI importing while Quire serves): SQLite's
+ *   `data_version` of the file is compared on each lookup (`watchExternalWrites`, set up in `buildApp`).
+ *
+ * The bound on staleness, then: none within a process, nor for another process's commit to a SQLite file;
+ * on PostgreSQL, the time a notification takes from the commit to another process (a network round trip,
+ * normally well under a millisecond on one host). As an outer bound for anything else, an entry is never
+ * used more than MEMO_SECONDS after it was read.
  * Reads inside a transaction always query: a write's checks must see the rows as they are.
  */
 
@@ -36,6 +39,24 @@ export const MEMO_SECONDS = 60;
 const MAX_ENTRIES = 20_000;
 
 let generation = 0;
+/** Versions of SQLite files that another process may write (PRAGMA data_version of each open file). */
+const externalVersions = new Set<() => number>();
+
+/**
+ * Watches a SQLite file for commits by other processes (the CLI importing into a space while Quire
+ * serves): each memo lookup compares its version, one call into SQLite of about a microsecond. Returns the
+ * function that stops watching (when the app closes).
+ */
+export function watchExternalWrites(version: () => number): () => void {
+  externalVersions.add(version);
+  return () => externalVersions.delete(version);
+}
+
+function external(): number {
+  let sum = 0;
+  for (const version of externalVersions) sum += version();
+  return sum;
+}
 /** Listeners connected now, by id (several apps may run in one process, e.g. in tests). */
 const connected = new Set<number>();
 let listeners = 0;
@@ -130,6 +151,7 @@ export function accessWriteCount(): number {
 
 interface Entry<Row> {
   generation: number;
+  external: number;
   until: number;
   rows: Row[];
 }
@@ -146,15 +168,16 @@ export function memoized<Args extends string[], Row>(query: (target: { db: Kysel
     const key = args.join('\u0000');
     const now = Date.now();
     const hit = entries.get(key);
-    if (hit && hit.generation === generation && hit.until > now) {
+    const version = external();
+    if (hit && hit.generation === generation && hit.external === version && hit.until > now) {
       accessMemoStats.hits++;
       return hit.rows;
     }
     const started = generation;
     const rows = await query(target, ...args);
-    if (generation === started && active(target.dialect)) {
+    if (generation === started && external() === version && active(target.dialect)) {
       if (entries.size >= MAX_ENTRIES) entries.clear();
-      entries.set(key, { generation: started, until: now + MEMO_SECONDS * 1000, rows });
+      entries.set(key, { generation: started, external: version, until: now + MEMO_SECONDS * 1000, rows });
     }
     return rows;
   };

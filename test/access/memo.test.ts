@@ -3,7 +3,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { accessMemoStats } from '../../src/access/memo.ts';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createContext } from '../../src/context.ts';
+import { migrateToLatest, openDatabase } from '../../src/db/database.ts';
+import { createOrganization } from '../../src/modules/orgs/service.ts';
+import { findOrCreateUser, issueApiToken } from '../../src/modules/users/service.ts';
+import { addMember } from '../helpers/factories.ts';
 import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
 import { createWorld, postSpace, type World } from '../helpers/factories.ts';
 
@@ -79,3 +89,36 @@ for (const dialect of dialects) {
     });
   });
 }
+
+describe('access from memory, SQLite file written by another process [sqlite]', () => {
+  it('a member removed through another connection to the file (as the CLI would) is refused at once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quire-memo-'));
+    const url = `sqlite:${join(dir, 'quire.db')}`;
+    const database = openDatabase(url);
+    await migrateToLatest(database);
+    const config = loadConfig({ QUIRE_LOG_LEVEL: 'error', QUIRE_PUBLIC_URL: 'http://quire.test', QUIRE_DATA_DIR: dir, QUIRE_RATE_LIMIT: '0' });
+    const app = await buildApp({ config, database, masterKey: randomBytes(32), logger: false });
+    const other = openDatabase(url);
+    try {
+      await app.ready();
+      const ctx = createContext(app.services, null);
+      const { organization } = await createOrganization(ctx, { title: 'Acme', ownerEmail: 'owner@acme.test' });
+      const user = await findOrCreateUser(ctx, 'reader@acme.test', 'Reader');
+      await addMember(ctx, organization.id, user.id, 'read');
+      const token = await issueApiToken(ctx, user.id);
+      const get = () => app.inject({ method: 'GET', url: `/v1/orgs/${organization.id}`, headers: { authorization: `Bearer ${token}` } });
+      assert.equal((await get()).statusCode, 200);
+      const hits = accessMemoStats.hits;
+      assert.equal((await get()).statusCode, 200);
+      assert.ok(accessMemoStats.hits > hits, 'the second read is answered from memory');
+      await other.db.deleteFrom('members').where('user_id', '=', user.id).execute();
+      assert.equal((await get()).statusCode, 404);
+    } finally {
+      await other.close();
+      await app.close();
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
