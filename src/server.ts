@@ -62,7 +62,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   // listener is connected, access is read from the database on every request.
   const accessChanges =
     database.dialect === 'postgres'
-      ? listenForAccessChanges(config.databaseUrl, (error) => app.log.warn({ err: error }, 'access change notifications interrupted; access is read from the database meanwhile'))
+      ? listenForAccessChanges(config.databaseUrl, (error) => app.log.warn({ err: error }, 'access change notifications interrupted; access is read from the database meanwhile'), database.schema)
       : null;
   // Fastify runs onClose once the requests in flight have been answered: then the running job finishes
   // (the ones claimed but not started go back to the queue), then the worker pool, and only then the database.

@@ -184,13 +184,18 @@ export function memoized<Args extends string[], Row>(query: (target: { db: Kysel
 }
 
 /**
- * Listens for other processes' access changes (PostgreSQL): forgets everything on each notification and
+ * Listens for other processes' access changes (PostgreSQL): forgets everything on each notification (of
+ * `schema`'s tables when given: the trigger's payload is the schema written) and
  * on each (re)connection; while disconnected, access is read from the database on every request.
  */
-export function listenForAccessChanges(databaseUrl: string, onError: (error: unknown) => void): ChannelListener {
+export function listenForAccessChanges(databaseUrl: string, onError: (error: unknown) => void, schema?: string): ChannelListener {
   const id = ++listeners;
   const listener = listenOnChannel(databaseUrl, ACCESS_CHANNEL, {
-    onNotification: () => accessChanged(),
+    // The channel is the database's: when Quire's tables live in a schema of their own, changes in other
+    // schemas (other installations, or tests, on the same database) are not this process's.
+    onNotification: (changedSchema) => {
+      if (schema === undefined || changedSchema === schema) accessChanged();
+    },
     onConnect: () => {
       accessChanged();
       connected.add(id);

@@ -15,7 +15,7 @@ const config = loadConfig({ QUIRE_LOG_LEVEL: 'error', QUIRE_PUBLIC_URL: 'http://
 const database = openDatabase(url, { schema });
 const app = await buildApp({ config, database, masterKey: randomBytes(32), logger: false });
 app.get('/memo-stats', { config: { policy: 'public' } }, async () => ({ hits: accessMemoStats.hits }));
-const listener = listenForAccessChanges(url, (error) => process.stderr.write(`access listener: ${String(error)}\n`));
+const listener = listenForAccessChanges(url, (error) => process.stderr.write(`access listener: ${String(error)}\n`), schema);
 await app.listen({ host: '127.0.0.1', port: 0 });
 while (!accessMemoStats.listening) await new Promise((resolve) => setTimeout(resolve, 20));
 const address = app.server.address();

@@ -16,7 +16,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   if (dialectOf(db) !== 'postgres') return;
   await sql`create or replace function quire_access_changed() returns trigger language plpgsql as $$
     begin
-      perform pg_notify('quire_access_changed', current_schema());
+      perform pg_notify('quire_access_changed', tg_table_schema);
       return null;
     end
   $$`.execute(db);
