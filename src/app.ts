@@ -13,7 +13,7 @@ import { registerPolicyGuard } from './http/policy-guard.ts';
 import { healthRoutes } from './http/health.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { createServices, type ServiceOptions } from './services.ts';
-import { AccessWrites, watchExternalWrites } from './access/memo.ts';
+import { AccessWrites, accessTransactions, watchExternalWrites } from './db/memo.ts';
 import { organizationRoutes } from './modules/orgs/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { memberRoutes } from './modules/members/routes.ts';
@@ -107,8 +107,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
 
   // Writes to the tables that decide access are seen as they are made, so access read from memory
-  // (src/access/memo.ts) is forgotten at once.
-  const services: AppServices = createServices({ ...options, database: { ...database, db: database.db.withPlugin(new AccessWrites()) } });
+  // (src/db/memo.ts) is forgotten at once.
+  const services: AppServices = { ...createServices({ ...options, database: { ...database, db: database.db.withPlugin(new AccessWrites()) } }), transactionWatch: accessTransactions };
   if (database.dataVersion) {
     const unwatch = watchExternalWrites(database.dataVersion);
     app.addHook('onClose', async () => {

@@ -9,7 +9,7 @@ import { scheduleJobsPrune } from './jobs/prune.ts';
 import { scheduleGarbageCollection } from './content/gc.ts';
 import { listenOnChannel } from './db/notifications.ts';
 import { TOKEN_REVOKED_CHANNEL } from './http/auth.ts';
-import { listenForAccessChanges } from './access/memo.ts';
+import { listenForAccessChanges } from './db/memo.ts';
 import { S3BlobStore } from './storage/s3.ts';
 import { closeWorkerPool, configureWorkerPool } from './workers/pool.ts';
 
@@ -58,7 +58,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
           onError: (error) => app.log.warn({ err: error }, 'token revocation notifications interrupted; the token cache time bounds revocation meanwhile'),
         })
       : null;
-  // Access read from memory (src/access/memo.ts) is forgotten when any process changes it; until this
+  // Access read from memory (src/db/memo.ts) is forgotten when any process changes it; until this
   // listener is connected, access is read from the database on every request.
   const accessChanges =
     database.dialect === 'postgres'

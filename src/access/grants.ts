@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../context.ts';
 import { preparedQuery } from '../db/prepared.ts';
-import { memoized } from './memo.ts';
+import { memoized } from '../db/memo.ts';
 import { MEMBER_ROLES, roleRank, type MemberRole, type MemberRoleOrGuest } from '../policy/roles.ts';
 
 /**

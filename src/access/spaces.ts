@@ -3,7 +3,7 @@ import type { Context } from '../context.ts';
 import { requireActor } from '../context.ts';
 import type { SpaceRow } from '../db/rows.ts';
 import { preparedQuery } from '../db/prepared.ts';
-import { memoized } from './memo.ts';
+import { memoized } from '../db/memo.ts';
 import { NotFound } from '../errors.ts';
 import type { OrganizationActor } from '../policy/index.ts';
 import type { MemberRole, MemberRoleOrGuest } from '../policy/roles.ts';

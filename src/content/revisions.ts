@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Context } from '../context.ts';
 import { preparedQuery } from '../db/prepared.ts';
-import { memoized } from '../access/memo.ts';
+import { memoized } from '../db/memo.ts';
 import type { DB } from '../db/types.ts';
 import { nowIso } from '../context.ts';
 import { putObject } from './objects.ts';
@@ -102,7 +102,7 @@ export interface RevisionRecord {
   git?: { oid: string; message: string; createdByGitBook: boolean; url?: string; ref?: string };
 }
 
-/** Read on every content request (the space's head): from memory until a revision row is written (src/access/memo.ts). */
+/** Read on every content request (the space's head): from memory until a revision row is written (src/db/memo.ts). */
 const revisionById = memoized(preparedQuery((db: Kysely<DB>, id: string) =>
   db.selectFrom('revisions').select(['id', 'space_id', 'type', 'parents', 'root', 'created_by', 'created_at', 'git']).where('id', '=', id),
 ));

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Context } from '../context.ts';
 import { preparedQuery } from '../db/prepared.ts';
-import { memoized } from '../access/memo.ts';
+import { memoized } from '../db/memo.ts';
 import type { DB } from '../db/types.ts';
 import type { SiteRow } from '../db/rows.ts';
 import { sitePathRoot } from '../sites/urls.ts';
@@ -49,7 +49,7 @@ function withContent(db: Kysely<DB>) {
 }
 
 /**
- * Answered from memory while no site, site space or space changed (src/access/memo.ts: a space's head
+ * Answered from memory while no site, site space or space changed (src/db/memo.ts: a space's head
  * moving, a site's settings or publication, a space added or removed), so a warm page touches no table.
  */
 const siteByPath = memoized(preparedQuery((db: Kysely<DB>, organizationId: string, basename: string) =>

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { buildApp } from '../../src/app.ts';
-import { accessMemoStats, listenForAccessChanges } from '../../src/access/memo.ts';
+import { accessMemoStats, listenForAccessChanges } from '../../src/db/memo.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/database.ts';
 

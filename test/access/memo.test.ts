@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { accessMemoStats } from '../../src/access/memo.ts';
+import { accessMemoStats } from '../../src/db/memo.ts';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createContext } from '../../src/context.ts';
@@ -18,7 +18,7 @@ import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
 import { createWorld, postSpace, type World } from '../helpers/factories.ts';
 
 /**
- * Access answered from memory (src/access/memo.ts) is forgotten when access changes: in the process that
+ * Access answered from memory (src/db/memo.ts) is forgotten when access changes: in the process that
  * changed it at once, and on PostgreSQL in every other serving process when the change's notification
  * arrives. A removed member is refused by both.
  */

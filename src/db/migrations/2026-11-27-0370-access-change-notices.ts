@@ -7,7 +7,7 @@ import { dialectOf } from '../dialect.ts';
  * what a revision is (revisions, read by id on every content request) announces it on the channel `quire_access_changed` (payload: the
  * schema), from a statement-level trigger: PostgreSQL delivers the notice when the transaction commits,
  * to every serving process, whatever wrote the rows (a request, a job, the CLI, a person at psql). Each
- * process forgets what it remembered of access at once (src/access/memo.ts). SQLite runs in one serving
+ * process forgets what it remembered of access at once (src/db/memo.ts). SQLite runs in one serving
  * process, which sees its own writes as it makes them: nothing to add there.
  */
 const ACCESS_TABLES = ['organizations', 'members', 'teams', 'team_members', 'spaces', 'collections', 'content_permissions', 'sites', 'site_spaces', 'revisions'] as const;

@@ -1,7 +1,7 @@
 import type { Kysely, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
-import type { DialectName } from '../db/database.ts';
-import type { DB } from '../db/types.ts';
-import { listenOnChannel, type ChannelListener } from '../db/notifications.ts';
+import type { DialectName } from './database.ts';
+import type { DB } from './types.ts';
+import { listenOnChannel, type ChannelListener } from './notifications.ts';
 
 /**
  * Access answered from memory. The rows every request reads to decide what its caller may do (the
@@ -11,7 +11,7 @@ import { listenOnChannel, type ChannelListener } from '../db/notifications.ts';
  * everything it remembered whenever any of the tables they come from changes:
  *
  * - **In this process**, a Kysely plugin on the services' database (`accessWrites`) sees every write to
- *   those tables as it is sent, and again when it has run, and `inTransaction` (src/context.ts) once more
+ *   those tables as it is sent, and again when it has run, and `inTransaction` (src/context.ts, through the Context's `transactionWatch`) once more
  *   after the commit: a read that raced a write is never kept (each entry is stored only if no write was
  *   seen between the start of its query and its end).
  * - **In other processes** (PostgreSQL only: SQLite has one serving process), a trigger on each table
@@ -115,7 +115,7 @@ function writesAccess(node: RootOperationNode): boolean {
 /**
  * The plugin that tells the memo of this process's writes: before a write to an access table is sent
  * (so no read that starts after it is kept) and after it has run. `inTransaction` calls `accessChanged`
- * after a commit that wrote them (`accessWriteCount` tells it).
+ * after a commit that wrote them (through `accessTransactions`, the Context's `transactionWatch`).
  */
 export class AccessWrites implements KyselyPlugin {
   private readonly pending = new WeakSet<object>();
@@ -136,6 +136,13 @@ export class AccessWrites implements KyselyPlugin {
 }
 
 let writes = 0;
+/** The Context's `transactionWatch` (set in buildApp): after a commit that wrote access tables, forget what was read while it was open. */
+export const accessTransactions = {
+  before: (): number => writes,
+  committed(before: number): void {
+    if (writes !== before) accessChanged();
+  },
+};
 
 /** Answers given from memory, and whether a listener is connected (for tests and the profile). */
 export const accessMemoStats = {
