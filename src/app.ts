@@ -13,6 +13,7 @@ import { registerPolicyGuard } from './http/policy-guard.ts';
 import { healthRoutes } from './http/health.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { createServices, type ServiceOptions } from './services.ts';
+import { AccessWrites, accessTransactions, watchExternalWrites } from './db/memo.ts';
 import { organizationRoutes } from './modules/orgs/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
 import { memberRoutes } from './modules/members/routes.ts';
@@ -110,7 +111,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setValidatorCompiler(validatorCompiler);
 
-  const services: AppServices = createServices(options);
+  // Writes to the tables that decide access are seen as they are made, so access read from memory
+  // (src/db/memo.ts) is forgotten at once.
+  const services: AppServices = { ...createServices({ ...options, database: { ...database, db: database.db.withPlugin(new AccessWrites()) } }), transactionWatch: accessTransactions };
+  if (database.dataVersion) {
+    const unwatch = watchExternalWrites(database.dataVersion);
+    app.addHook('onClose', async () => {
+      unwatch();
+    });
+  }
   app.decorate('services', services);
   app.decorateRequest('ctx', null as unknown as Context);
   app.addHook('onRequest', (request, _reply, done) => {

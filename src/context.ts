@@ -86,6 +86,12 @@ export interface Context extends PolicyLedger {
   actor: Actor | null;
   /** The audit record of the write this request makes; null for reads, jobs and the CLI. */
   audit: WriteRecord | null;
+  /**
+   * Told around each outermost transaction: `before` as it starts, `committed` with what `before` gave
+   * once it has committed. The app's memory of rows (src/db/memo.ts) forgets then what the transaction
+   * wrote, since reads that ran while it was open saw the rows as they were.
+   */
+  transactionWatch?: { before(): number; committed(before: number): void };
 }
 
 /** The services shared by every Context of one running app. */
@@ -109,12 +115,14 @@ export function requireActor(ctx: Context): Actor {
 export async function inTransaction<T>(ctx: Context, work: (tx: Context) => Promise<T>): Promise<T> {
   if (ctx.db.isTransaction) return work(ctx);
   const audit = ctx.audit;
+  const watched = ctx.transactionWatch?.before() ?? 0;
   const result = await ctx.db.transaction().execute(async (trx) => {
     const tx: Context = { ...ctx, db: trx, checked: ctx.checked };
     const value = await work(tx);
     if (audit && !audit.recorded) await audit.record(tx);
     return value;
   });
+  ctx.transactionWatch?.committed(watched);
   audit?.committed();
   return result;
 }

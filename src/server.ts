@@ -9,6 +9,7 @@ import { scheduleJobsPrune } from './jobs/prune.ts';
 import { scheduleGarbageCollection } from './content/gc.ts';
 import { listenOnChannel } from './db/notifications.ts';
 import { TOKEN_REVOKED_CHANNEL } from './http/auth.ts';
+import { listenForAccessChanges } from './db/memo.ts';
 import { S3BlobStore } from './storage/s3.ts';
 import { closeWorkerPool, configureWorkerPool } from './workers/pool.ts';
 
@@ -57,6 +58,12 @@ export async function serve(config: Config): Promise<FastifyInstance> {
           onError: (error) => app.log.warn({ err: error }, 'token revocation notifications interrupted; the token cache time bounds revocation meanwhile'),
         })
       : null;
+  // Access read from memory (src/db/memo.ts) is forgotten when any process changes it; until this
+  // listener is connected, access is read from the database on every request.
+  const accessChanges =
+    database.dialect === 'postgres'
+      ? listenForAccessChanges(config.databaseUrl, (error) => app.log.warn({ err: error }, 'access change notifications interrupted; access is read from the database meanwhile'), database.schema)
+      : null;
   // Fastify runs onClose once the requests in flight have been answered: then the running job finishes
   // (the ones claimed but not started go back to the queue), then the worker pool, and only then the database.
   app.addHook('onClose', async () => {
@@ -64,6 +71,7 @@ export async function serve(config: Config): Promise<FastifyInstance> {
     await closeWorkerPool();
     await listener?.close();
     await revocations?.close();
+    await accessChanges?.close();
     if (app.services.blobs instanceof S3BlobStore) await app.services.blobs.destroy();
     await database.close();
   });

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Context } from '../context.ts';
 import { preparedQuery } from '../db/prepared.ts';
+import { memoized } from '../db/memo.ts';
 import { MEMBER_ROLES, roleRank, type MemberRole, type MemberRoleOrGuest } from '../policy/roles.ts';
 
 /**
@@ -26,7 +27,7 @@ function keepBest(map: Map<string, MemberRole>, id: string, role: MemberRole): v
 }
 
 /** Runs on every space route: built and compiled once. */
-const grantsOf = preparedQuery((db, organizationId: string, userId: string) =>
+const grantsOf = memoized(preparedQuery((db, organizationId: string, userId: string) =>
   db
     .selectFrom('content_permissions')
     .select(['resource_kind', 'resource_id', 'role'])
@@ -37,7 +38,7 @@ const grantsOf = preparedQuery((db, organizationId: string, userId: string) =>
         eb.and([eb('subject_kind', '=', 'team'), eb('subject_id', 'in', eb.selectFrom('team_members').select('team_id').where('user_id', '=', userId))]),
       ]),
     ),
-);
+));
 
 /** The grants of a user in an organization (one query); null when they have none, which is most callers. */
 export async function loadGrants(ctx: Pick<Context, 'db' | 'dialect'>, organizationId: string, userId: string): Promise<Grants | null> {

@@ -3,6 +3,7 @@ import type { Context } from '../context.ts';
 import { requireActor } from '../context.ts';
 import type { OrganizationRow } from '../db/rows.ts';
 import { preparedQuery } from '../db/prepared.ts';
+import { memoized } from '../db/memo.ts';
 import { NotFound } from '../errors.ts';
 import type { OrganizationActor } from '../policy/index.ts';
 import type { MemberRoleOrGuest } from '../policy/roles.ts';
@@ -15,7 +16,7 @@ export function ownsTeamIn(userId: string) {
 }
 
 /** The organization with the standing of one user in it; no row for outsiders. Runs on every organization route. */
-const organizationWithStanding = preparedQuery((db, organizationId: string, userId: string) =>
+const organizationWithStanding = memoized(preparedQuery((db, organizationId: string, userId: string) =>
   db
     .selectFrom('organizations')
     .innerJoin('members', (join) => join.onRef('members.organization_id', '=', 'organizations.id').on('members.user_id', '=', userId))
@@ -23,7 +24,7 @@ const organizationWithStanding = preparedQuery((db, organizationId: string, user
     .select(['members.role as member_role', 'members.disabled as member_disabled'])
     .select(ownsTeamIn(userId).as('owns_team'))
     .where('organizations.id', '=', organizationId),
-);
+));
 
 export interface OrganizationAccess {
   organization: OrganizationRow;
@@ -38,6 +39,7 @@ export async function organizationAccess(ctx: Context, organizationId: string): 
   const user = requireActor(ctx);
   const [row] = await organizationWithStanding(ctx, organizationId, user.userId);
   if (!row || row.member_disabled) throw organizationNotFound(organizationId);
+  // The row may be shared with other requests (memoized): copied, never changed.
   const { member_role, member_disabled: _disabled, owns_team, ...organization } = row;
   return {
     organization,

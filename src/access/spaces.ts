@@ -3,6 +3,7 @@ import type { Context } from '../context.ts';
 import { requireActor } from '../context.ts';
 import type { SpaceRow } from '../db/rows.ts';
 import { preparedQuery } from '../db/prepared.ts';
+import { memoized } from '../db/memo.ts';
 import { NotFound } from '../errors.ts';
 import type { OrganizationActor } from '../policy/index.ts';
 import type { MemberRole, MemberRoleOrGuest } from '../policy/roles.ts';
@@ -26,7 +27,7 @@ export async function collectionChain(ctx: Context, collectionId: string | null)
   return rows.map((row) => ({ id: row.id, level: row.default_level as StoredLevel }));
 }
 
-const collectionChainQuery = preparedQuery((db, collectionId: string) => {
+const collectionChainQuery = memoized(preparedQuery((db, collectionId: string) => {
   const query = sql<{ id: string; default_level: string; depth: number }>`
     with recursive chain(id, parent_id, default_level, depth) as (
       select id, parent_id, default_level, 0 from collections where id = ${collectionId}
@@ -35,11 +36,11 @@ const collectionChainQuery = preparedQuery((db, collectionId: string) => {
     )
     select id, default_level, depth from chain order by depth`;
   return { compile: () => query.compile(db) };
-});
+}));
 
 /** A space with the caller's membership of its organization (run on every space route: built and compiled once). */
 function spaceWithMembership(includeDeleted: boolean) {
-  return preparedQuery((db, spaceId: string, userId: string) =>
+  return memoized(preparedQuery((db, spaceId: string, userId: string) =>
     db
       .selectFrom('spaces')
       .leftJoin('members', (join) =>
@@ -49,7 +50,7 @@ function spaceWithMembership(includeDeleted: boolean) {
       .select(['members.role as member_role', 'members.user_id as member_user'])
       .where('spaces.id', '=', spaceId)
       .$if(!includeDeleted, (q) => q.where('spaces.deleted_at', 'is', null)),
-  );
+  ));
 }
 const liveSpaceWithMembership = spaceWithMembership(false);
 const anySpaceWithMembership = spaceWithMembership(true);

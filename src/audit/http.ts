@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler, onSendAsyncHookHandler } from 'fastify';
 import { replaceControlCharacters } from '../control-characters.ts';
 import { RequestAudit, type AuditRequest } from './trail.ts';
 
@@ -53,19 +53,34 @@ function createdId(payload: unknown, contentType: unknown): string | null {
   }
 }
 
+/**
+ * Only routes that can write carry the two hooks (added to the route by `onRoute`): a read never pays for
+ * them. They run where the scope's hooks ran before: first among the route's own onRequest hooks (after
+ * authentication, a scope hook) and first among its onSend hooks (before the policy guard's).
+ */
 export function registerAuditTrail(scope: FastifyInstance): void {
-  scope.addHook('onRequest', async (request) => {
-    if (!WRITES.has(request.method) || !request.ctx.actor) return;
+  const begin: onRequestAsyncHookHandler = async (request) => {
+    if (!request.ctx.actor) return;
     const trail = new RequestAudit(describeRequest(request));
     request.auditTrail = trail;
     request.ctx.audit = trail;
-  });
-  scope.addHook('onSend', async (request, reply, payload) => {
+  };
+  const finish: onSendAsyncHookHandler = async (request, reply, payload) => {
     const trail = request.auditTrail;
     if (!trail) return payload;
     request.auditTrail = undefined;
     const status = reply.statusCode;
     await trail.finish(request.ctx, status, status === 201 ? createdId(payload, reply.getHeader('content-type')) : null);
     return payload;
+  };
+  scope.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.some((method) => WRITES.has(method))) return;
+    const hooks = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+    const writes = methods.every((method) => WRITES.has(method));
+    // A route that also answers reads (several methods) checks the method as the scope hook did.
+    const onRequest: onRequestAsyncHookHandler = writes ? begin : async (request, reply) => (WRITES.has(request.method) ? begin.call(scope, request, reply) : undefined);
+    route.onRequest = [onRequest, ...hooks(route.onRequest)] as typeof route.onRequest;
+    route.onSend = [finish, ...hooks(route.onSend)] as typeof route.onSend;
   });
 }

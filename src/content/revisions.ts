@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Context } from '../context.ts';
 import { preparedQuery } from '../db/prepared.ts';
+import { memoized } from '../db/memo.ts';
 import type { DB } from '../db/types.ts';
 import { nowIso } from '../context.ts';
 import { putObject } from './objects.ts';
@@ -101,9 +102,10 @@ export interface RevisionRecord {
   git?: { oid: string; message: string; createdByGitBook: boolean; url?: string; ref?: string };
 }
 
-const revisionById = preparedQuery((db: Kysely<DB>, id: string) =>
+/** Read on every content request (the space's head): from memory until a revision row is written (src/db/memo.ts). */
+const revisionById = memoized(preparedQuery((db: Kysely<DB>, id: string) =>
   db.selectFrom('revisions').select(['id', 'space_id', 'type', 'parents', 'root', 'created_by', 'created_at', 'git']).where('id', '=', id),
-);
+));
 
 /** A revision by id (one prepared query), or undefined. */
 export async function findRevision(ctx: Pick<Context, 'db' | 'dialect'>, revisionId: string): Promise<RevisionRecord | undefined> {

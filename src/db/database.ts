@@ -13,6 +13,11 @@ export interface Database {
   dialect: DialectName;
   /** PostgreSQL only: the schema Quire's tables live in, when not the default. */
   schema?: string;
+  /**
+   * SQLite files only: a number that changes when another connection (another process: the CLI) has
+   * committed a change since the last call (PRAGMA data_version). Memory that mirrors rows checks it.
+   */
+  dataVersion?: () => number;
   close(): Promise<void>;
 }
 
@@ -120,7 +125,8 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('synchronous = NORMAL');
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { db, dialect: 'sqlite', close: () => db.destroy() };
+    const dataVersion = sqlite.prepare('pragma data_version').pluck();
+    return { db, dialect: 'sqlite', ...(file !== ':memory:' ? { dataVersion: () => (sqlite.open ? (dataVersion.get() as number) : 0) } : {}), close: () => db.destroy() };
   }
   const pool = new pg.Pool({
     connectionString: url,

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { QuireError } from '../errors.ts';
 import { isUniqueViolation } from '../db/dialect.ts';
+import { lingerAfterRefusal } from './lingering-close.ts';
 import type { DialectName } from '../db/database.ts';
 
 interface ValidationIssue {
@@ -64,6 +65,7 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
 }
 
 function send(reply: FastifyReply, status: number, message: string) {
+  if (status === 413) lingerAfterRefusal(reply);
   return reply.code(status).type('application/json; charset=utf-8').send({ error: { code: status, message } });
 }
 

@@ -8,7 +8,7 @@
  * dropped anyway: a client that keeps sending far past the limit gets no more of the server's patience.
  */
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 export interface LingerBounds {
   /** Most bytes read and discarded after the refusal. */
@@ -52,11 +52,24 @@ export function lingerUntilBodyEnds(request: IncomingMessage, bounds: LingerBoun
   };
 }
 
-/** After every 413 on a request whose body has not fully arrived, reads the rest before closing. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** How long and how much a refused body is read before its connection closes (registerLingeringClose). */
+    lingerBounds?: LingerBounds;
+  }
+}
+
+/**
+ * After every 413 on a request whose body has not fully arrived, reads the rest before closing. Every 413
+ * leaves through the one error handler (src/http/errors.ts), which calls `lingerAfterRefusal`: no hook runs
+ * on the other requests.
+ */
 export function registerLingeringClose(app: FastifyInstance, bodyLimit: number): void {
-  const bounds: LingerBounds = { maxBytes: Math.max(4 * bodyLimit, 64 * 1024 * 1024), timeoutMs: 30_000 };
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode === 413) lingerUntilBodyEnds(request.raw, bounds);
-    return payload;
-  });
+  app.decorate('lingerBounds', { maxBytes: Math.max(4 * bodyLimit, 64 * 1024 * 1024), timeoutMs: 30_000 });
+}
+
+/** Called with the reply of a 413: keeps the connection until the refused body has ended. */
+export function lingerAfterRefusal(reply: FastifyReply): void {
+  const bounds = reply.server.lingerBounds;
+  if (bounds) lingerUntilBodyEnds(reply.request.raw, bounds);
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Context } from '../context.ts';
 import { preparedQuery } from '../db/prepared.ts';
+import { memoized } from '../db/memo.ts';
 import type { DB } from '../db/types.ts';
 import type { SiteRow } from '../db/rows.ts';
 import { sitePathRoot } from '../sites/urls.ts';
@@ -47,10 +48,14 @@ function withContent(db: Kysely<DB>) {
     .select([...READER_SITE_COLUMNS.map((c) => `sites.${c}` as const), 'spaces.id as content_space_id', 'spaces.revision_id as content_revision_id', 'revisions.root as content_root']);
 }
 
-const siteByPath = preparedQuery((db: Kysely<DB>, organizationId: string, basename: string) =>
+/**
+ * Answered from memory while no site, site space or space changed (src/db/memo.ts: a space's head
+ * moving, a site's settings or publication, a space added or removed), so a warm page touches no table.
+ */
+const siteByPath = memoized(preparedQuery((db: Kysely<DB>, organizationId: string, basename: string) =>
   withContent(db).where('sites.organization_id', '=', organizationId).where('sites.basename', '=', basename),
-);
-const siteByHost = preparedQuery((db: Kysely<DB>, hostname: string) => withContent(db).where('sites.hostname', '=', hostname));
+));
+const siteByHost = memoized(preparedQuery((db: Kysely<DB>, hostname: string) => withContent(db).where('sites.hostname', '=', hostname)));
 
 export interface CurrentContent {
   revisionId: string;

@@ -1,0 +1,232 @@
+/**
+ * What each benched request does, counted in process (issue 29's "profile first"): a Quire app on a fresh
+ * SQLite file with the bench's data (a 1,000-page space, a 100-page public site), driven through
+ * `app.inject`, N requests of each kind. Per request it prints:
+ *
+ *  - the database statements run, by kind (`select organizations`, `update api_tokens`, …), counted on
+ *    better-sqlite3's statements themselves, so every query is seen whatever built it;
+ *  - the hooks the route runs, by phase (read from the route's Fastify context: every one of them runs);
+ *  - CPU microseconds per request (process.cpuUsage around the loop; the injecting client included);
+ *  - the top functions by self time in a CPU profile of the loop (node:inspector), as shares of the samples.
+ *
+ * Proportions and counts are what this is for: on a loaded machine the microseconds move with the load, the
+ * counts do not. A bare Fastify hello-world and the same page bytes served bare are profiled alike.
+ *
+ *   npx tsx scripts/request-profile.ts [requests per kind, default 2000] [kind …]
+ *   (kinds: hello, static, org, page, pages, published)
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { createContext } from '../src/context.ts';
+import { migrateToLatest, openDatabase } from '../src/db/database.ts';
+import { createOrganization } from '../src/modules/orgs/service.ts';
+import { issueApiToken } from '../src/modules/users/service.ts';
+import { FolderBlobStore } from '../src/storage/blobs.ts';
+import { fillSpace } from '../bench/seed.ts';
+
+const requests = Number(process.argv[2] ?? 2000);
+const wanted = new Set(process.argv.slice(3));
+
+/** Statements run, by kind, counted on better-sqlite3's Statement prototype (every query goes through it). */
+const statements = new Map<string, number>();
+const kinds = new Map<string, string>();
+function statementKind(source: string): string {
+  let kind = kinds.get(source);
+  if (kind !== undefined) return kind;
+  const text = source.replace(/\s+/g, ' ').trim().toLowerCase();
+  const verb = text.split(' ')[0];
+  // Kysely quotes the tables it names; a raw subquery (e.g. in a select list) does not, so quoted names win.
+  const table = /(?:\bfrom|\binto|^update) "([a-z_]+)"/.exec(text)?.[1] ?? /(?:\bfrom|\binto|^update) ([a-z_]+)/.exec(text)?.[1] ?? '';
+  kind = `${verb} ${table}`.trim();
+  kinds.set(source, kind);
+  return kind;
+}
+{
+  const probe = new SQLite(':memory:');
+  const prototype = Object.getPrototypeOf(probe.prepare('select 1')) as Record<string, (...args: unknown[]) => unknown>;
+  probe.close();
+  for (const method of ['all', 'get', 'run', 'iterate'] as const) {
+    const original = prototype[method];
+    prototype[method] = function (this: { source: string }, ...args: unknown[]) {
+      const kind = statementKind(this.source);
+      statements.set(kind, (statements.get(kind) ?? 0) + 1);
+      return original.apply(this, args);
+    };
+  }
+}
+
+const LIFECYCLE = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse'] as const;
+type HookCounts = Record<(typeof LIFECYCLE)[number], number>;
+const hooksSeen = new Map<string, HookCounts>();
+
+/** Adds a root onResponse hook that records, once per route, how many hooks each phase of the route runs. */
+function countHooks(app: FastifyInstance): void {
+  app.addHook('onResponse', (request, _reply, done) => {
+    const route = `${request.method} ${request.routeOptions.url ?? 'unmatched'}`;
+    if (!hooksSeen.has(route)) {
+      const symbol = Object.getOwnPropertySymbols(request).find((s) => s.description === 'fastify.context');
+      const context = (symbol ? (request as unknown as Record<symbol, Record<string, unknown[] | null>>)[symbol] : {}) ?? {};
+      const counts = {} as HookCounts;
+      // This counting hook itself is one of the onResponse hooks.
+      for (const phase of LIFECYCLE) counts[phase] = (context[phase]?.length ?? 0) - (phase === 'onResponse' ? 1 : 0);
+      hooksSeen.set(route, counts);
+    }
+    done();
+  });
+}
+
+interface ProfileNode {
+  id: number;
+  hitCount?: number;
+  children?: number[];
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+
+function frameName(node: ProfileNode): string {
+  const { functionName, url, lineNumber } = node.callFrame;
+  const file = url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '').replace(/^.*\/wt-[^/]+\//, '').replace(/^.*\/main\//, '');
+  return `${functionName || '(anonymous)'} ${file ? `${file}:${lineNumber + 1}` : ''}`.trim();
+}
+
+/** Quire's own functions (src/) by inclusive time: what each hook and step costs with all it calls. */
+function topInclusive(nodes: ProfileNode[], count: number): Array<{ name: string; share: number }> {
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  const all = nodes.reduce((sum, node) => sum + (node.hitCount ?? 0), 0);
+  const totals = new Map<string, number>();
+  const walk = (node: ProfileNode, open: Set<string>): number => {
+    let hits = node.hitCount ?? 0;
+    const name = frameName(node);
+    const counted = name.includes('src/') && !open.has(name);
+    if (counted) open.add(name);
+    for (const child of node.children ?? []) hits += walk(byId.get(child)!, open);
+    if (counted) {
+      open.delete(name);
+      totals.set(name, (totals.get(name) ?? 0) + hits);
+    }
+    return hits;
+  };
+  walk(nodes[0], new Set());
+  return [...totals.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, hits]) => ({ name, share: hits / all }));
+}
+
+function topSelf(nodes: ProfileNode[], count: number): Array<{ name: string; share: number }> {
+  const totals = new Map<string, number>();
+  let all = 0;
+  for (const node of nodes) {
+    const hits = node.hitCount ?? 0;
+    if (hits === 0) continue;
+    all += hits;
+    const name = frameName(node);
+    totals.set(name, (totals.get(name) ?? 0) + hits);
+  }
+  return [...totals.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, hits]) => ({ name, share: hits / all }));
+}
+
+interface Kind {
+  name: string;
+  app: FastifyInstance;
+  url: string;
+  headers?: Record<string, string>;
+  expect: number;
+}
+
+async function profileKind(session: Session, kind: Kind): Promise<void> {
+  const send = () => kind.app.inject({ method: 'GET', url: kind.url, headers: kind.headers });
+  // Warm: compiled schemas, caches, JIT.
+  for (let i = 0; i < Math.min(200, requests); i++) {
+    const response: LightMyRequestResponse = await send();
+    if (response.statusCode !== kind.expect) throw new Error(`${kind.name}: ${response.statusCode} ${response.body.slice(0, 300)}`);
+  }
+  statements.clear();
+  hooksSeen.clear();
+  await session.post('Profiler.start');
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  for (let i = 0; i < requests; i++) await send();
+  const wall = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: { nodes: ProfileNode[] } };
+  const perRequest = [...statements.entries()].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${(n / requests).toFixed(2)}`);
+  const total = [...statements.values()].reduce((a, b) => a + b, 0) / requests;
+  console.log(`\n## ${kind.name}: GET ${kind.url.replace(/[0-9A-Za-z_-]{20,}/g, '{id}')}`);
+  console.log(`CPU ${(((used.user + used.system) / requests)).toFixed(1)} µs/request, wall ${((wall * 1000) / requests).toFixed(1)} µs/request (loaded machine: compare proportions, not figures)`);
+  console.log(`statements per request: ${total.toFixed(2)}${perRequest.length ? ` (${perRequest.join(', ')})` : ''}`);
+  for (const [route, counts] of hooksSeen) console.log(`hooks run (${route}): ${LIFECYCLE.map((phase) => `${phase} ${counts[phase]}`).join(', ')}`);
+  console.log('top self time (share of samples):');
+  for (const { name, share } of topSelf(profile.nodes, 15)) console.log(`  ${(share * 100).toFixed(1).padStart(5)}%  ${name}`);
+  const own = topInclusive(profile.nodes, 15);
+  if (own.length > 0) console.log('Quire functions by inclusive time (share of samples):');
+  for (const { name, share } of own) console.log(`  ${(share * 100).toFixed(1).padStart(5)}%  ${name}`);
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'quire-request-profile-'));
+  const config = loadConfig({ QUIRE_DATA_DIR: dataDir, QUIRE_LOG_LEVEL: 'warn', QUIRE_RATE_LIMIT: '0', QUIRE_PUBLIC_URL: 'http://127.0.0.1' });
+  const database = openDatabase(`sqlite:${join(dataDir, 'quire.db')}`);
+  await migrateToLatest(database);
+  // The bench's server logs at warn to stdout; here the same logger writes to nowhere.
+  const quiet = { write: () => undefined };
+  const app = await buildApp({ config, database, masterKey: randomBytes(32), blobs: new FolderBlobStore(join(dataDir, 'blobs')), logStream: quiet });
+  countHooks(app);
+  await app.ready();
+  const ctx = createContext(app.services, null);
+  const { organization, owner } = await createOrganization(ctx, { title: 'Bench', ownerEmail: 'bench@example.com' });
+  const token = await issueApiToken(ctx, owner.id);
+  const auth = { authorization: `Bearer ${token}` };
+  const api = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
+    const response = await app.inject({ method, url, headers: auth, payload: payload as Record<string, unknown> | undefined });
+    if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
+    return response.json();
+  };
+  const docs = (await api('POST', `/v1/orgs/${organization.id}/spaces`, { title: 'docs' })).id as string;
+  const siteSpace = (await api('POST', `/v1/orgs/${organization.id}/spaces`, { title: 'site' })).id as string;
+  const pageId = await fillSpace(ctx, docs, 1000);
+  await fillSpace(ctx, siteSpace, 100);
+  const site = await api('POST', `/v1/orgs/${organization.id}/sites`, { title: 'Bench Docs', visibility: 'public', spaces: [siteSpace] });
+  await api('POST', `/v1/orgs/${organization.id}/sites/${site.id}/publish`);
+  const published = new URL((await api('GET', `/v1/orgs/${organization.id}/sites/${site.id}`)).urls.published as string);
+  const pageUrl = `${published.pathname}/chapter-1/topic-60`;
+  const pageBody = (await app.inject({ method: 'GET', url: pageUrl })).rawPayload;
+
+  const hello = Fastify({ logger: false });
+  hello.get('/', async () => ({ hello: 'world' }));
+  const bare = Fastify({ logger: false });
+  bare.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(pageBody));
+  countHooks(hello);
+  countHooks(bare);
+  await Promise.all([hello.ready(), bare.ready()]);
+
+  const kinds: Kind[] = [
+    { name: 'hello', app: hello, url: '/', expect: 200 },
+    { name: 'static', app: bare, url: '/', expect: 200 },
+    { name: 'org', app, url: `/v1/orgs/${organization.id}`, headers: auth, expect: 200 },
+    { name: 'page', app, url: `/v1/spaces/${docs}/content/page/${pageId}?format=markdown`, headers: auth, expect: 200 },
+    { name: 'pages', app, url: `/v1/spaces/${docs}/content/pages`, headers: auth, expect: 200 },
+    { name: 'published', app, url: pageUrl, expect: 200 },
+  ];
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  console.log(`# Requests through app.inject, ${requests} of each kind, SQLite file database (${new Date().toISOString()})`);
+  for (const kind of kinds) if (wanted.size === 0 || wanted.has(kind.name)) await profileKind(session, kind);
+  session.disconnect();
+  await Promise.all([app.close(), hello.close(), bare.close()]);
+  await database.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+await main();

@@ -1,0 +1,222 @@
+import type { Kysely, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type { DialectName } from './database.ts';
+import type { DB } from './types.ts';
+import { listenOnChannel, type ChannelListener } from './notifications.ts';
+
+/**
+ * Access answered from memory. The rows every request reads to decide what its caller may do (the
+ * organization with the caller's membership, a space with it, a collection's chain of default levels, a
+ * user's grants; a published site with the current revision of each space it shows) change rarely and are
+ * read on every request, so each process remembers them, and forgets
+ * everything it remembered whenever any of the tables they come from changes:
+ *
+ * - **In this process**, a Kysely plugin on the services' database (`accessWrites`) sees every write to
+ *   those tables as it is sent, and again when it has run, and `inTransaction` (src/context.ts, through the Context's `transactionWatch`) once more
+ *   after the commit: a read that raced a write is never kept (each entry is stored only if no write was
+ *   seen between the start of its query and its end).
+ * - **In other processes** (PostgreSQL only: SQLite has one serving process), a trigger on each table
+ *   (migration 2026-11-27-0370) notifies `quire_access_changed` when the writing transaction commits;
+ *   every serving process listens (`listenForAccessChanges`, started by `quire serve`) and forgets. While
+ *   the listener is not connected (before the first connection, after a drop) nothing is answered from
+ *   memory on PostgreSQL; after each (re)connection everything is forgotten.
+ *
+ * - **SQLite files written by another process** (the CLI importing while Quire serves): SQLite's
+ *   `data_version` of the file is compared on each lookup (`watchExternalWrites`, set up in `buildApp`).
+ *
+ * The bound on staleness, then: none within a process, nor for another process's commit to a SQLite file;
+ * on PostgreSQL, the time a notification takes from the commit to another process (a network round trip,
+ * normally well under a millisecond on one host). As an outer bound for anything else, an entry is never
+ * used more than MEMO_SECONDS after it was read.
+ * Reads inside a transaction always query: a write's checks must see the rows as they are.
+ */
+
+/** The tables whose rows decide access (the migration's trigger list). */
+const ACCESS_TABLES = new Set(['organizations', 'members', 'teams', 'team_members', 'spaces', 'collections', 'content_permissions', 'sites', 'site_spaces', 'revisions']);
+/** Raw SQL that writes one of them (Kysely quotes names, hand-written SQL may not). */
+const RAW_ACCESS_WRITE = /\b(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+"?(organizations|members|teams|team_members|spaces|collections|content_permissions|sites|site_spaces|revisions)"?\b/i;
+export const ACCESS_CHANNEL = 'quire_access_changed';
+export const MEMO_SECONDS = 60;
+const MAX_ENTRIES = 20_000;
+
+let generation = 0;
+/** Versions of SQLite files that another process may write (PRAGMA data_version of each open file). */
+const externalVersions = new Set<() => number>();
+
+/**
+ * Watches a SQLite file for commits by other processes (the CLI importing into a space while Quire
+ * serves): each memo lookup compares its version, one call into SQLite of about a microsecond. Returns the
+ * function that stops watching (when the app closes).
+ */
+export function watchExternalWrites(version: () => number): () => void {
+  externalVersions.add(version);
+  return () => externalVersions.delete(version);
+}
+
+function external(): number {
+  let sum = 0;
+  for (const version of externalVersions) sum += version();
+  return sum;
+}
+/** Listeners connected now, by id (several apps may run in one process, e.g. in tests). */
+const connected = new Set<number>();
+let listeners = 0;
+
+/** Forgets everything remembered (each entry carries the generation it was read in). */
+export function accessChanged(): void {
+  generation++;
+}
+
+/** Whether access may be answered from memory on this database now. */
+function active(dialect: DialectName): boolean {
+  return dialect === 'sqlite' || connected.size > 0;
+}
+
+function tablesIn(node: unknown, found: Set<string>, depth = 0): void {
+  if (!node || typeof node !== 'object' || depth > 40) return;
+  if (Array.isArray(node)) {
+    for (const item of node) tablesIn(item, found, depth + 1);
+    return;
+  }
+  const record = node as Record<string, unknown>;
+  if (record.kind === 'TableNode') {
+    const name = (record.table as { identifier?: { name?: string } } | undefined)?.identifier?.name;
+    if (name) found.add(name);
+    return;
+  }
+  for (const value of Object.values(record)) if (value && typeof value === 'object') tablesIn(value, found, depth + 1);
+}
+
+/** Whether a query writes one of the access tables. */
+function writesAccess(node: RootOperationNode): boolean {
+  switch (node.kind) {
+    case 'SelectQueryNode':
+      // A select only writes through a data-modifying `with`, which Quire does not use on these tables; the
+      // walk below would find one.
+      if (!node.with) return false;
+      break;
+    case 'RawNode':
+      return RAW_ACCESS_WRITE.test(node.sqlFragments.join(' '));
+    case 'InsertQueryNode':
+    case 'UpdateQueryNode':
+    case 'DeleteQueryNode':
+    case 'MergeQueryNode':
+      break;
+    default:
+      return false;
+  }
+  const target = node.kind === 'InsertQueryNode' || node.kind === 'MergeQueryNode' ? node.into : node.kind === 'UpdateQueryNode' ? node.table : node.kind === 'DeleteQueryNode' ? node.from : node.with;
+  const found = new Set<string>();
+  tablesIn(target, found);
+  if (node.kind === 'SelectQueryNode' || node.with) tablesIn(node.with, found);
+  for (const table of found) if (ACCESS_TABLES.has(table)) return true;
+  return false;
+}
+
+/**
+ * The plugin that tells the memo of this process's writes: before a write to an access table is sent
+ * (so no read that starts after it is kept) and after it has run. `inTransaction` calls `accessChanged`
+ * after a commit that wrote them (through `accessTransactions`, the Context's `transactionWatch`).
+ */
+export class AccessWrites implements KyselyPlugin {
+  private readonly pending = new WeakSet<object>();
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    if (writesAccess(args.node)) {
+      writes++;
+      accessChanged();
+      this.pending.add(args.queryId);
+    }
+    return args.node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    if (this.pending.has(args.queryId)) accessChanged();
+    return args.result;
+  }
+}
+
+let writes = 0;
+/** The Context's `transactionWatch` (set in buildApp): after a commit that wrote access tables, forget what was read while it was open. */
+export const accessTransactions = {
+  before: (): number => writes,
+  committed(before: number): void {
+    if (writes !== before) accessChanged();
+  },
+};
+
+/** Answers given from memory, and whether a listener is connected (for tests and the profile). */
+export const accessMemoStats = {
+  hits: 0,
+  get listening(): boolean {
+    return connected.size > 0;
+  },
+};
+/** How many writes to access tables this process has sent (compared before and after a transaction). */
+export function accessWriteCount(): number {
+  return writes;
+}
+
+interface Entry<Row> {
+  generation: number;
+  external: number;
+  until: number;
+  rows: Row[];
+}
+
+/**
+ * A prepared query (src/db/prepared.ts) of access rows, answered from memory by its arguments when
+ * nothing could have changed them (see above). The rows are shared between callers: they must not be
+ * changed (the access functions copy what they keep).
+ */
+export function memoized<Args extends string[], Row>(query: (target: { db: Kysely<DB>; dialect: DialectName }, ...args: Args) => Promise<Row[]>) {
+  const entries = new Map<string, Entry<Row>>();
+  return async (target: { db: Kysely<DB>; dialect: DialectName }, ...args: Args): Promise<Row[]> => {
+    if (target.db.isTransaction || !active(target.dialect)) return query(target, ...args);
+    const key = args.join('\u0000');
+    const now = Date.now();
+    const hit = entries.get(key);
+    const version = external();
+    if (hit && hit.generation === generation && hit.external === version && hit.until > now) {
+      accessMemoStats.hits++;
+      return hit.rows;
+    }
+    const started = generation;
+    const rows = await query(target, ...args);
+    if (generation === started && external() === version && active(target.dialect)) {
+      if (entries.size >= MAX_ENTRIES) entries.clear();
+      entries.set(key, { generation: started, external: version, until: now + MEMO_SECONDS * 1000, rows });
+    }
+    return rows;
+  };
+}
+
+/**
+ * Listens for other processes' access changes (PostgreSQL): forgets everything on each notification (of
+ * `schema`'s tables when given: the trigger's payload is the schema written) and
+ * on each (re)connection; while disconnected, access is read from the database on every request.
+ */
+export function listenForAccessChanges(databaseUrl: string, onError: (error: unknown) => void, schema?: string): ChannelListener {
+  const id = ++listeners;
+  const listener = listenOnChannel(databaseUrl, ACCESS_CHANNEL, {
+    // The channel is the database's: when Quire's tables live in a schema of their own, changes in other
+    // schemas (other installations, or tests, on the same database) are not this process's.
+    onNotification: (changedSchema) => {
+      if (schema === undefined || changedSchema === schema) accessChanged();
+    },
+    onConnect: () => {
+      accessChanged();
+      connected.add(id);
+    },
+    onError: (error) => {
+      connected.delete(id);
+      accessChanged();
+      onError(error);
+    },
+  });
+  return {
+    async close() {
+      connected.delete(id);
+      await listener.close();
+    },
+  };
+}
