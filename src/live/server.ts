@@ -52,6 +52,8 @@ export class LiveServer {
   private readonly sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly writing = new Set<string>();
+  /** Documents whose store was asked for while they were being written: written once more after. */
+  private readonly writeAgain = new Set<string>();
   private readonly lastEditors = new Map<string, Actor>();
   private closed = false;
 
@@ -178,22 +180,37 @@ export class LiveServer {
     };
   }
 
-  /** Writes the document as a revision (one write per document at a time in this process). */
+  /**
+   * Writes the document as a revision (one write per document at a time in this process). A store asked
+   * for while a write runs is not dropped: the write runs once more when the current one ends, so the
+   * last edits before people stop typing always reach the change request (and their browsers say so).
+   */
   private async write(document: Document, documentName: string): Promise<void> {
-    if (this.writing.has(documentName)) return;
+    if (this.writing.has(documentName)) {
+      this.writeAgain.add(documentName);
+      return;
+    }
     this.writing.add(documentName);
-    const started = process.hrtime.bigint();
     try {
-      // The last writer here, else anyone connected here who may write (an API edit to merge in, typed elsewhere).
-      const writer = this.lastEditors.get(documentName) ?? document.getConnections().map((connection) => connection.context as LiveContext).find((live) => live?.actor && !live.readOnly)?.actor;
-      const { size, written } = await writeLive(this.services, parseLiveName(documentName), document, writer, this.log);
-      this.metrics.setSize(documentName, size);
-      // Tells the people in the page (in every process, through Redis) what the change request now holds.
-      if (written) document.broadcastStateless(JSON.stringify({ type: 'written', stateVector: Buffer.from(written).toString('base64') }));
-      this.metrics.writes.observe(Number(process.hrtime.bigint() - started) / 1e9);
+      do {
+        this.writeAgain.delete(documentName);
+        await this.writeOnce(document, documentName);
+      } while (this.writeAgain.has(documentName));
     } finally {
       this.writing.delete(documentName);
+      this.writeAgain.delete(documentName);
     }
+  }
+
+  private async writeOnce(document: Document, documentName: string): Promise<void> {
+    const started = process.hrtime.bigint();
+    // The last writer here, else anyone connected here who may write (an API edit to merge in, typed elsewhere).
+    const writer = this.lastEditors.get(documentName) ?? document.getConnections().map((connection) => connection.context as LiveContext).find((live) => live?.actor && !live.readOnly)?.actor;
+    const { size, written } = await writeLive(this.services, parseLiveName(documentName), document, writer, this.log);
+    this.metrics.setSize(documentName, size);
+    // Tells the people in the page (in every process, through Redis) what the change request now holds.
+    if (written) document.broadcastStateless(JSON.stringify({ type: 'written', stateVector: Buffer.from(written).toString('base64') }));
+    this.metrics.writes.observe(Number(process.hrtime.bigint() - started) / 1e9);
   }
 
   /** Runs the store hooks now (the Redis extension's lock first, when there is one). */

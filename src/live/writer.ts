@@ -81,7 +81,10 @@ export async function writeLive(services: AppServices, name: LiveName, doc: Y.Do
   }
   const body = written.page ? await written.page.body() : null;
   const merged = body && body.format === 'document' ? body.document : undefined;
-  const extra = merged ? await updateTowards(at, merged) : null;
+  // Laid back into the live document only when the API changed the page since the last write: otherwise the
+  // written page differs from the live one by the writer's normalisation alone, and laying that back made
+  // the editors normalise again, a new edit that was written again, without end (the page never "saved").
+  const extra = merged && current.revision !== stored.baseRevision ? await updateTowards(at, merged) : null;
   if (extra) Y.applyUpdate(doc, extra, null);
   // The state vector of what was written: a browser whose own edits it covers shows them as saved.
   return { size: await compactLive(operator, name, extra, written.revision), written: Y.encodeStateVectorFromUpdate(at) };

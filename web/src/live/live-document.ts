@@ -67,6 +67,8 @@ export class LiveDocument {
         this.changed();
       },
       onSynced: () => this.changed(),
+      // The server's acknowledgements: "sending…" ends when the last one arrives, not at the next event.
+      onUnsyncedChanges: () => this.changed(),
       onAwarenessChange: () => this.changed(),
       onStateless: ({ payload }) => {
         const message = JSON.parse(payload) as { type?: string; stateVector?: string };

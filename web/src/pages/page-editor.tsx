@@ -48,7 +48,11 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
     setLive(shared);
     const editor = createPageEditor({ element: host.current!, document: props.page.document, editable: true, label: `Body of ${props.page.title}`, onChange: shared ? undefined : () => saver.documentChanged(), live: shared ? liveExtensions(shared) : undefined, place: { spaceId: props.spaceId, changeRequestId: props.changeRequestId } });
     editorRef.current = editor;
-    const unsubscribe = shared?.subscribe(() => editor.setEditable(!shared.readOnly && !shared.refusal, false));
+    // Only a change of who may write touches the editor (the live document tells of every acknowledgement too).
+    const unsubscribe = shared?.subscribe(() => {
+      const editable = !shared.readOnly && !shared.refusal;
+      if (editor.isEditable !== editable) editor.setEditable(editable, false);
+    });
     const beforeUnload = (event: BeforeUnloadEvent) => {
       if (saver.hasUnsavedWork || (shared && !shared.saved)) event.preventDefault();
     };
