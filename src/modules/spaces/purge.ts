@@ -43,8 +43,8 @@ export async function removeSpaces(tx: JobContext, spaceIds: string[]): Promise<
   await tx.db.deleteFrom('spaces').where('id', 'in', spaceIds).execute();
 }
 
-/** A collection and every collection under it, with their deleted_at. */
-async function subtree(ctx: JobContext, collectionId: string) {
+/** A collection and every collection under it, with their deleted_at (the trash's restore uses it too). */
+export async function subtree(ctx: Pick<JobContext, 'db'>, collectionId: string) {
   const result = await sql<{ id: string; deleted_at: string | null }>`
     with recursive tree(id, deleted_at, depth) as (
       select id, deleted_at, 0 from collections where id = ${collectionId}

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
 import { organizationAccess } from '../../access/organizations.ts';
@@ -8,7 +7,7 @@ import { BadRequest, Conflict, Gone, NotFound } from '../../errors.ts';
 import { cancelPending } from '../../jobs/queue.ts';
 import { authorize } from '../../policy/index.ts';
 import { endPosition } from '../spaces/positions.ts';
-import { removeSpaces } from '../spaces/purge.ts';
+import { removeSpaces, subtree } from '../spaces/purge.ts';
 import { purgeSpaceKey } from '../spaces/purge-space-job.ts';
 import { retentionEnd, TRASH_RETENTION_DAYS, TRASH_RETENTION_MS } from '../spaces/retention.ts';
 
@@ -61,18 +60,6 @@ export async function listTrash(ctx: Context, organizationId: string): Promise<T
     ...spaces.map((row) => ({ kind: 'space' as const, id: row.id, title: row.title, emoji: row.emoji, deletedAt: row.deleted_at!, spaces: 0 })),
   ];
   return items.sort((a, b) => (a.deletedAt === b.deletedAt ? a.id.localeCompare(b.id) : b.deletedAt.localeCompare(a.deletedAt)));
-}
-
-/** A collection and every collection under it, with when each was deleted. */
-async function subtree(ctx: Context, collectionId: string): Promise<Array<{ id: string; deleted_at: string | null }>> {
-  const result = await sql<{ id: string; deleted_at: string | null }>`
-    with recursive tree(id, deleted_at, depth) as (
-      select id, deleted_at, 0 from collections where id = ${collectionId}
-      union all
-      select c.id, c.deleted_at, tree.depth + 1 from collections c join tree on c.parent_id = tree.id where tree.depth < 64
-    )
-    select id, deleted_at from tree`.execute(ctx.db);
-  return result.rows;
 }
 
 async function deletedCollection(tx: Context, organizationId: string, collectionId: string) {
