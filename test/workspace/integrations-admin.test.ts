@@ -20,7 +20,7 @@ import { assertAccessible, CHROMIUM, freePort } from './support.ts';
  * push announced to the webhook address with the secret the screen showed once; an OpenAPI specification
  * uploaded, processed, made public and previewed as reference pages, and a broken one whose error names the line.
  */
-const skip = needs('chromium');
+const skip = needs('chromium', 'git');
 
 /** A DeepL-compatible engine on 127.0.0.1 that answers each text in upper case (so a translation shows). */
 async function upperEngine(): Promise<{ url: string; close: () => Promise<void> }> {

@@ -1,4 +1,5 @@
-import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import { HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import { PacedProvider } from './paced-provider.ts';
 import * as Y from 'yjs';
 
 /** Someone in the page, as their awareness state says. */
@@ -30,7 +31,7 @@ export function colourOf(id: string): number {
  */
 export class LiveDocument {
   readonly doc = new Y.Doc();
-  readonly provider: HocuspocusProvider;
+  readonly provider: PacedProvider;
   private readonly socket: HocuspocusProviderWebsocket;
   state: LiveState = 'connecting';
   readOnly = false;
@@ -45,7 +46,7 @@ export class LiveDocument {
   ) {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     this.socket = new HocuspocusProviderWebsocket({ url: `${scheme}://${location.host}/v1/live`, delay: 500, minDelay: 250, factor: 1.5, maxDelay: 10_000 });
-    this.provider = new HocuspocusProvider({
+    this.provider = new PacedProvider({
       websocketProvider: this.socket,
       name,
       document: this.doc,

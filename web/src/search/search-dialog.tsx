@@ -37,7 +37,8 @@ export function SearchDialog() {
   const input = useRef<HTMLInputElement>(null);
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
-  const [results, setResults] = useState<Hit[] | null>(null);
+  // The last answer and the query it answers: while a newer query is asked, its hits stay but say so.
+  const [results, setResults] = useState<{ query: string; hits: Hit[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [active, setActive] = useState(0);
 
@@ -76,7 +77,7 @@ export function SearchDialog() {
       api.search(organizationId, text.slice(0, 512)).then(
         (answer) => {
           if (!current) return;
-          setResults(hitsOf(answer.items));
+          setResults({ query: text, hits: hitsOf(answer.items) });
           setError(null);
           setActive(0);
         },
@@ -94,7 +95,8 @@ export function SearchDialog() {
     setOpen(false);
     navigate(paths.space(organizationId, hit.spaceId, hit.pageId));
   };
-  const hits = results ?? [];
+  const hits = results?.hits ?? [];
+  const answered = results !== null && results.query === query.trim();
   const optionId = (index: number) => `search-option-${index}`;
 
   return (
@@ -149,7 +151,7 @@ export function SearchDialog() {
           ))}
         </ul>
         <p class="meta" role="status">
-          {!query.trim() ? 'Type to search every space you may read.' : results === null ? 'Searching…' : hits.length === 0 ? `No page matches “${query.trim()}”.` : `${hits.length} page${hits.length === 1 ? '' : 's'} found: ↑ ↓ to choose, Enter to open.`}
+          {!query.trim() ? 'Type to search every space you may read.' : !answered ? 'Searching…' : hits.length === 0 ? `No page matches “${query.trim()}”.` : `${hits.length} page${hits.length === 1 ? '' : 's'} found: ↑ ↓ to choose, Enter to open.`}
         </p>
         <p>
           <button type="button" class="button small" onClick={() => setOpen(false)}>Close</button>
