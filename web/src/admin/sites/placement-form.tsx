@@ -41,7 +41,7 @@ export function PlacementForm(props: {
     <form class="placement-form" onSubmit={submit} aria-label={`Address and condition of ${props.title}`}>
       <label>
         Path
-        <span class="path-input"><span aria-hidden="true">/</span><input name="path" value={path} required maxLength={100} pattern="[^/]+" onInput={(event) => setPath(event.currentTarget.value)} /></span>
+        <span class="path-input"><span aria-hidden="true">/</span><input name="path" value={path} required maxLength={100} pattern="[^\/]+" onInput={(event) => setPath(event.currentTarget.value)} /></span>
       </label>
       <label>
         Shown when (empty: to everyone)

@@ -77,7 +77,6 @@ function OverrideForm(props: { organizationId: string; siteId: string; siteSpace
   };
   return (
     <form class="form" onSubmit={save} aria-label="Override for this space">
-      <p class="meta">{shown.hasOverrides ? 'This space has its own settings.' : 'This space follows the site.'}</p>
       <label>Title <input name="override-title" value={value('title', null, shown.title ?? '')} minLength={2} maxLength={128} onInput={(event) => set('title', null, event.currentTarget.value)} /></label>
       <div class="pair">
         <label>Primary colour, light <input type="color" name="override-primary-light" value={primary.light.toLowerCase()} onInput={(event) => set('styling', 'primaryColor', { ...primary, light: event.currentTarget.value })} /></label>
@@ -106,7 +105,7 @@ function OverrideForm(props: { organizationId: string; siteId: string; siteSpace
       <p class="meta" role="status">{status}</p>
       <div class="row">
         <button type="submit" class="button">Save override</button>
-        <button type="button" class="button" disabled={!shown.hasOverrides} onClick={() => void run(() => sitesApi.resetSiteSpaceCustomization(organizationId, siteId, siteSpaceId), 'This space follows the site again.')}>Use the site's settings</button>
+        <button type="button" class="button" onClick={() => void run(() => sitesApi.resetSiteSpaceCustomization(organizationId, siteId, siteSpaceId), 'This space follows the site again.')}>Use the site's settings</button>
       </div>
     </form>
   );
