@@ -4,7 +4,7 @@ import { SignJWT } from 'jose';
 import type { Page } from 'playwright-core';
 import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { needs } from '../helpers/system.ts';
-import { assertAccessible, startWorkspace, type WorkspaceHarness } from './support.ts';
+import { assertAccessible, shot, startWorkspace, type WorkspaceHarness } from './support.ts';
 
 /**
  * The rest of the Sites screens in Chromium (issue 27): section groups created, renamed and arranged by
@@ -101,7 +101,7 @@ describe('sections, groups, conditions, footer, overrides and MCP servers in the
     await page.locator(`#structure-${ids.Guides}`).dragTo(page.locator(`#structure-${ids.Partners}`));
     await equal(groups, ['Product docs: Guides, Partners, API'], 'Guides dropped before Partners');
     await assertAccessible(page, 'site structure with a group');
-    await w.shot(page, 'sites-structure');
+    await shot(page, 'sites-structure');
   });
 
   it('edits a site space\'s path and condition, and the published site follows them', async () => {
@@ -144,7 +144,7 @@ describe('sections, groups, conditions, footer, overrides and MCP servers in the
     await page.getByRole('button', { name: 'See what this visitor gets' }).click();
     await outcome.getByText(/^Beta \/beta-guides — hidden \(only when visitor\.claims\.beta == true\)$/).waitFor();
     await assertAccessible(page, 'claims tried in place');
-    await w.shot(page, 'sites-claims');
+    await shot(page, 'sites-claims');
 
     // The same answer as a visitor's own token gets from the API.
     const key = (await api('/publishing/auth')).body.privateKey as string;
@@ -190,7 +190,7 @@ describe('sections, groups, conditions, footer, overrides and MCP servers in the
     assert.notEqual(site.title, 'Partner portal', 'the site keeps its own');
     assert.equal(site.themes.default, 'light');
     assert.match(await (await fetch(partners.urls.published)).text(), /--q-brand-light:#008800/);
-    await w.shot(page, 'sites-customize');
+    await shot(page, 'sites-customize');
 
     await override.getByRole('button', { name: 'Use the site\'s settings' }).click();
     await until(async () => (await api(`/site-spaces/${partners.id}/customization`)).body.title === site.title, 'override removed');
@@ -210,7 +210,7 @@ describe('sections, groups, conditions, footer, overrides and MCP servers in the
     const servers = async () => (await api('/mcp-servers')).body.items.map((s: { name: string; url: string; headers: object }) => [s.name, s.url, s.headers]);
     assert.deepEqual(await servers(), [['Tickets', 'https://mcp.example.com/sse', { Authorization: 'Bearer walrus' }]]);
     await assertAccessible(page, 'MCP servers');
-    await w.shot(page, 'sites-mcp');
+    await shot(page, 'sites-mcp');
 
     await page.getByRole('button', { name: 'Edit Tickets' }).click();
     const edit = page.getByRole('form', { name: 'Edit Tickets' });
