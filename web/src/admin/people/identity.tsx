@@ -96,10 +96,12 @@ const SAML: ProviderKind<SamlProvider> = {
     <>
       <CopyField id={`saml-acs-${index}`} label="ACS URL (Assertion Consumer Service)" value={provider.service.acsURL} />
       <CopyField id={`saml-entity-${index}`} label="Entity id (also the metadata address)" value={provider.service.entityID} />
-      <div class="row">
-        <a class="button" href={provider.service.entityID} download>Download metadata</a>
-        <a class="button" href={provider.service.startURL} target="_blank" rel="noopener">Test sign-in</a>
-      </div>
+    </>
+  ),
+  links: (provider) => (
+    <>
+      <a class="button" href={provider.service.entityID} download>Download metadata</a>
+      <a class="button" href={provider.service.startURL} target="_blank" rel="noopener">Test sign-in</a>
     </>
   ),
 };
@@ -120,9 +122,9 @@ const OIDC: ProviderKind<OidcProvider> = {
   details: (provider, index) => (
     <>
       <CopyField id={`oidc-redirect-${index}`} label="Redirect address" value={provider.service.redirectURL} />
-      <div class="row"><a class="button" href={provider.service.startURL} target="_blank" rel="noopener">Test sign-in</a></div>
     </>
   ),
+  links: (provider) => <a class="button" href={provider.service.startURL} target="_blank" rel="noopener">Test sign-in</a>,
 };
 
 function SamlProviders(props: { organizationId: string }) {

@@ -36,6 +36,8 @@ export interface ProviderKind<P extends Provider> {
   values: (provider: P) => Record<string, string>;
   summary: (provider: P) => string;
   details: (provider: P, index: number) => ComponentChildren;
+  /** Links beside Edit and Delete (metadata, test sign-in). */
+  links: (provider: P) => ComponentChildren;
 }
 
 const LABEL: ProviderField = { name: 'label', label: 'Name shown on the sign-in page', required: true };
@@ -82,6 +84,7 @@ export function ProviderSection<P extends Provider>(props: { organizationId: str
             <>
               {kind.details(provider, index)}
               <div class="row">
+                {kind.links(provider)}
                 <button type="button" class="button" onClick={() => setEditing(provider.id)}>Edit<span class="visually-hidden"> {provider.label}</span></button>
                 <button type="button" class="button danger" onClick={() => remove(provider)} disabled={action.busy}>Delete<span class="visually-hidden"> {provider.label}</span></button>
               </div>
@@ -89,6 +92,7 @@ export function ProviderSection<P extends Provider>(props: { organizationId: str
           )}
         </div>
       ))}
+      <h3 id={`${kind.id}-new-title`}>Add a {kind.noun}</h3>
       <ProviderForm
         organizationId={organizationId}
         kind={kind}

@@ -55,7 +55,7 @@ export function McpServersTab(props: { organizationId: string; site: Site }) {
           ? <CopyField id="own-mcp-url" label="Address to paste into an assistant (Claude, Cursor…)" value={`${site.urls.published}/~gitbook/mcp`} />
           : <p class="meta">Publish the site (Overview) to get its MCP server's address.</p>}
       </section>
-      <section class="panel" aria-labelledby="mcp-title">
+      <section class="panel mcp-panel" aria-labelledby="mcp-title">
         <h2 id="mcp-title">External MCP servers</h2>
         <p class="meta">Other MCP servers the site's assistant may call (your product's API, a ticket system). Quire stores them; it does not call them itself.</p>
         {servers.error && <ErrorNote error={servers.error} />}
