@@ -4,7 +4,7 @@ import { SignJWT } from 'jose';
 import type { Page } from 'playwright-core';
 import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { needs } from '../helpers/system.ts';
-import { assertAccessible, shot, startWorkspace, type WorkspaceHarness } from './support.ts';
+import { assertAccessible, assertKeyboardReachable, shot, startWorkspace, type WorkspaceHarness } from './support.ts';
 
 /**
  * The rest of the Sites screens in Chromium (issue 27): section groups created, renamed and arranged by
@@ -101,6 +101,7 @@ describe('sections, groups, conditions, footer, overrides and MCP servers in the
     await page.locator(`#structure-${ids.Guides}`).dragTo(page.locator(`#structure-${ids.Partners}`));
     await equal(groups, ['Product docs: Guides, Partners, API'], 'Guides dropped before Partners');
     await assertAccessible(page, 'site structure with a group');
+    await assertKeyboardReachable(page, 'site structure with a group');
     await shot(page, 'sites-structure');
   });
 
@@ -210,6 +211,7 @@ describe('sections, groups, conditions, footer, overrides and MCP servers in the
     const servers = async () => (await api('/mcp-servers')).body.items.map((s: { name: string; url: string; headers: object }) => [s.name, s.url, s.headers]);
     assert.deepEqual(await servers(), [['Tickets', 'https://mcp.example.com/sse', { Authorization: 'Bearer walrus' }]]);
     await assertAccessible(page, 'MCP servers');
+    await assertKeyboardReachable(page, 'MCP servers');
     await shot(page, 'sites-mcp');
 
     await page.getByRole('button', { name: 'Edit Tickets' }).click();
