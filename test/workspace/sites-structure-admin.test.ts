@@ -229,6 +229,26 @@ describe('sections, groups, conditions, footer, overrides and MCP servers in the
     await equal(servers, [], 'removed');
   });
 
+  it('shows the MCP servers to administrators only, and a reader\'s refused change in place', async () => {
+    // The create role manages sites but not their MCP servers (headers often hold credentials).
+    const creator = await w.signedIn(w.world.members.create, { allow: /^403 \/v1\/orgs\/[^/]+\/sites\/[^/]+\/mcp-servers$/ });
+    await creator.page.goto(`${w.base}/o/${org}/sites/${siteId}/mcp`);
+    await creator.page.getByText('Only administrators of the organization can do this to a site.').waitFor();
+    assert.equal(await creator.page.getByRole('button', { name: 'Add MCP server' }).count(), 0);
+    await assertAccessible(creator.page, 'MCP servers refused');
+    await creator.context.close();
+
+    // A reader sees the structure; a change is refused by the API and the reason shown, nothing stored.
+    const reader = await w.signedIn(w.world.members.read, { allow: /^403 \/v1\/orgs\/[^/]+\/sites\/[^/]+\/(section-groups|adaptive-schema\/template-conditions)$/ });
+    await reader.page.goto(`${w.base}/o/${org}/sites/${siteId}`);
+    const newGroup = reader.page.getByRole('form', { name: 'New section group' });
+    await newGroup.getByLabel('Group title').fill('Readers corner');
+    await newGroup.getByRole('button', { name: 'Create group' }).click();
+    await reader.page.getByRole('alert').filter({ hasText: 'create role' }).waitFor();
+    assert.deepEqual(await groups(), ['Product docs: Guides, Partners, API']);
+    await reader.context.close();
+  });
+
   it('keeps every screen free of errors and refusals', () => {
     assert.deepEqual(w.problems, []);
   });

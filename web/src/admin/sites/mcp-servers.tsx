@@ -77,8 +77,12 @@ export function McpServersTab(props: { organizationId: string; site: Site }) {
           ))}
         </ul>
         {error && <p class="error-note" role="alert">{error}</p>}
-        <h3>Add an MCP server</h3>
-        <ServerForm onSave={(body) => save(null, body)} />
+        {servers.data && (
+          <>
+            <h3>Add an MCP server</h3>
+            <ServerForm onSave={(body) => save(null, body)} />
+          </>
+        )}
       </section>
     </>
   );
