@@ -1,5 +1,4 @@
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
 import { ROLES, ROLE_WORDS, type Role } from './api.ts';
 
 // One copy field for every settings screen (web/src/admin/shared/copy-field.tsx).
@@ -51,23 +50,8 @@ export function when(iso: string | undefined | null): string {
   return new Date(iso).toLocaleString();
 }
 
-/** Runs a write, keeping its error on screen and the button busy meanwhile. */
-export function useAction(): { busy: boolean; error: string | null; run: (work: () => Promise<void>) => Promise<void> } {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const run = async (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-    } catch (caught) {
-      setError((caught as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, error, run };
-}
+// One busy-and-error helper for every settings screen (web/src/admin/shared/use-action.ts).
+export { useAction } from '../shared/use-action.ts';
 
 export function ActionError({ error }: { error: string | null }) {
   return error ? <p class="error-note" role="alert">{error}</p> : null;

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { invalidate, useQuery } from '../../api/cache.ts';
 import { ErrorNote } from '../../app/error-note.tsx';
 import { CopyField } from '../shared/copy-field.tsx';
+import { useAction } from '../shared/use-action.ts';
 import { siteKey, sitesApi } from './sites-api.ts';
 import type { McpServer, Site } from './types.ts';
 
@@ -92,21 +93,14 @@ function ServerForm(props: { server?: McpServer; onSave: (body: { name: string; 
   const [name, setName] = useState(props.server?.name ?? '');
   const [url, setUrl] = useState(props.server?.url ?? '');
   const [headers, setHeaders] = useState(props.server ? headerText(props.server.headers) : '');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const prefix = props.server ? `mcp-${props.server.id}` : 'mcp-new';
-  const submit = async (event: Event) => {
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    void run(async () => {
       await props.onSave({ name: name.trim(), url: url.trim(), headers: parseHeaders(headers) });
       if (!props.server) { setName(''); setUrl(''); setHeaders(''); }
-    } catch (caught) {
-      setError((caught as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form class="form" onSubmit={submit} aria-label={props.server ? `Edit ${props.server.name}` : 'New MCP server'}>

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { useAction } from '../shared/use-action.ts';
 
 /** What a row of a site's structure can change in place: its address segment and its adaptive-content condition. */
 export interface Placement {
@@ -21,20 +22,13 @@ export function PlacementForm(props: {
 }) {
   const [path, setPath] = useState(props.value.path);
   const [condition, setCondition] = useState(props.value.condition ?? '');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async (event: Event) => {
+  const { busy, error, run } = useAction();
+  const submit = (event: Event) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
+    void run(async () => {
       await props.onSave({ path: path.trim(), condition: condition.trim() || null });
       props.onClose();
-    } catch (caught) {
-      setError((caught as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   const listId = `${props.id}-conditions`;
   return (
