@@ -12,7 +12,7 @@ import { needs } from '../helpers/system.ts';
 import { createGitTestApp, runJobs } from '../git/helpers.ts';
 import { PASSWORD, startGitServer, USER, type GitServer } from '../git/server.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { assertAccessible, CHROMIUM, freePort } from './support.ts';
+import { assertAccessible, CHROMIUM, freePort, shot } from './support.ts';
 
 /**
  * The integrations settings in Chromium, each checked through the API: a space connected to a Git remote
@@ -126,6 +126,7 @@ describe('integrations in the workspace [sqlite]', { skip }, () => {
     await page.getByText(remote.head('handbook').slice(0, 12)).waitFor();
     assert.ok((await titles(space.id)).includes('Install'));
     await assertAccessible(page, 'git sync, imported');
+    await shot(page, 'integrations-git-sync');
 
     // A push to the branch, announced as GitHub does with the secret the screen showed.
     const work = remote.clone('handbook');
@@ -166,6 +167,7 @@ describe('integrations in the workspace [sqlite]', { skip }, () => {
     await preview.getByText('GET /pets').click();
     await preview.getByRole('cell', { name: 'How many pets to list' }).waitFor();
     await assertAccessible(page, 'openapi');
+    await shot(page, 'integrations-openapi');
 
     assert.equal((await fetch(`${base}/openapi/${world.organizationId}/petstore`)).status, 404);
     await page.getByLabel('Visibility').selectOption('public');
@@ -193,6 +195,7 @@ describe('integrations in the workspace [sqlite]', { skip }, () => {
     await page.goto(`${base}/o/${world.organizationId}/settings/trash`);
     await page.getByRole('button', { name: 'Restore Release notes' }).waitFor();
     await assertAccessible(page, 'trash');
+    await shot(page, 'integrations-trash');
     await page.getByRole('button', { name: 'Restore Release notes' }).click();
     await page.getByRole('button', { name: 'Restore Release notes' }).waitFor({ state: 'detached' });
     assert.equal((await world.admin.api.get(`/v1/spaces/${space.id}`)).status, 200);
@@ -225,6 +228,7 @@ describe('integrations in the workspace [sqlite]', { skip }, () => {
     await page.getByText('Translated by the latest run').waitFor();
     await page.getByText('PETS').waitFor();
     await assertAccessible(page, 'translations');
+    await shot(page, 'integrations-translations');
     assert.deepEqual(problems, []);
   });
 });

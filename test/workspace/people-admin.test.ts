@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { runDueJobs } from '../../src/jobs/index.ts';
@@ -8,7 +9,7 @@ import { client, createTestApp, type TestApp } from '../helpers/app.ts';
 import { createWorld, postCollection, postSpace, type TestUser, type World } from '../helpers/factories.ts';
 import { needs } from '../helpers/system.ts';
 import { Receiver } from '../webhooks/receiver.ts';
-import { assertAccessible, CHROMIUM, freePort } from './support.ts';
+import { assertAccessible, CHROMIUM, freePort, shot } from './support.ts';
 
 /**
  * The people and permissions settings in Chromium, each screen's main action checked through the API: a role
@@ -19,6 +20,7 @@ import { assertAccessible, CHROMIUM, freePort } from './support.ts';
  * provider with the values to give the identity provider. axe runs on each screen in light and dark.
  */
 const skip = needs('chromium');
+const CERTIFICATE = readFileSync(new URL('../fixtures/saml-idp-cert.pem', import.meta.url), 'utf8');
 
 describe('people and permissions in the workspace [sqlite]', { skip }, () => {
   let t: TestApp;
@@ -70,6 +72,7 @@ describe('people and permissions in the workspace [sqlite]', { skip }, () => {
     await admin.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
     await admin.getByRole('cell', { name: /^read/ }).first().waitFor();
     await assertAccessible(admin, 'members');
+    await shot(admin, 'settings-members');
 
     await admin.getByLabel('Role of read', { exact: true }).selectOption('review');
     await admin.waitForFunction(() => !document.querySelector('select[disabled]'));
@@ -90,6 +93,7 @@ describe('people and permissions in the workspace [sqlite]', { skip }, () => {
     await admin.getByRole('button', { name: 'Add', exact: true }).click();
     await admin.getByRole('button', { name: 'Remove edit from Writers' }).waitFor();
     await assertAccessible(admin, 'teams');
+    await shot(admin, 'settings-teams');
     const teams = (await world.admin.api.get(`/v1/orgs/${world.organizationId}/teams`)).body.items as Array<{ id: string; title: string; members: number }>;
     const writers = teams.find((team) => team.title === 'Writers')!;
     teamId = writers.id;
@@ -112,6 +116,7 @@ describe('people and permissions in the workspace [sqlite]', { skip }, () => {
     const field = admin.getByLabel('Link giving the role Comment', { exact: true });
     await field.waitFor();
     await assertAccessible(admin, 'invites');
+    await shot(admin, 'settings-invites');
     const link = await field.inputValue();
     assert.match(link, new RegExp(`^${base}/o/${world.organizationId}/settings/join\\?invite=`));
 
@@ -147,6 +152,7 @@ describe('people and permissions in the workspace [sqlite]', { skip }, () => {
     await admin.getByRole('heading', { name: 'Share: Partner handbook' }).waitFor();
     await admin.getByText('from the collection Guides').waitFor();
     await assertAccessible(admin, 'sharing');
+    await shot(admin, 'settings-sharing');
     await admin.getByLabel('Person or team').selectOption({ label: `guest (guest) · ${world.guest.email}` });
     await admin.getByLabel('Role', { exact: true }).selectOption('read');
     await admin.getByRole('button', { name: 'Share', exact: true }).click();
@@ -179,6 +185,7 @@ describe('people and permissions in the workspace [sqlite]', { skip }, () => {
     await admin.getByRole('button', { name: 'Create token' }).click();
     const secret = await admin.getByLabel('The new token', { exact: true }).inputValue();
     await assertAccessible(admin, 'tokens');
+    await shot(admin, 'settings-tokens');
     const script = client(t.app, secret);
     assert.equal((await script.get('/v1/user')).body.id, world.admin.id);
     await admin.getByRole('button', { name: 'I have copied it' }).click();
@@ -196,6 +203,7 @@ describe('people and permissions in the workspace [sqlite]', { skip }, () => {
     const secret = await admin.getByLabel('The webhook\'s signing secret', { exact: true }).inputValue();
     await admin.getByText('Nothing was sent yet').waitFor();
     await assertAccessible(admin, 'webhooks');
+    await shot(admin, 'settings-webhooks');
 
     await postSpace(t.clock, world.admin, world.organizationId, { title: 'Announced' });
     for (let round = 0; round < 10 && receiver.received.length === 0; round++) {
@@ -233,6 +241,7 @@ describe('people and permissions in the workspace [sqlite]', { skip }, () => {
     assert.equal(await rows.count(), 1);
     assert.match(await rows.first().innerText(), /Ada Admin[\s\S]*updateMemberInOrganizationById[\s\S]*succeeded/);
     await assertAccessible(admin, 'audit log');
+    await shot(admin, 'settings-audit-log');
     const href = await admin.getByRole('link', { name: 'Export (JSON lines)' }).getAttribute('href');
     const exported = await admin.context().request.get(`${base}${href}`);
     assert.equal(exported.status(), 200);
@@ -255,6 +264,48 @@ describe('people and permissions in the workspace [sqlite]', { skip }, () => {
     const metadata = await admin.context().request.get((await admin.getByRole('link', { name: 'Download metadata' }).getAttribute('href'))!);
     assert.equal(metadata.status(), 200);
     assert.match(await metadata.text(), /EntityDescriptor/);
+  });
+
+  it('edits the SAML provider and an OpenID Connect provider in place', async () => {
+    const org = world.organizationId;
+    // Label, the identity provider's values, the default role and team, through updateOrganizationSAMLProvider.
+    await admin.getByRole('button', { name: 'Edit Acme IdP' }).click();
+    const saml = admin.getByRole('form', { name: 'Edit Acme IdP' });
+    await saml.getByLabel('Name shown on the sign-in page').fill('Acme SSO');
+    await saml.getByLabel("Identity provider's sign-in address (SSO URL)").fill('https://idp.acme.test/sso');
+    await saml.getByLabel("Identity provider's entity id").fill('https://idp.acme.test/entity');
+    await saml.getByLabel("Identity provider's certificate (PEM)").fill(CERTIFICATE);
+    await saml.getByLabel('Role of people who join through it').selectOption('edit');
+    await saml.getByLabel('Default team').selectOption('');
+    await assertAccessible(admin, 'editing a SAML provider');
+    await saml.getByRole('button', { name: 'Save Acme IdP' }).click();
+    await saml.waitFor({ state: 'detached' });
+    const samlStored = (await world.admin.api.get(`/v1/orgs/${org}/saml`)).body.items[0];
+    assert.equal(samlStored.label, 'Acme SSO');
+    assert.equal(samlStored.ssoURL, 'https://idp.acme.test/sso');
+    assert.equal(samlStored.certificate.trim(), CERTIFICATE.trim());
+    assert.equal(samlStored.status, 'active', 'with all three values the provider is active');
+    assert.equal(samlStored.defaultRole, 'edit');
+    assert.equal(samlStored.defaultTeam, undefined);
+    await admin.getByRole('heading', { name: 'Acme SSO' }).waitFor();
+
+    // OpenID Connect: a new label and team; the client secret left empty is kept.
+    const created = await world.admin.api.post(`/v1/orgs/${org}/oidc`, { label: 'Okta', issuer: 'https://okta.acme.test', clientId: 'quire', clientSecret: 'walrus-secret', defaultRole: 'read' });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    await admin.reload();
+    await admin.getByRole('button', { name: 'Edit Okta' }).click();
+    const oidc = admin.getByRole('form', { name: 'Edit Okta' });
+    await oidc.getByLabel('Name shown on the sign-in page').fill('Okta Workforce');
+    await oidc.getByLabel('Client id').fill('quire-docs');
+    await oidc.getByLabel('Default team').selectOption({ label: 'Writers' });
+    await oidc.getByRole('button', { name: 'Save Okta' }).click();
+    await oidc.waitFor({ state: 'detached' });
+    const oidcStored = (await world.admin.api.get(`/v1/orgs/${org}/oidc/${created.body.id}`)).body;
+    assert.equal(oidcStored.label, 'Okta Workforce');
+    assert.equal(oidcStored.clientId, 'quire-docs');
+    assert.equal(oidcStored.defaultTeam?.id, teamId);
+    assert.equal(oidcStored.hasClientSecret, true, 'the secret left empty is kept');
+    await shot(admin, 'settings-identity');
   });
 
   it('reaches every settings section by keyboard, with nothing refused by the Content-Security-Policy', async () => {

@@ -8,7 +8,7 @@ import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { needs } from '../helpers/system.ts';
 import { createSession } from '../../src/sessions/store.ts';
-import { assertAccessible, CHROMIUM, freePort } from './support.ts';
+import { assertAccessible, CHROMIUM, freePort, shot } from './support.ts';
 
 /**
  * The Sites screens of the workspace in Chromium (issue 27, "Sites"): an administrator creates a site from
@@ -104,6 +104,7 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
     assert.equal(home.status, 200);
     assert.match(await home.text(), /Getting started/);
     await assertAccessible(page, 'site overview');
+    await shot(page, 'sites-overview');
   });
 
   it('orders the site spaces by keyboard and sets the default space', async () => {
@@ -131,6 +132,7 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
     await page.keyboard.press('Alt+ArrowUp');
     await until(async () => (await titles())[0] === 'Partner zone', 'the new section first');
     await assertAccessible(page, 'site sections');
+    await shot(page, 'sites-sections');
   });
 
   it('makes the site readable by share link, and opens it with one', async () => {
@@ -146,6 +148,7 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
     await page.getByRole('button', { name: 'Copy' }).click();
     await page.getByRole('status').filter({ hasText: /Copied|Selected/ }).waitFor();
     await assertAccessible(page, 'share links');
+    await shot(page, 'sites-share-links');
 
     const site = (await world.admin.api.get(`/v1/orgs/${org}/sites/${siteId}`)).body;
     const reader = await browser.newContext();
@@ -174,6 +177,7 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
     const site = (await world.admin.api.get(`/v1/orgs/${org}/sites/${siteId}`)).body;
     assert.doesNotMatch(await (await fetch(site.urls.published)).text(), /#aa0000/, 'not published before it is saved');
     await assertAccessible(page, 'customization');
+    await shot(page, 'sites-customization');
     await page.getByRole('button', { name: 'Save customization' }).click();
     await page.getByRole('status').filter({ hasText: /^Saved: / }).waitFor();
     assert.match(await (await fetch(site.urls.published)).text(), /--q-brand-light:#aa0000/);
@@ -210,6 +214,7 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
     await page.getByRole('button', { name: 'Add redirect' }).click();
     await page.getByRole('cell', { name: '/old-guide', exact: true }).waitFor();
     await assertAccessible(page, 'redirects');
+    await shot(page, 'sites-redirects');
     await page.getByRole('button', { name: 'Edit /old-guide' }).click();
     await page.locator('tbody input[name=source]').fill('/older-guide');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -246,6 +251,7 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
     const link = page.getByRole('link', { name: 'Open the site as this visitor' });
     assert.match((await link.getAttribute('href')) ?? '', /\?visitor\.partner=true$/);
     await assertAccessible(page, 'visitors');
+    await shot(page, 'sites-visitors');
   });
 
   it('draws insights with uPlot, loaded only on that screen', async () => {
@@ -273,6 +279,7 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
     assert.ok(views >= 2, JSON.stringify(counted.body));
     assert.equal(await page.getByRole('row', { name: new RegExp(`^${today}`) }).getByRole('cell').first().textContent(), String(views));
     await assertAccessible(page, 'insights');
+    await shot(page, 'sites-insights');
   });
 
   it('keeps every screen free of errors and refusals', () => {

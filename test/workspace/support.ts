@@ -160,3 +160,21 @@ export async function startWorkspace(dialect: DialectName, env: Record<string, s
     },
   };
 }
+
+/**
+ * Photographs the page for the docs in light and in dark (docs/images/workspace-NAME.png and
+ * workspace-NAME-dark.png, copies in test-artifacts/), leaving it in light.
+ */
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(artifacts, { recursive: true });
+  mkdirSync(docsImages, { recursive: true });
+  for (const [colorScheme, suffix] of [['light', ''], ['dark', '-dark']] as const) {
+    await page.emulateMedia({ colorScheme });
+    // From the top: a sticky panel (the customization preview) is drawn where it stands at the top.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const path = join(artifacts, `workspace-${name}${suffix}.png`);
+    await page.screenshot({ path, fullPage: true });
+    copyFileSync(path, join(docsImages, `workspace-${name}${suffix}.png`));
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}

@@ -1,29 +1,9 @@
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
 import { ROLES, ROLE_WORDS, type Role } from './api.ts';
 
-/** A value to paste elsewhere (an address, an id, a secret) with a button that copies it. */
-export function CopyField(props: { label: string; value: string; id: string }) {
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(props.value);
-      setCopied(true);
-    } catch {
-      // No clipboard (an insecure origin): select the text so the person copies it themselves.
-      (document.getElementById(props.id) as HTMLInputElement | null)?.select();
-    }
-  };
-  return (
-    <div class="copy-field">
-      <label for={props.id}>{props.label}</label>
-      <div class="copy-row">
-        <input id={props.id} readOnly value={props.value} onFocus={(event) => (event.currentTarget as HTMLInputElement).select()} />
-        <button type="button" class="button" onClick={copy} aria-label={`Copy ${props.label}`}>{copied ? 'Copied' : 'Copy'}</button>
-      </div>
-    </div>
-  );
-}
+// One copy field for every settings screen (web/src/admin/shared/copy-field.tsx).
+export { CopyField } from '../shared/copy-field.tsx';
+import { CopyField } from '../shared/copy-field.tsx';
 
 /** A secret Quire shows once (a token, a webhook's signing secret): said plainly, with a copy button. */
 export function SecretOnce(props: { label: string; value: string; id: string; onDone: () => void }) {
@@ -70,23 +50,8 @@ export function when(iso: string | undefined | null): string {
   return new Date(iso).toLocaleString();
 }
 
-/** Runs a write, keeping its error on screen and the button busy meanwhile. */
-export function useAction(): { busy: boolean; error: string | null; run: (work: () => Promise<void>) => Promise<void> } {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const run = async (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-    } catch (caught) {
-      setError((caught as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, error, run };
-}
+// One busy-and-error helper for every settings screen (web/src/admin/shared/use-action.ts).
+export { useAction } from '../shared/use-action.ts';
 
 export function ActionError({ error }: { error: string | null }) {
   return error ? <p class="error-note" role="alert">{error}</p> : null;

@@ -18,7 +18,7 @@ export function CopyField(props: { label: string; value: string; id: string }) {
       <label for={props.id}>{props.label}</label>
       <div class="copy-row">
         <input id={props.id} readOnly value={props.value} onFocus={(event) => event.currentTarget.select()} />
-        <button type="button" class="button" onClick={copy} aria-describedby={`${props.id}-status`}>Copy</button>
+        <button type="button" class="button" onClick={copy} aria-describedby={`${props.id}-status`}>Copy<span class="visually-hidden"> {props.label}</span></button>
       </div>
       <span id={`${props.id}-status`} class="meta" role="status">{copied === 'yes' ? 'Copied.' : copied === 'no' ? 'Selected: press Ctrl/⌘-C to copy.' : ''}</span>
     </div>

@@ -4,6 +4,7 @@ import { ErrorNote } from '../../app/error-note.tsx';
 import { uploadFont } from './font-upload.ts';
 import { siteKey, sitesApi } from './sites-api.ts';
 import { SiteSpaceOverride } from './site-space-override.tsx';
+import { FooterGroupsFields, type FooterGroup } from './footer-groups.tsx';
 import type { Customization, CustomFont, HeaderLink, Site } from './types.ts';
 
 const FONTS = ['Inter', 'Roboto', 'RobotoSlab', 'OpenSans', 'SourceSansPro', 'Lato', 'Ubuntu', 'Raleway', 'Merriweather', 'Overpass', 'NotoSans', 'IBMPlexSerif', 'Poppins', 'FiraSans'];
@@ -168,6 +169,7 @@ function CustomizeForm(props: { organizationId: string; site: Site; saved: Custo
           Footer copyright
           <input name="copyright" value={settings.footer.copyright ?? ''} maxLength={300} onInput={(event) => change((d) => { const value = event.currentTarget.value; if (value) d.footer.copyright = value; else delete d.footer.copyright; })} />
         </label>
+        <FooterGroupsFields groups={settings.footer.groups as FooterGroup[]} onChange={(groups) => change((d) => { d.footer.groups = groups; })} />
         <fieldset>
           <legend>Reader features</legend>
           <label class="choice"><input type="checkbox" name="feedback" checked={settings.feedback.enabled} onChange={(event) => change((d) => { d.feedback.enabled = event.currentTarget.checked; })} /> Ask readers whether a page helped (feedback)</label>

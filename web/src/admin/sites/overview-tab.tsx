@@ -6,6 +6,8 @@ import { CopyField } from '../shared/copy-field.tsx';
 import { siteKey, sitesApi } from './sites-api.ts';
 import { VisibilityChoice } from './sites-screen.tsx';
 import { SiteSpaceList } from './site-space-list.tsx';
+import { SectionStructure } from './section-structure.tsx';
+import type { Placement } from './placement-form.tsx';
 import type { Site, Visibility } from './types.ts';
 
 /** A site at a glance: publish or take offline, who can read it, its addresses, and the spaces it publishes. */
@@ -83,6 +85,13 @@ function SiteSpaces(props: { organizationId: string; site: Site }) {
   const sections = useQuery(`${siteKey(organizationId, site.id)}sections`, () => sitesApi.sections(organizationId, site.id));
   const [sectionSpace, setSectionSpace] = useState('');
   const [sectionTitle, setSectionTitle] = useState('');
+  const templates = useQuery(`${siteKey(organizationId, site.id)}template-conditions`, () => sitesApi.templateConditions(organizationId, site.id));
+  const suggestions = templates.data?.items.map((item) => item.condition) ?? [];
+  // Errors reach the row's form, which stays open with them.
+  const editSiteSpace = async (id: string, placement: Placement) => {
+    await sitesApi.updateSiteSpace(organizationId, site.id, id, placement);
+    invalidate(siteKey(organizationId, site.id));
+  };
   if (siteSpaces.error) return <ErrorNote error={siteSpaces.error} />;
   if (!siteSpaces.data) return <p aria-busy="true">Loading…</p>;
   const items = siteSpaces.data.items;
@@ -94,14 +103,7 @@ function SiteSpaces(props: { organizationId: string; site: Site }) {
       {sectionList.length > 0 ? (
         <>
           <h3>Sections</h3>
-          <SiteSpaceList
-            name="site-section"
-            label="a section"
-            items={sectionList}
-            onMove={(id, position) => attempt(() => sitesApi.moveSection(organizationId, site.id, id, position))}
-            onDefault={(id) => attempt(() => sitesApi.update(organizationId, site.id, { defaultSiteSection: id }))}
-            onRemove={(id) => attempt(() => sitesApi.removeSection(organizationId, site.id, id))}
-          />
+          <SectionStructure organizationId={organizationId} site={site} suggestions={suggestions} />
           {sectionList.map((section) => (
             <div key={section.id} class="section-variants">
               <h4>Variants of {section.title}</h4>
@@ -112,6 +114,8 @@ function SiteSpaces(props: { organizationId: string; site: Site }) {
                 onMove={(id, position) => attempt(() => sitesApi.moveSiteSpace(organizationId, site.id, id, position))}
                 onDefault={(id) => attempt(() => sitesApi.update(organizationId, site.id, { defaultSiteSpace: id }))}
                 onRemove={(id) => attempt(() => sitesApi.removeSiteSpace(organizationId, site.id, id))}
+                onEdit={editSiteSpace}
+                suggestions={suggestions}
               />
             </div>
           ))}
@@ -124,6 +128,8 @@ function SiteSpaces(props: { organizationId: string; site: Site }) {
           onMove={(id, position) => attempt(() => sitesApi.moveSiteSpace(organizationId, site.id, id, position))}
           onDefault={(id) => attempt(() => sitesApi.update(organizationId, site.id, { defaultSiteSpace: id }))}
           onRemove={(id) => attempt(() => sitesApi.removeSiteSpace(organizationId, site.id, id))}
+          onEdit={editSiteSpace}
+          suggestions={suggestions}
         />
       )}
       {error && <p class="error-note" role="alert">{error}</p>}

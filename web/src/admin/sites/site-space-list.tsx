@@ -1,10 +1,12 @@
 import { useState } from 'preact/hooks';
+import { PlacementForm, type Placement } from './placement-form.tsx';
 /** What the list orders: a site space, or a section (both have a title, a path and a default). */
 export interface Orderable {
   id: string;
   title: string;
   path: string;
   default: boolean;
+  condition?: string;
 }
 
 /**
@@ -20,11 +22,16 @@ export function SiteSpaceList(props: {
   onMove: (id: string, position: { before?: string; after?: string }) => Promise<void>;
   onDefault: (id: string) => Promise<void>;
   onRemove: (id: string) => Promise<void>;
+  /** Changes a row's path and condition (the rows offer an Edit button when given). */
+  onEdit?: (id: string, placement: Placement) => Promise<void>;
+  /** Conditions to suggest (the site's template conditions). */
+  suggestions?: string[];
 }) {
   const { items } = props;
   const prefix = props.name ?? 'site-space';
   const [dragged, setDragged] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
+  const [editing, setEditing] = useState<string | null>(null);
 
   const move = async (index: number, by: -1 | 1) => {
     const target = items[index + by];
@@ -44,9 +51,9 @@ export function SiteSpaceList(props: {
           <li
             key={item.id}
             id={`${prefix}-${item.id}`}
-            class={`site-space-row${dragged === item.id ? ' dragging' : ''}`}
+            class={`site-space-row${dragged === item.id ? ' dragging' : ''}${editing === item.id ? ' editing' : ''}`}
             tabIndex={0}
-            draggable
+            draggable={editing !== item.id}
             aria-label={`${item.title}${item.default ? ', default' : ''}, position ${index + 1} of ${items.length}`}
             onKeyDown={(event) => {
               if (event.target !== event.currentTarget || !event.altKey) return;
@@ -68,12 +75,26 @@ export function SiteSpaceList(props: {
             <span class="drag-handle" aria-hidden="true">⠿</span>
             <span class="site-space-title">{item.title || 'Untitled space'}</span>
             <span class="meta">/{item.path}</span>
+            {item.condition && <span class="badge condition-badge" title={item.condition}>Only when {item.condition}</span>}
             {item.default ? (
               <span class="badge">Default</span>
             ) : (
               <button type="button" class="link-button" onClick={() => void props.onDefault(item.id)}>Make default<span class="visually-hidden"> {item.title}</span></button>
             )}
+            {props.onEdit && (
+              <button type="button" class="link-button" aria-expanded={editing === item.id} onClick={() => setEditing(editing === item.id ? null : item.id)}>Edit<span class="visually-hidden"> {item.title}</span></button>
+            )}
             <button type="button" class="link-button" onClick={() => void props.onRemove(item.id)}>Remove<span class="visually-hidden"> {item.title}</span></button>
+            {props.onEdit && editing === item.id && (
+              <PlacementForm
+                id={`${prefix}-${item.id}-edit`}
+                title={item.title}
+                value={{ path: item.path, condition: item.condition ?? null }}
+                suggestions={props.suggestions}
+                onSave={(placement) => props.onEdit!(item.id, placement)}
+                onClose={() => setEditing(null)}
+              />
+            )}
           </li>
         ))}
       </ol>

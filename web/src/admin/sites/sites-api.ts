@@ -1,5 +1,5 @@
 import { callOperation } from '../../api/operations.ts';
-import type { Customization, CustomFont, JsonSchema, List, PublishingAuth, Redirect, RedirectDestination, ShareLink, Site, SiteSection, SiteSpace, Visibility } from './types.ts';
+import type { Customization, CustomFont, JsonSchema, List, McpServer, PublishedSite, PublishingAuth, Redirect, RedirectDestination, SectionGroup, ShareLink, Site, SiteSection, SiteSpace, SiteStructure, StructurePointer, Visibility } from './types.ts';
 
 /** The sites screens' calls: each a documented `/v1` operation named once in web/src/api/operations.ts. */
 export const sitesApi = {
@@ -48,6 +48,29 @@ export const sitesApi = {
   adaptiveSchema: (organizationId: string, siteId: string) => callOperation<{ jsonSchema: JsonSchema }>('getSiteAdaptiveSchema', { organizationId, siteId }),
   saveAdaptiveSchema: (organizationId: string, siteId: string, jsonSchema: JsonSchema) => callOperation<{ jsonSchema: JsonSchema }>('updateSiteAdaptiveSchema', { organizationId, siteId }, { jsonSchema }),
   aggregate: (organizationId: string, siteId: string, query: Record<string, unknown>) => callOperation<{ columns: Array<{ column: string; values: unknown[] }> }>('aggregateSiteEvents', { organizationId, siteId }, query),
+  updateSiteSpace: (organizationId: string, siteId: string, siteSpaceId: string, body: { path?: string; condition?: string | null }) =>
+    callOperation<SiteSpace>('updateSiteSpaceById', { organizationId, siteId, siteSpaceId }, body),
+  updateSection: (organizationId: string, siteId: string, siteSectionId: string, body: { title?: string; path?: string; condition?: string | null }) =>
+    callOperation<SiteSection>('updateSiteSectionById', { organizationId, siteId, siteSectionId }, body),
+  structure: (organizationId: string, siteId: string) => callOperation<SiteStructure>('getSiteStructure', { organizationId, siteId }),
+  sort: (organizationId: string, siteId: string, item: StructurePointer, position: { before?: StructurePointer; after?: StructurePointer }) =>
+    callOperation<unknown>('sortSiteStructure', { organizationId, siteId }, { item, position }),
+  createGroup: (organizationId: string, siteId: string, title: string, sections: string[]) => callOperation<SectionGroup>('addSectionGroupToSite', { organizationId, siteId }, { title, sections }),
+  renameGroup: (organizationId: string, siteId: string, siteSectionGroupId: string, title: string) =>
+    callOperation<SectionGroup>('updateSiteSectionGroupById', { organizationId, siteId, siteSectionGroupId }, { title }),
+  deleteGroup: (organizationId: string, siteId: string, siteSectionGroupId: string) => callOperation<void>('deleteSiteSectionGroupById', { organizationId, siteId, siteSectionGroupId }),
+  addToGroup: (organizationId: string, siteId: string, siteSectionGroupId: string, sectionId: string) =>
+    callOperation<SectionGroup>('addSectionToGroup', { organizationId, siteId, siteSectionGroupId }, { sectionId }),
+  takeOutOfGroup: (organizationId: string, siteId: string, siteSectionGroupId: string, siteSectionId: string) =>
+    callOperation<void>('removeSectionFromGroup', { organizationId, siteId, siteSectionGroupId, siteSectionId }),
+  templateConditions: (organizationId: string, siteId: string) => callOperation<{ items: Array<{ condition: string; description?: string; title?: string }> }>('listSiteAdaptiveTemplateConditions', { organizationId, siteId }),
+  publishedFor: (organizationId: string, siteId: string, jwtToken: string) => callOperation<PublishedSite>('getPublishedContentSite', { organizationId, siteId }, undefined, { jwt_token: jwtToken }),
+  resetSiteSpaceCustomization: (organizationId: string, siteId: string, siteSpaceId: string) => callOperation<void>('deleteSiteSpaceCustomizationById', { organizationId, siteId, siteSpaceId }),
+  mcpServers: (organizationId: string, siteId: string) => callOperation<List<McpServer>>('listSiteMcpServers', { organizationId, siteId }, undefined, { limit: '1000' }),
+  createMcpServer: (organizationId: string, siteId: string, body: { name: string; url: string; headers: Record<string, string> }) => callOperation<McpServer>('createSiteMcpServer', { organizationId, siteId }, body),
+  updateMcpServer: (organizationId: string, siteId: string, siteMcpServerId: string, body: { name?: string; url?: string; headers?: Record<string, string> }) =>
+    callOperation<McpServer>('updateSiteMcpServerById', { organizationId, siteId, siteMcpServerId }, body),
+  deleteMcpServer: (organizationId: string, siteId: string, siteMcpServerId: string) => callOperation<void>('deleteSiteMcpServerById', { organizationId, siteId, siteMcpServerId }),
   revokeShareLink: (organizationId: string, siteId: string, shareLinkId: string) => callOperation<void>('deleteSiteShareLinkById', { organizationId, siteId, shareLinkId }),
 };
 

@@ -18,6 +18,7 @@ const TABS = {
   'share-links': { label: 'Share links', screen: lazy(() => import('./share-links-tab.tsx').then((m) => ({ default: m.ShareLinksTab }))) },
   visitors: { label: 'Visitors', screen: lazy(() => import('./visitors-tab.tsx').then((m) => ({ default: m.VisitorsTab }))) },
   insights: { label: 'Insights', screen: lazy(() => import('./insights-tab.tsx').then((m) => ({ default: m.InsightsTab }))) },
+  mcp: { label: 'MCP servers', screen: lazy(() => import('./mcp-servers.tsx').then((m) => ({ default: m.McpServersTab }))) },
 } as const;
 type Tab = keyof typeof TABS;
 

@@ -20,6 +20,7 @@ export interface SiteSpace {
   space: { id: string; title: string };
   urls: { published?: string };
   section?: string;
+  condition?: string;
 }
 
 export interface ShareLink {
@@ -94,4 +95,33 @@ export interface SiteSection {
   default: boolean;
   siteSpaces: SiteSpace[];
   sectionGroup?: string;
+  condition?: string;
+}
+
+export interface SectionGroup {
+  object: 'site-section-group';
+  id: string;
+  title: string;
+  sections: SiteSection[];
+}
+
+export type SiteStructure =
+  | { type: 'sections'; structure: Array<(SiteSection & { object: 'site-section' }) | SectionGroup> }
+  | { type: 'siteSpaces'; structure: SiteSpace[] };
+
+export interface StructurePointer {
+  type: 'site-space' | 'site-section' | 'site-section-group';
+  id: string;
+}
+
+/** What getPublishedContentSite answers a visitor (the members the claims tryout reads). */
+export interface PublishedSite {
+  structure: SiteStructure;
+}
+
+export interface McpServer {
+  id: string;
+  name: string;
+  url: string;
+  headers: Record<string, string>;
 }

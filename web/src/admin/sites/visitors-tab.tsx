@@ -2,14 +2,14 @@ import { useState } from 'preact/hooks';
 import { invalidate, useQuery } from '../../api/cache.ts';
 import { ErrorNote } from '../../app/error-note.tsx';
 import { CopyField } from '../shared/copy-field.tsx';
+import { ClaimsTryout } from './claims-tryout.tsx';
 import { siteKey, sitesApi } from './sites-api.ts';
 import type { JsonSchema, Site } from './types.ts';
 
 /**
  * Visitor authentication and adaptive content: the key that signs visitors' tokens (copy, regenerate), the
  * address visitors without a token are sent to, the schema of the claims pages may adapt to, and a form to
- * try claims: it opens the site as a visitor with those claims would see it (claims in the address, which
- * the reader honours for what it shows, never for whether it opens).
+ * try claims in place (claims-tryout.tsx); and the external MCP servers the site's assistant may use.
  */
 export function VisitorsTab(props: { organizationId: string; site: Site }) {
   const { organizationId, site } = props;
@@ -46,7 +46,7 @@ export function VisitorsTab(props: { organizationId: string; site: Site }) {
         <h2 id="adaptive-title">Adaptive content</h2>
         {schema.error && <ErrorNote error={schema.error} />}
         {schema.data && <SchemaForm schema={schema.data.jsonSchema} onSave={(value) => attempt(() => sitesApi.saveAdaptiveSchema(organizationId, site.id, value), `${key}adaptive`)} />}
-        {schema.data && <TryClaims schema={schema.data.jsonSchema} published={site.urls.published} />}
+        {schema.data && <ClaimsTryout organizationId={organizationId} site={site} schema={schema.data.jsonSchema} signingKey={auth.data?.privateKey} />}
       </section>
     </>
   );
@@ -86,34 +86,6 @@ function SchemaForm(props: { schema: JsonSchema; onSave: (schema: JsonSchema) =>
       </label>
       {problem && <p class="error-note" role="alert">{problem}</p>}
       <button type="submit" class="button">Save schema</button>
-    </form>
-  );
-}
-
-function TryClaims(props: { schema: JsonSchema; published?: string }) {
-  const properties = Object.entries(props.schema.properties ?? {});
-  const [values, setValues] = useState<Record<string, string>>({});
-  if (properties.length === 0) return <p class="empty">Add claims to the schema to try them.</p>;
-  const query = new URLSearchParams(Object.entries(values).filter(([, value]) => value !== '').map(([name, value]) => [`visitor.${name}`, value]));
-  const address = props.published ? `${props.published}${query.size ? `?${query}` : ''}` : null;
-  return (
-    <form class="form try-claims" onSubmit={(event) => event.preventDefault()} aria-labelledby="try-title">
-      <h3 id="try-title">Try claims</h3>
-      {properties.map(([name, property]) => (
-        <label key={name}>
-          {name}{property.description ? <span class="meta"> — {property.description}</span> : null}
-          {property.type === 'boolean' ? (
-            <select value={values[name] ?? ''} onChange={(event) => setValues({ ...values, [name]: event.currentTarget.value })}>
-              <option value="">(not set)</option>
-              <option value="true">true</option>
-              <option value="false">false</option>
-            </select>
-          ) : (
-            <input value={values[name] ?? ''} inputMode={property.type === 'number' || property.type === 'integer' ? 'decimal' : undefined} onInput={(event) => setValues({ ...values, [name]: event.currentTarget.value })} />
-          )}
-        </label>
-      ))}
-      {address ? <a class="button" href={address} target="_blank" rel="noopener">Open the site as this visitor</a> : <p class="meta">Publish the site to try claims on it.</p>}
     </form>
   );
 }
