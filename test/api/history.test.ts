@@ -183,6 +183,15 @@ for (const dialect of dialects) {
       assertError(await editor().api.post(url, { resolutions: [{ pageId: a, take: 'mine' }] }), 400);
     });
 
+    it('refuses to restore or resolve while the space is locked', async () => {
+      const { spaceId, a, first } = await spaceWithHistory();
+      const cr = (await editor().api.post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'Before the lock' })).body;
+      await world.admin.api.patch(`/v1/spaces/${spaceId}`, { editMode: 'locked' });
+      assertError(await editor().api.post(`/v1/spaces/${spaceId}/revisions/${first}/restore`, {}), 423);
+      assertError(await editor().api.post(`/v1/spaces/${spaceId}/change-requests/${cr.id}/resolve`, { resolutions: [{ pageId: a, take: 'space' }] }), 423);
+      assert.equal((await editor().api.get(`/v1/spaces/${spaceId}/revisions`)).status, 200, 'the history is still read');
+    });
+
     it('lets each role do what its level allows', async () => {
       const { spaceId, a, first } = await spaceWithHistory();
       for (const [name, user] of cast(world)) {
