@@ -146,6 +146,12 @@ describe('history, diffs and conflicts in the workspace [sqlite]', { skip, timeo
     await conflict.locator('.diff-block-removed', { hasText: 'Run the installer from the downloads page.' }).waitFor();
     await conflict.locator('.diff-block-added', { hasText: 'Run the setup program.' }).waitFor();
     assert.equal((await admin.api.get(url)).body.status, 'draft', 'a refused merge changes nothing');
+    // "Update from the space" (offered while the space has moved on) meets the same conflicts; the panel takes the focus.
+    await page.reload();
+    await page.getByRole('button', { name: 'Update from the space' }).click();
+    await page.getByRole('heading', { name: 'Conflicts with the space' }).waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'conflicts-title');
+    await conflict.locator('.diff-block-added', { hasText: 'Run the setup program.' }).waitFor();
     await assertAccessible(page, 'conflicts of a change request');
     await assertKeyboardReachable(page, 'conflicts of a change request');
 

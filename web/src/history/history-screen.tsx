@@ -35,7 +35,8 @@ export function HistoryScreen(props: { organizationId: string; spaceId: string; 
   const { organizationId, spaceId } = props;
   const session = useSession();
   const space = useQuery(`space:${spaceId}`, () => api.space(spaceId));
-  const first = useQuery(`history:${spaceId}:${space.data?.revision ?? ''}`, () => historyApi.revisions(spaceId));
+  // Keyed by the space's head: a merge or a restore merged elsewhere shows up when the space is read again.
+  const first = useQuery(space.data ? `history:${spaceId}:${space.data.revision}` : null, () => historyApi.revisions(spaceId));
   const [older, setOlder] = useState<HistoryEntry[]>([]);
   const [next, setNext] = useState<string | null | undefined>(undefined);
   const [mode, setMode] = useDiffMode(session.user.id);
