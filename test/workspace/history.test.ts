@@ -73,6 +73,15 @@ describe('history, diffs and conflicts in the workspace [sqlite]', { skip, timeo
     await assertKeyboardReachable(page, 'the history of a space');
     await h.shot(page, 'history');
 
+    // A reader sees the same history and changes, without a way to restore.
+    const reader = await h.signedIn(world.members.read);
+    await reader.page.goto(`${base}/o/${world.organizationId}/s/${spaceId}/history`);
+    await reader.page.locator('.rendered-diff .diff-block-added', { hasText: 'Run the installer as an administrator.' }).waitFor();
+    await reader.page.getByRole('navigation', { name: 'Revisions' }).getByRole('link').nth(1).click();
+    await reader.page.getByRole('heading', { name: 'Merged #1 Install guide' }).waitFor();
+    assert.equal(await reader.page.getByRole('button', { name: /Restore|Bring/ }).count(), 0);
+    await reader.context.close();
+
     // The older revision, then "Restore": a change request with the page as it was, the space unchanged.
     await revisions.nth(1).getByRole('link').click();
     await page.getByRole('heading', { name: 'Merged #1 Install guide' }).waitFor();
@@ -88,6 +97,17 @@ describe('history, diffs and conflicts in the workspace [sqlite]', { skip, timeo
     const merged = await admin.api.post(`/v1/spaces/${spaceId}/change-requests/${restored.id}/merge`);
     assert.equal(merged.body.result, 'merge', JSON.stringify(merged.body));
     assert.equal(await spaceMarkdown(), V1);
+
+    // The whole space back to the administrator's version: another change request, left for review.
+    await page.goto(`${base}/o/${world.organizationId}/s/${spaceId}/history`);
+    await revisions.first().getByText('Merged #3 Restore “Installing”', { exact: false }).waitFor();
+    await revisions.nth(1).getByRole('link').click();
+    await page.getByRole('heading', { name: 'Merged #2 Administrator rights' }).waitFor();
+    await page.getByRole('button', { name: 'Restore the space to this version' }).click();
+    await page.getByRole('heading', { name: /^#4 Restore the space as it was on / }).waitFor();
+    const whole = ((await admin.api.get(`/v1/spaces/${spaceId}/change-requests?status=draft`)).body.items as Array<{ id: string; number: number }>).find((cr) => cr.number === 4)!;
+    assert.equal((await admin.api.get(`/v1/spaces/${spaceId}/change-requests/${whole.id}/content/page/${pageId}?format=markdown`)).body.markdown, V2);
+    assert.equal(await spaceMarkdown(), V1, 'the space waits for the review');
     assert.deepEqual(h.problems, []);
   });
 
