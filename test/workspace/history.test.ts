@@ -145,6 +145,18 @@ describe('history, diffs and conflicts in the workspace [sqlite]', { skip, timeo
     await page.keyboard.press('Space');
     await page.locator('.rendered-diff.side-by-side').waitFor();
     assert.equal(await page.evaluate((key) => localStorage.getItem(key), `quire:diff-mode:${writer.id}`), 'side-by-side');
+
+    // The space moves on elsewhere (a new page): "Update from the space" brings that in without conflict.
+    const faq = await admin.api.post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'FAQ' });
+    const faqPage = await admin.api.post(`/v1/spaces/${spaceId}/change-requests/${faq.body.id}/content/pages`, { title: 'FAQ', document: doc('Questions.\n') });
+    assert.equal(faqPage.status, 201, JSON.stringify(faqPage.body));
+    assert.equal((await admin.api.post(`/v1/spaces/${spaceId}/change-requests/${faq.body.id}/merge`)).body.result, 'merge');
+    await page.reload();
+    await page.getByRole('button', { name: 'Update from the space' }).click();
+    await page.getByText('The change request now includes the space\'s latest changes.').waitFor();
+    const updated = (await writer.api.get(`/v1/spaces/${spaceId}/change-requests/${cr.body.id}`)).body;
+    assert.deepEqual([updated.outdated, updated.revisionMergedAncestor], [false, (await admin.api.get(`/v1/spaces/${spaceId}`)).body.revision]);
+    await page.getByRole('button', { name: 'Update from the space' }).waitFor({ state: 'detached' });
     assert.deepEqual(h.problems, []);
   });
 
