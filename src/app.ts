@@ -52,6 +52,7 @@ import { translationRoutes } from './modules/translations/routes.ts';
 import { sharingRoutes } from './modules/sharing/routes.ts';
 import { reviewRoutes } from './modules/reviews/routes.ts';
 import { changeRoutes } from './modules/changes/routes.ts';
+import { historyRoutes } from './modules/history/routes.ts';
 import { contentReadRoutes } from './modules/content-reads/routes.ts';
 import { openAPIRoutes } from './modules/openapi/routes.ts';
 import { sessionRoutes } from './modules/auth/session-routes.ts';
@@ -180,6 +181,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(sharingRoutes);
       await v1.register(reviewRoutes);
       await v1.register(changeRoutes);
+      await v1.register(historyRoutes);
       await v1.register(contentReadRoutes);
       await v1.register(gitRoutes);
       await v1.register(openAPIRoutes);

@@ -68,6 +68,10 @@ describe('every workspace screen, accessible and keyboard-reachable [sqlite]', {
     await check(`${edit}/review`, (p) => p.getByRole('heading', { name: 'Changed pages' }).waitFor(), 'a review');
   });
 
+  it('a space\'s history with a revision\'s pages drawn before and after', async () => {
+    await check(`/o/${org}/s/${spaceId}/history`, (p) => p.locator('.rendered-diff .diff-block-added', { hasText: 'A hint.' }).waitFor(), 'the history of a space');
+  });
+
   it('an unknown address, and a narrow window', async () => {
     await check('/o/x/nothing', (p) => p.getByRole('heading', { name: 'Nothing here' }).waitFor(), 'not found');
     await page.setViewportSize({ width: 390, height: 800 });

@@ -185,6 +185,12 @@ export const OPERATIONS = {
   listOpenAPISpecs: ['GET', '/v1/orgs/{organizationId}/openapi'],
   getLatestOpenAPISpecVersionContent: ['GET', '/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content'],
   getEmbedByUrlInSpace: ['GET', '/v1/spaces/{spaceId}/embed'],
+  // History, restore and conflicts (web/src/history/, web/src/change-requests/).
+  listRevisions: ['GET', '/v1/spaces/{spaceId}/revisions'],
+  getPageInRevisionById: ['GET', '/v1/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}'],
+  restoreRevision: ['POST', '/v1/spaces/{spaceId}/revisions/{revisionId}/restore'],
+  updateChangeRequestFromSpace: ['POST', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update'],
+  resolveChangeRequestConflicts: ['POST', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/resolve'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 type Operation = keyof typeof OPERATIONS;

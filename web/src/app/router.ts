@@ -13,6 +13,7 @@ export type Route =
   | { screen: 'sites'; organizationId: string; siteId?: string; tab?: string }
   | { screen: 'org-settings'; organizationId: string; section?: string }
   | { screen: 'space-settings'; organizationId: string; spaceId: string; section?: string }
+  | { screen: 'history'; organizationId: string; spaceId: string; revisionId?: string }
   | { screen: 'not-found' };
 
 export function parseRoute(pathname: string): Route {
@@ -28,6 +29,7 @@ export function parseRoute(pathname: string): Route {
   const spaceId = parts[3];
   const rest = parts.slice(4);
   if (rest.length === 0) return { screen: 'space', organizationId, spaceId };
+  if (rest[0] === 'history' && rest.length <= 2) return { screen: 'history', organizationId, spaceId, ...(rest[1] ? { revisionId: rest[1] } : {}) };
   if (rest[0] === 'settings' && rest.length <= 2) return { screen: 'space-settings', organizationId, spaceId, section: rest[1] };
   if (rest[0] === 'p' && rest[1] && rest.length === 2) return { screen: 'space', organizationId, spaceId, pageId: rest[1] };
   if (rest[0] === 'cr' && rest[1]) {
@@ -48,6 +50,7 @@ export const paths = {
   sites: (o: string, site?: string, tab?: string) => `/o/${o}/sites${site ? `/${site}` : ''}${site && tab ? `/${tab}` : ''}`,
   orgSettings: (o: string, section?: string) => `/o/${o}/settings${section ? `/${section}` : ''}`,
   spaceSettings: (o: string, s: string, section?: string) => `/o/${o}/s/${s}/settings${section ? `/${section}` : ''}`,
+  history: (o: string, s: string, revision?: string) => `/o/${o}/s/${s}/history${revision ? `/${revision}` : ''}`,
 };
 
 type Guard = () => string | null;

@@ -9,6 +9,7 @@ const EditScreen = lazy(() => import('../pages/edit-screen.tsx').then((module) =
 const SitesScreen = lazy(() => import('../admin/sites/sites-screen.tsx').then((module) => ({ default: module.SitesScreen })));
 const OrganizationSettingsScreen = lazy(() => import('../admin/people/settings-screen.tsx').then((module) => ({ default: module.OrganizationSettingsScreen })));
 const SpaceSettingsScreen = lazy(() => import('../admin/people/space-settings-screen.tsx').then((module) => ({ default: module.SpaceSettingsScreen })));
+const HistoryScreen = lazy(() => import('../history/history-screen.tsx').then((module) => ({ default: module.HistoryScreen })));
 const ReviewScreen = lazy(() => import('../change-requests/review-screen.tsx').then((module) => ({ default: module.ReviewScreen })));
 
 export function Screens() {
@@ -35,6 +36,9 @@ export function Screens() {
       break;
     case 'space-settings':
       screen = <SpaceSettingsScreen key={route.spaceId} {...route} />;
+      break;
+    case 'history':
+      screen = <HistoryScreen key={route.spaceId} {...route} />;
       break;
     default:
       screen = (

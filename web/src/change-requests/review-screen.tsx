@@ -7,6 +7,10 @@ import { ErrorNote } from '../app/error-note.tsx';
 import { Link } from '../app/link.tsx';
 import { navigate, paths } from '../app/router.ts';
 import { CommentsPanel } from '../comments/comments-panel.tsx';
+import { historyApi, type MergeConflict } from '../history/api.ts';
+import { ChangedPageDiff } from './changed-page-diff.tsx';
+import { ConflictsPanel } from './conflicts-panel.tsx';
+import { DiffModeToggle, useDiffMode } from './rendered-diff.tsx';
 
 const CHANGE_LABELS: Record<string, string> = {
   page_created: 'Added',
@@ -47,6 +51,9 @@ export function ReviewScreen(props: { organizationId: string; spaceId: string; c
   const [reviewer, setReviewer] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [diffMode, setDiffMode] = useDiffMode(session.user.id);
+  const [conflicts, setConflicts] = useState<MergeConflict[] | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
 
   const act = async (action: () => Promise<unknown>, after?: () => void) => {
     setError(null);
@@ -71,6 +78,22 @@ export function ReviewScreen(props: { organizationId: string; spaceId: string; c
   // Until the rules and the reviews are known, the button waits rather than offering a merge the rules may refuse.
   const blocker = !rules.data || !reviews.data ? 'Checking the space\'s merge rules…' : mergeBlocker(cr, rules.data, reviewList, changes.data.changes.length);
   const mine = cr.createdBy.id === session.user.id;
+  // The version each change starts from: the last revision of the space the change request includes.
+  const base = (cr as typeof cr & { revisionMergedAncestor?: string }).revisionMergedAncestor ?? cr.revisionInitial;
+  const place = { spaceId, changeRequestId };
+  /** Merging or updating from the space: conflicts open the panel that resolves them. */
+  const mergeOrUpdate = (which: 'merge' | 'update') =>
+    act(async () => {
+      setNotice(null);
+      const answer = which === 'merge' ? await historyApi.merge(spaceId, changeRequestId) : await historyApi.updateFromSpace(spaceId, changeRequestId);
+      if (answer.result === 'conflicts') {
+        setConflicts(answer.conflicts ?? []);
+        return;
+      }
+      setConflicts(null);
+      if (which === 'merge') navigate(paths.space(organizationId, spaceId));
+      else setNotice('The change request now includes the space\'s latest changes.');
+    });
   const candidates = (members.data?.items ?? []).filter((member) => member.user.id !== cr.createdBy.id);
 
   return (
@@ -88,6 +111,7 @@ export function ReviewScreen(props: { organizationId: string; spaceId: string; c
 
       <section aria-labelledby="changes-title">
         <h2 id="changes-title">Changed pages</h2>
+        {changes.data.changes.some((change) => change.page) && <DiffModeToggle mode={diffMode} onChange={setDiffMode} />}
         {changes.data.changes.length === 0 ? (
           <p class="empty">No page differs from the space yet. <Link href={paths.edit(organizationId, spaceId, changeRequestId)}>Write something</Link> first.</p>
         ) : (
@@ -95,6 +119,17 @@ export function ReviewScreen(props: { organizationId: string; spaceId: string; c
             {changes.data.changes.map((change, index) => (
               <li key={index}>
                 <span class="badge">{CHANGE_LABELS[change.type] ?? change.type}</span> {change.page?.title ?? 'A file'}
+                {change.page && change.type !== 'page_moved' && (
+                  <ChangedPageDiff
+                    key={`${change.page.id}:${base}:${cr.revision}`}
+                    cacheKey={`${prefix}:diff:${change.page.id}:${base}:${cr.revision}`}
+                    title={change.page.title}
+                    mode={diffMode}
+                    place={place}
+                    before={change.type === 'page_created' ? undefined : () => historyApi.revisionPage(spaceId, base, change.page!.id)}
+                    after={change.type === 'page_deleted' ? undefined : () => api.changeRequestPage(spaceId, changeRequestId, change.page!.id)}
+                  />
+                )}
                 {change.diff && <DiffView diff={change.diff} />}
               </li>
             ))}
@@ -155,14 +190,37 @@ export function ReviewScreen(props: { organizationId: string; spaceId: string; c
 
       <CommentsPanel place={{ spaceId, changeRequestId }} canComment={Boolean(space.data?.permissions.comment)} />
 
+      {conflicts && (
+        <ConflictsPanel
+          spaceId={spaceId}
+          changeRequestId={changeRequestId}
+          conflicts={conflicts}
+          mode={diffMode}
+          canEdit={cr.permissions.edit}
+          onResolved={() => {
+            setConflicts(null);
+            setNotice('Conflicts resolved: the change request now includes the space\'s changes and can be merged.');
+            invalidate(prefix);
+            invalidate(`space:${spaceId}`);
+          }}
+        />
+      )}
+
       <section aria-labelledby="merge-title">
         <h2 id="merge-title">Merge</h2>
+        {notice && <p class="success-note" role="status">{notice}</p>}
+        {cr.outdated && cr.permissions.edit && cr.status !== 'merged' && cr.status !== 'archived' && (
+          <p>
+            The space changed since this change request started.{' '}
+            <button type="button" class="button" disabled={busy} onClick={() => mergeOrUpdate('update')}>Update from the space</button>
+          </p>
+        )}
         <button
           type="button"
           class="button primary"
           disabled={busy || blocker !== null}
           aria-describedby="merge-reason"
-          onClick={() => act(() => api.merge(spaceId, changeRequestId), () => navigate(paths.space(organizationId, spaceId)))}
+          onClick={() => mergeOrUpdate('merge')}
         >
           Merge into the space
         </button>

@@ -62,6 +62,7 @@ export function SpaceScreen(props: { organizationId: string; spaceId: string; pa
       <main id="main" class="screen">
         <div class="section-head">
           <p class="meta">Live content · {space.data.changeRequestsOpen + space.data.changeRequestsDraft} change request(s) in progress</p>
+          <Link href={paths.history(props.organizationId, props.spaceId)} class="button">History</Link>
           <Link href={paths.spaceSettings(props.organizationId, props.spaceId)} class="button">{space.data.permissions.admin ? 'Share and settings' : 'Share'}</Link>
           {space.data.permissions.edit && (
             <button type="button" class="button primary" onClick={edit} disabled={opening}>{opening ? 'Opening…' : 'Edit'}</button>

@@ -1,0 +1,77 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../../http/schemas.ts';
+import { changeRequestLocation, presentChangeRequest } from '../change-requests/presenter.ts';
+import { ChangeRequestSchema, UpdateChangeRequestResult } from '../change-requests/schemas.ts';
+import { presentHistory } from './presenter.ts';
+import { resolveConflicts } from './resolve.ts';
+import { ChangeRequestParams, HistorySchema, ListRevisionsQuery, ResolveConflictsBody, RestoreRevisionBody, RevisionParams, SpaceParams } from './schemas.ts';
+import { listSpaceHistory, restoreRevision } from './service.ts';
+
+const errors = { ...errorResponses, 423: errorResponses[409] };
+
+/**
+ * A space's history, restoring a revision through a change request, and resolving a change request's
+ * conflicts with its space: Quire's own operations (GitBook's public API reads one revision at a time).
+ */
+export const historyRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/spaces/:spaceId/revisions',
+    {
+      config: { policy: 'space.view' },
+      schema: {
+        tags: ['spaces'],
+        operationId: 'listRevisions',
+        summary: 'The space\'s history, newest first: each revision of its content with who made it, when, and the pages it changed (a Quire addition)',
+        description:
+          'From the current revision along first parents: revisions made inside change requests are not listed, the merge that brought them in is (`mergedFrom` names the change request). ' +
+          '`pages` lists the pages each revision changed from its first parent; read a page before and after with getPageInRevisionById, and every change with getRevisionSemanticChanges.',
+        params: SpaceParams,
+        querystring: ListRevisionsQuery,
+        response: { 200: HistorySchema, ...errorResponses },
+      },
+    },
+    async (request) => presentHistory(await listSpaceHistory(request.ctx, request.params.spaceId, request.query)),
+  );
+
+  app.post(
+    '/spaces/:spaceId/revisions/:revisionId/restore',
+    {
+      config: { policy: 'space.edit' },
+      schema: {
+        tags: ['change-requests'],
+        operationId: 'restoreRevision',
+        summary: 'Open a change request that brings the space, or one page, back to a revision (edit level; 423 while the space is locked; a Quire addition)',
+        description:
+          'Nothing in the space changes: the new change request\'s content is the revision\'s (the whole space), or the space\'s with the page `pageId` as it was in the revision (title, settings, text). ' +
+          'It is reviewed and merged like any other change request. 400 when the space already has that content.',
+        params: RevisionParams,
+        body: RestoreRevisionBody,
+        response: { 201: ChangeRequestSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const view = await restoreRevision(request.ctx, request.params.spaceId, request.params.revisionId, request.body ?? {});
+      return reply.code(201).header('location', changeRequestLocation(request.ctx, view.space.id, view.changeRequest.id)).send(presentChangeRequest(request.ctx, view));
+    },
+  );
+
+  app.post(
+    '/spaces/:spaceId/change-requests/:changeRequestId/resolve',
+    {
+      config: { policy: 'space.edit' },
+      schema: {
+        tags: ['change-requests'],
+        operationId: 'resolveChangeRequestConflicts',
+        summary: 'Update the change request from the space, keeping for each conflicting page the version chosen (edit level; 423 while the space is locked; 409 when merged or archived; a Quire addition)',
+        description:
+          'For pages that mergeChangeRequest or updateChangeRequest answered as conflicts (both sides present): `take` "change-request" keeps the change request\'s version of the page, "space" the space\'s, "edited" the `title` and `markdown` sent. ' +
+          'Every other change of both sides is combined as updateChangeRequest combines them. `result` "update": the change request\'s new head (type "update") includes the space\'s current content, so it merges without these conflicts. ' +
+          '`result` "conflicts": some conflict was not resolved (listed); nothing changed.',
+        params: ChangeRequestParams,
+        body: ResolveConflictsBody,
+        response: { 200: UpdateChangeRequestResult, ...errors },
+      },
+    },
+    async (request) => resolveConflicts(request.ctx, request.params.spaceId, request.params.changeRequestId, request.body),
+  );
+};
