@@ -190,8 +190,8 @@ describe('the page tree and page properties [sqlite]', { skip }, () => {
     await coverFile.selectOption({ label: 'cover.png' });
     await page.locator('img.page-cover-preview').waitFor();
     await page.getByLabel('Cover size').selectOption('full');
-    await page.getByLabel('Outline (the headings of the page)').uncheck();
-    await page.getByLabel('Previous and next links').uncheck();
+    await page.getByLabel('Show the outline (the headings of the page)').uncheck();
+    await page.getByLabel('Show previous and next links').uncheck();
     await page.locator('.save-status[data-state="saved"]').waitFor();
     await assertAccessible(page, 'the page properties with cover and layout');
     await h.shot(page, 'page-properties');

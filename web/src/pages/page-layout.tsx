@@ -7,12 +7,12 @@ import './page-layout.css';
 const DEFAULT_LAYOUT: PageLayout = { width: 'default', cover: true, coverSize: 'hero', title: true, description: true, tableOfContents: true, outline: true, pagination: true };
 
 const TOGGLES: Array<{ key: 'cover' | 'title' | 'description' | 'tableOfContents' | 'outline' | 'pagination'; label: string }> = [
-  { key: 'cover', label: 'Cover' },
-  { key: 'title', label: 'Title' },
-  { key: 'description', label: 'Description' },
-  { key: 'tableOfContents', label: 'Table of contents (the navigation beside the page)' },
-  { key: 'outline', label: 'Outline (the headings of the page)' },
-  { key: 'pagination', label: 'Previous and next links' },
+  { key: 'cover', label: 'Show the cover' },
+  { key: 'title', label: 'Show the title' },
+  { key: 'description', label: 'Show the description' },
+  { key: 'tableOfContents', label: 'Show the table of contents (the navigation beside the page)' },
+  { key: 'outline', label: 'Show the outline (the headings of the page)' },
+  { key: 'pagination', label: 'Show previous and next links' },
 ];
 
 const WEB_ADDRESS = /^https?:\/\/\S+$/i;
@@ -125,7 +125,7 @@ export function PageLayoutOptions(props: { page: DocumentPage; spaceId: string; 
           </label>
         ))}
         <label>
-          Width
+          Page width
           <select name="layout-width" value={layout.width} onChange={(event) => changeLayout({ width: event.currentTarget.value === 'wide' ? 'wide' : 'default' })}>
             <option value="default">Default</option>
             <option value="wide">Wide</option>
