@@ -213,6 +213,15 @@ describe('the page tree and page properties [sqlite]', { skip }, () => {
 
     const merged = await h.world.admin.api.post(`/v1/spaces/${spaceId}/change-requests/${changeRequestId}/merge`, {});
     assert.equal(merged.status, 200, JSON.stringify(merged.body));
+    // Read, the space's tree sends a link page where it points.
+    await page.goto(`${h.base}/o/${org}/s/${spaceId}`);
+    await item(page, 'Status').waitFor();
+    assert.equal(await item(page, 'Status').getAttribute('href'), 'https://status.example.com/');
+    assert.equal(await item(page, 'Get started').getAttribute('href'), `/o/${org}/s/${spaceId}/p/${ids.Deploy}`);
+    await item(page, 'Get started').click();
+    await page.waitForURL(new RegExp(`/p/${ids.Deploy}$`));
+    await page.getByText('Ship it.').waitFor();
+
     const site = await createSite(h.world.admin, org, { title: 'Handbook', visibility: 'public', spaces: [spaceId] });
     const reader = await (await h.browser.newContext()).newPage();
     await reader.goto(`${site.url.replace(/\/$/, '')}/reference/intro`);

@@ -18,6 +18,14 @@ interface Drag {
 /** How far (px) the pointer moves with the button down before it is a drag, not a click. */
 const DRAG_THRESHOLD = 5;
 
+/** Where a link page leads: an address, or a page of the same content. */
+function linkDestination(page: RevisionPage): { url?: string; page?: string } {
+  const target = page.target as { kind: string; url?: unknown; page?: unknown } | undefined;
+  if (target?.kind === 'page' && typeof target.page === 'string') return { page: target.page };
+  if (target?.kind === 'url' && typeof target.url === 'string') return { url: target.url };
+  return page.href ? { url: page.href } : {};
+}
+
 /** What a page shows before its title: its emoji, or a sign of its kind. */
 function pageSign(page: RevisionPage): string {
   if (page.emoji) return emojiOf(page.emoji);
@@ -145,7 +153,11 @@ export function PageTree(props: {
     pages.map((page) => {
       const at = placed.find((entry) => entry.page.id === page.id)!;
       const selected = page.id === props.current;
-      const href = props.href(page.id);
+      // Read-only, a link page goes where it points (an address, or the page it names); in a change request it is
+      // chosen like any page, to be renamed, moved or given an emoji.
+      const leads = !props.onMove && page.type === 'link' ? linkDestination(page) : {};
+      const external = leads.url;
+      const href = external ?? props.href(leads.page ?? page.id);
       const classes = ['tree-item', drag?.id === page.id ? 'dragging' : '', drag?.over === page.id ? `drop-${drag.zone}` : ''].filter(Boolean).join(' ');
       return (
         <li key={page.id} role="none">
@@ -168,7 +180,7 @@ export function PageTree(props: {
                 event.preventDefault();
                 return;
               }
-              followLink(event, href);
+              if (!external) followLink(event, href);
             }}
             onKeyDown={(event) => onKeyDown(event, at)}
             onPointerDown={(event) => onPointerDown(event, page)}
