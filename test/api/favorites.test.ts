@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertError, client, createTestApp, dialects, type Reply, type TestApp } from '../helpers/app.ts';
 import { cast, createWorld, postSpace, type World } from '../helpers/factories.ts';
+import { createSpace } from '../helpers/content-factory.ts';
+import { MAX_FAVORITES } from '../../src/modules/favorites/service.ts';
 
 /** Favourite spaces (Quire's own operations): per person, kept on the server, filtered by access at each read. */
 for (const dialect of dialects) {
@@ -73,6 +75,26 @@ for (const dialect of dialects) {
       assert.equal((await world.admin.api.delete(`/v1/spaces/${space.id}`)).status, 205);
       assert.ok(!ids(await reader.api.get('/v1/user/favorites/spaces')).includes(space.id), 'a space in the trash is not listed');
       assert.equal((await reader.api.delete(`/v1/user/favorites/spaces/${space.id}`)).status, 205, 'its star may still be removed');
+    });
+
+    it(`keeps at most ${MAX_FAVORITES} stars a person, and says to remove one`, async () => {
+      const comment = world.members.comment;
+      const starred = (await t.ctx.db.selectFrom('favorite_spaces').select('space_id').where('user_id', '=', comment.id).execute()).length;
+      const spaceIds: string[] = [];
+      for (let index = starred; index < MAX_FAVORITES + 1; index++) spaceIds.push(await createSpace(t.ctx, world.organizationId, { title: `Space ${index}` }));
+      // Stars up to one below the most, written directly (the API would take as many requests).
+      await t.ctx.db
+        .insertInto('favorite_spaces')
+        .values(spaceIds.slice(0, -2).map((id, index) => ({ user_id: comment.id, space_id: id, created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, index)).toISOString() })))
+        .execute();
+      const last = spaceIds[spaceIds.length - 2];
+      const over = spaceIds[spaceIds.length - 1];
+      assert.equal((await comment.api.put(`/v1/user/favorites/spaces/${last}`)).status, 200, 'the last one allowed');
+      assertError(await comment.api.put(`/v1/user/favorites/spaces/${over}`), 400, /remove a star/);
+      assert.equal((await comment.api.put(`/v1/user/favorites/spaces/${spaceIds[0]}`)).status, 200, 'starring a starred space again is no new star');
+      const listed = await comment.api.get('/v1/user/favorites/spaces');
+      assert.equal(listed.body.count, MAX_FAVORITES);
+      assert.ok(!ids(listed).includes(over));
     });
 
     it('refuses a missing token (401), an overlong id (414) and a space that does not exist (404)', async () => {
