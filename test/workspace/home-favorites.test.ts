@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { needs } from '../helpers/system.ts';
-import { assertAccessible, startWorkspace, type WorkspaceHarness } from './support.ts';
+import { assertAccessible, assertKeyboardReachable, startWorkspace, type WorkspaceHarness } from './support.ts';
 
 /**
  * The home screen in Chromium: a space starred in one browser is a favourite in another (the star is kept on the
@@ -45,6 +45,7 @@ describe('home: favourite and recent spaces [sqlite]', { skip }, () => {
     assert.equal(await all.getByRole('button', { name: 'Favourite: Guides' }).getAttribute('aria-pressed'), 'false');
     assert.deepEqual(new Set(await favoriteIds()), new Set([spaces.Handbook, spaces['Secret plans']]));
     await assertAccessible(first.page, 'home with favourites');
+    await assertKeyboardReachable(first.page, 'home with favourites');
     await h.shot(first.page, 'home-favourites');
 
     // Another browser (its own session, its own storage): the same favourites.
