@@ -16,6 +16,7 @@ import { createServices, type ServiceOptions } from './services.ts';
 import { AccessWrites, accessTransactions, watchExternalWrites } from './db/memo.ts';
 import { organizationRoutes } from './modules/orgs/routes.ts';
 import { userRoutes } from './modules/users/routes.ts';
+import { favoriteRoutes } from './modules/favorites/routes.ts';
 import { memberRoutes } from './modules/members/routes.ts';
 import { teamRoutes } from './modules/teams/routes.ts';
 import { samlRoutes } from './modules/saml/routes.ts';
@@ -190,6 +191,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(sitePreviewRoutes);
       await v1.register(trashRoutes);
       await v1.register(webhookRedeliverRoutes);
+      await v1.register(favoriteRoutes);
     },
     { prefix: '/v1' },
   );

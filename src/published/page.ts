@@ -5,6 +5,7 @@ import { fullLayout } from '../content/nodes.ts';
 import { loadTree, type RevisionTree, type TreePage } from '../content/tree.ts';
 import type { CurrentContent } from './resolve.ts';
 import { languageAlternates, languageSwitcher, languageVariants } from './languages.ts';
+import { coverHtml, emojiText } from './page-cover.ts';
 import { breadcrumbs, documentHtml, outline, pagination, siteFrame, variantSwitcher, type Crumb } from './layout.ts';
 import { settingsOf, siteHref, variantHref, type SiteView, type VariantView } from './model.ts';
 import { ancestors, firstDocumentUnder, firstPage, isHidden, navigation, readingOrder, type NavItem } from './navigation.ts';
@@ -107,7 +108,7 @@ function navHtml(target: PageTarget, items: NavItem[], open: Set<string>): strin
   const entries = items.map((item) => {
     const children = item.children.length ? navHtml(target, item.children, open) : '';
     if (item.kind === 'group') return `<li class="toc-group"><span class="toc-heading">${escapeHtml(item.title)}</span>${children}</li>`;
-    const emoji = item.emoji ? `<span class="toc-emoji" aria-hidden="true">${escapeHtml(item.emoji)}</span>` : '';
+    const emoji = item.emoji ? `<span class="toc-emoji" aria-hidden="true">${emojiText(item.emoji)}</span>` : '';
     let anchor: string;
     if (item.kind === 'link') {
       const href = item.external ?? (item.path !== null ? variantHref(view, variant, item.path) : null);
@@ -172,9 +173,10 @@ export async function renderPage(ctx: Pick<Context, 'db' | 'dialect' | 'blobs'>,
     : '';
   const main = [
     `<main id="content" class="page${layout.width === 'wide' ? ' page-wide' : ''}">`,
+    coverHtml(layout, page.node.cover, (fileId) => fileHref(view, variant, tree, fileId)),
     breadcrumbs(crumbs(target)),
     '<header class="page-header">',
-    layout.title ? `<h1 class="page-title">${page.node.emoji ? `<span class="page-emoji" aria-hidden="true">${escapeHtml(page.node.emoji)}</span> ` : ''}${escapeHtml(page.node.title)}</h1>` : '',
+    layout.title ? `<h1 class="page-title">${page.node.emoji ? `<span class="page-emoji" aria-hidden="true">${emojiText(page.node.emoji)}</span> ` : ''}${escapeHtml(page.node.title)}</h1>` : '',
     layout.description && description ? `<p class="page-description">${escapeHtml(description)}</p>` : '',
     actions,
     '</header>',

@@ -112,6 +112,13 @@ export interface MemberInvitationsTable {
   expires_at: string;
 }
 
+/** A space a person starred (migration 2026-11-28-0410): their home lists it, in every browser. */
+export interface FavoriteSpacesTable {
+  user_id: string;
+  space_id: string;
+  created_at: string;
+}
+
 /** The tables of this domain, by name: part of `DB` (src/db/types.ts). */
 export interface PeopleTables {
   users: UsersTable;
@@ -124,4 +131,5 @@ export interface PeopleTables {
   saml_providers: SamlProvidersTable;
   link_invites: LinkInvitesTable;
   member_invitations: MemberInvitationsTable;
+  favorite_spaces: FavoriteSpacesTable;
 }

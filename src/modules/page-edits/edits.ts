@@ -44,13 +44,16 @@ export async function createPage(ctx: Context, input: EditBase, writer: Revision
   checkParent(writer, body.parent);
   checkSlug(body.slug);
   if (type !== 'document' && body.document) throw new BadRequest(`A ${type} page has no body: leave out the member "document".`);
-  if (type === 'link' && !body.href) throw new BadRequest('A link page needs the member "href": the address it points to.');
-  if (type !== 'link' && body.href) throw new BadRequest(`Only link pages have an "href"; this page is a ${type}.`);
+  if (type === 'link' && !body.href && !body.target) throw new BadRequest('A link page needs the member "href" (the address it points to) or "target" (a page of this content: { "kind": "page", "page": "<id>" }).');
+  if (type === 'link' && body.href && body.target) throw new BadRequest('Give a link page "href" or "target", not both.');
+  if (type !== 'link' && (body.href || body.target)) throw new BadRequest(`Only link pages have an "href" or a "target"; this page is a ${type}.`);
+  if (body.target?.kind === 'page' && !writer.has(body.target.page)) throw new BadRequest(`The member "target.page" names no page of this content: "${body.target.page}".`);
   const fields: Omit<PageFields, 'id'> = { type, title: body.title.trim() };
   if (body.emoji) fields.emoji = body.emoji;
   if (body.description) fields.description = body.description;
   if (body.slug) fields.slug = body.slug;
   if (body.href) fields.target = { kind: 'url', url: body.href };
+  if (body.target) fields.target = body.target;
   const id = writer.addPage(fields, { parent: body.parent ?? null, index: body.position });
   const after = previewTree(writer);
   if (body.document && body.document.nodes.length > 0) {

@@ -71,7 +71,16 @@ export const CreatePageBody = Type.Object(
     parent: Type.Optional(Type.Union([Id, Type.Null()], { description: 'The parent page; the top level when absent or null.' })),
     position: Type.Optional(Position),
     document: Type.Optional(DocumentInput),
-    href: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, format: 'uri', description: 'Link pages: where they point (required for them).' })),
+    href: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, format: 'uri', description: 'Link pages: the address they point to (this or "target" is required for them).' })),
+    target: Type.Optional(
+      Type.Union(
+        [
+          Type.Object({ kind: Type.Literal('url'), url: Type.String({ minLength: 1, maxLength: 2048, format: 'uri' }) }, closed),
+          Type.Object({ kind: Type.Literal('page'), page: Id }, closed),
+        ],
+        { description: 'Link pages: where they point as a content reference, an address or a page of this content (instead of "href").' },
+      ),
+    ),
     emoji: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
     description: Type.Optional(Type.String({ maxLength: 1000 })),
     slug: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),

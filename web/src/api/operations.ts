@@ -6,6 +6,7 @@ import { request } from './client.ts';
 import type { Comment, CommentFilter, CommentPlace, CommentReply } from '../comments/types.ts';
 import type { SearchSpace } from '../search/types.ts';
 import type { ChangeRequest, Collection, Document, DocumentPage, List, MergeRules, Organization, PageChange, RequestedReviewer, Review, Revision, Session, Space, User } from './types.ts';
+import type { LinkTarget, PageCover, PageLayout } from './types.ts';
 
 export const OPERATIONS = {
   getSession: ['GET', '/auth/session'],
@@ -191,6 +192,10 @@ export const OPERATIONS = {
   restoreRevision: ['POST', '/v1/spaces/{spaceId}/revisions/{revisionId}/restore'],
   updateChangeRequestFromSpace: ['POST', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update'],
   resolveChangeRequestConflicts: ['POST', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/resolve'],
+  // Favourite spaces (Quire's own operations; web/src/spaces/favorites.ts).
+  listMyFavoriteSpaces: ['GET', '/v1/user/favorites/spaces'],
+  addMyFavoriteSpace: ['PUT', '/v1/user/favorites/spaces/{spaceId}'],
+  removeMyFavoriteSpace: ['DELETE', '/v1/user/favorites/spaces/{spaceId}'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 type Operation = keyof typeof OPERATIONS;
@@ -216,6 +221,8 @@ export interface PageWrite {
   position?: number;
   document?: Document;
   baseRevision?: string;
+  layout?: Partial<PageLayout>;
+  cover?: PageCover | null;
 }
 
 export const api = {
@@ -276,6 +283,11 @@ export const api = {
   openAPISpecContent: (organizationId: string, specSlug: string) =>
     call<{ filesystem: Array<{ isEntrypoint: boolean; specification: unknown }> }>('getLatestOpenAPISpecVersionContent', { organizationId, specSlug }),
   embed: (spaceId: string, url: string) => call<{ title?: string; site?: string }>('getEmbedByUrlInSpace', { spaceId }, undefined, { url }),
+  createLinkPage: (spaceId: string, changeRequestId: string, body: { title: string; target: LinkTarget; parent?: string; position?: number }) =>
+    call<DocumentPage & { revision: string }>('createChangeRequestPage', { spaceId, changeRequestId }, { ...body, type: 'link' }),
+  favoriteSpaces: () => call<List<Space>>('listMyFavoriteSpaces'),
+  addFavoriteSpace: (spaceId: string) => call<Space>('addMyFavoriteSpace', { spaceId }),
+  removeFavoriteSpace: (spaceId: string) => call<void>('removeMyFavoriteSpace', { spaceId }),
 };
 
 /**

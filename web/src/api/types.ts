@@ -59,6 +59,31 @@ export interface RevisionPage {
   emoji?: string;
   href?: string;
   pages?: RevisionPage[];
+  target?: LinkTarget | { kind: string };
+  layout?: PageLayout;
+  cover?: PageCover;
+}
+
+/** Where a link page points: an address or a page of the same content. */
+export type LinkTarget = { kind: 'url'; url: string } | { kind: 'page'; page: string };
+
+/** GitBook's page layout options, as the page reads give them (every option present). */
+export interface PageLayout {
+  width: 'default' | 'wide';
+  cover: boolean;
+  coverSize: 'hero' | 'full';
+  title: boolean;
+  description: boolean;
+  tableOfContents: boolean;
+  outline: boolean;
+  pagination: boolean;
+}
+
+/** A page's cover: a picture from the space's files or an address (a dark variant optional). */
+export interface PageCover {
+  ref?: { kind: 'file'; file: string } | { kind: 'url'; url: string };
+  refDark?: { kind: 'file'; file: string } | { kind: 'url'; url: string };
+  yPos?: number;
 }
 
 export interface Revision {

@@ -116,6 +116,7 @@ export function askForm(title: string, fields: FormField[], confirm = 'Insert'):
         };
         control.addEventListener('input', run);
         checks.push(run);
+        row.append(message);
       }
       form.append(row);
     });

@@ -8,6 +8,9 @@ import { navigate, paths } from '../app/router.ts';
 import { CommentsPanel } from '../comments/comments-panel.tsx';
 import { firstDocument, PageTree, type TreeMove } from './page-tree.tsx';
 import { PageEditor } from './page-editor.tsx';
+import { NewPageMenu, type NewKind } from './new-page-menu.tsx';
+import { askEmoji, createFromMenu } from './tree-actions.ts';
+import { pageById } from './tree-drop.ts';
 
 /** Each opening of a page in the editor loads it afresh. */
 let visits = 0;
@@ -48,6 +51,11 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
       const created = await api.createPage(spaceId, changeRequestId, { title: 'Untitled page', ...(parent ? { parent } : {}) });
       navigate(paths.edit(props.organizationId, spaceId, changeRequestId, created.id));
     });
+  const createKind = (kind: NewKind) =>
+    act(async () => {
+      await createFromMenu(spaceId, changeRequestId, kind, content.data?.pages ?? []);
+    });
+  const setEmoji = (target: RevisionPage) => act(() => askEmoji(spaceId, changeRequestId, target));
   const move = (to: TreeMove) => act(() => api.updatePage(spaceId, changeRequestId, to.pageId, { parent: to.parent, position: to.position }));
   const rename = (target: RevisionPage) => {
     const title = window.prompt('New title of the page', target.title);
@@ -64,6 +72,9 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
   if (changeRequest.error || content.error) return <main id="main" class="screen"><ErrorNote error={(changeRequest.error ?? content.error)!} /></main>;
   if (!changeRequest.data || !content.data) return <main id="main" class="screen" aria-busy="true"><p>Loading…</p></main>;
   const merged = changeRequest.data.status === 'merged';
+  // A group or a link has no body to write: the tree and its actions are what change it.
+  const selected = pageId ? pageById(content.data.pages, pageId) : undefined;
+  const bodyless = selected && selected.type !== 'document' ? selected : undefined;
 
   return (
     <div class="layout">
@@ -74,12 +85,12 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
         {content.data.pages.length === 0 ? (
           <p class="empty">No pages yet: create the first one.</p>
         ) : (
-          <PageTree pages={content.data.pages} current={pageId} href={(id) => paths.edit(props.organizationId, spaceId, changeRequestId, id)} onMove={merged ? undefined : move} onRename={merged ? undefined : rename} onDelete={merged ? undefined : remove} />
+          <PageTree pages={content.data.pages} current={pageId} href={(id) => paths.edit(props.organizationId, spaceId, changeRequestId, id)} onMove={merged ? undefined : move} onRename={merged ? undefined : rename} onDelete={merged ? undefined : remove} onEmoji={merged ? undefined : setEmoji} />
         )}
         {!merged && (
           <>
-            <p><button type="button" class="button" onClick={() => newPage()}>New page</button></p>
-            <p class="meta">In the tree: Alt+↑/↓ move a page, Alt+→ put it under the page above, Alt+← take it out, F2 rename, Delete delete.</p>
+            <p class="tree-actions"><button type="button" class="button" onClick={() => newPage()}>New page</button> <NewPageMenu onChoose={createKind} /></p>
+            <p class="meta">In the tree: drag a page before, after or into another; or Alt+↑/↓ move a page, Alt+→ put it under the page above, Alt+← take it out, F2 rename, E set its emoji, Delete delete.</p>
           </>
         )}
         {error && <p class="error-note" role="alert">{error}</p>}
@@ -87,7 +98,12 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
       <main id="main" class="screen">
         {merged && <p class="notice" role="status">This change request is merged; its pages are now the space's. Choose Edit in the space to change them again.</p>}
         {page.error && <ErrorNote error={page.error} />}
-        {pageId && page.data && !merged && (
+        {bodyless && (
+          <p class="notice">
+            “{bodyless.title}” is {bodyless.type === 'group' ? 'a group: a heading over the pages in it. Drag pages into it in the tree.' : 'a link page: the reader’s navigation opens where it points.'} Rename it with F2 and set its emoji with E in the tree.
+          </p>
+        )}
+        {pageId && page.data && !merged && !bodyless && (
           <PageEditor
             key={`${pageId}:${opened}`}
             spaceId={spaceId}
@@ -97,7 +113,7 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
             onReload={() => setOpened(opened + 1)}
           />
         )}
-        {pageId && page.data && (
+        {pageId && page.data && !bodyless && (
           <CommentsPanel key={pageId} place={{ spaceId, changeRequestId }} page={{ id: pageId, title: page.data.page.title }} canComment={Boolean(space.data?.permissions.comment)} />
         )}
         {!pageId && <p class="empty">Choose a page in the tree, or create one with <strong>New page</strong>.</p>}

@@ -78,7 +78,7 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
 
   return (
     <article class="page-editor">
-      <PageProperties page={props.page} onChange={(fields) => saverRef.current?.change(fields)} />
+      <PageProperties page={props.page} spaceId={props.spaceId} changeRequestId={props.changeRequestId} onChange={(fields) => saverRef.current?.change(fields)} />
       <SaveIndicator status={liveSaveStatus(status, live)} onRetry={() => saverRef.current?.saveNow()} onOverwrite={() => saverRef.current?.overwrite()} onReload={props.onReload} />
       {live && <Presence live={live} />}
       <div ref={host} class="editor-host" />

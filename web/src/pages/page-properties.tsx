@@ -1,11 +1,13 @@
 import type { PageWrite } from '../api/operations.ts';
 import type { DocumentPage } from '../api/types.ts';
+import { PageLayoutOptions } from './page-layout.tsx';
 
 /**
- * The page's title (as its heading) and settings: description, slug, emoji; each saved when it changes. The
+ * The page's title (as its heading) and settings: description, slug, emoji, cover and layout (page-layout.tsx);
+ * each saved when it changes. The
  * fields are the browser's own (uncontrolled): what a person types is never reset by a render.
  */
-export function PageProperties(props: { page: DocumentPage; onChange: (fields: PageWrite) => void }) {
+export function PageProperties(props: { page: DocumentPage; spaceId: string; changeRequestId: string; onChange: (fields: PageWrite) => void }) {
   const commit = (field: 'description' | 'slug' | 'emoji', value: string) => props.onChange({ [field]: value.trim() === '' ? null : value.trim() });
   return (
     <header class="page-head">
@@ -34,6 +36,7 @@ export function PageProperties(props: { page: DocumentPage; onChange: (fields: P
             Emoji
             <input name="emoji" defaultValue={props.page.emoji ? String.fromCodePoint(...props.page.emoji.split('-').map((part) => parseInt(part, 16))) : ''} maxLength={8} onChange={(event) => props.onChange({ emoji: emojiCode(event.currentTarget.value) })} />
           </label>
+          <PageLayoutOptions page={props.page} spaceId={props.spaceId} changeRequestId={props.changeRequestId} onChange={props.onChange} />
         </div>
       </details>
     </header>
@@ -41,7 +44,7 @@ export function PageProperties(props: { page: DocumentPage; onChange: (fields: P
 }
 
 /** An emoji as Quire stores it: its code points in hex joined by "-" ("1f4d8"); empty removes it. */
-function emojiCode(value: string): string | null {
+export function emojiCode(value: string): string | null {
   const trimmed = value.trim();
   if (!trimmed) return null;
   return [...trimmed].map((character) => character.codePointAt(0)!.toString(16)).filter((code) => code !== 'fe0f').join('-');

@@ -1,10 +1,36 @@
-import { useRef } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { RevisionPage } from '../api/types.ts';
 import { followLink } from '../app/router.ts';
 import { emojiOf } from '../spaces/home-screen.tsx';
+import { canHold, dropZone, moveFor, type DropZone, type TreeMove } from './tree-drop.ts';
+import './page-tree.css';
 
-/** The moves a keyboard can ask of the tree (Alt+arrows), carried out by the screen through the API. */
-export type TreeMove = { pageId: string; parent: string | null; position: number };
+/** The moves the keyboard (Alt+arrows) and the pointer (drag and drop) ask of the tree, carried out by the screen through the API. */
+export type { TreeMove };
+
+/** A drag in progress: the page held, and where it would land. */
+interface Drag {
+  id: string;
+  over?: string;
+  zone?: DropZone;
+}
+
+/** How far (px) the pointer moves with the button down before it is a drag, not a click. */
+const DRAG_THRESHOLD = 5;
+
+/** Where a link page leads: an address, or a page of the same content. */
+function linkDestination(page: RevisionPage): { url?: string; page?: string } {
+  const target = page.target as { kind: string; url?: unknown; page?: unknown } | undefined;
+  if (target?.kind === 'page' && typeof target.page === 'string') return { page: target.page };
+  if (target?.kind === 'url' && typeof target.url === 'string') return { url: target.url };
+  return page.href ? { url: page.href } : {};
+}
+
+/** What a page shows before its title: its emoji, or a sign of its kind. */
+function pageSign(page: RevisionPage): string {
+  if (page.emoji) return emojiOf(page.emoji);
+  return page.type === 'group' ? '▸' : page.type === 'link' ? '↗' : '';
+}
 
 interface Placed {
   page: RevisionPage;
@@ -24,7 +50,9 @@ function flatten(pages: RevisionPage[], parent: string | null = null, into: Plac
 /**
  * The page tree as an ARIA tree: arrows move between pages, Enter opens one; when the tree is editable,
  * Alt+↑/↓ move a page among its siblings, Alt+→ puts it under the page above, Alt+← takes it out of its
- * parent, F2 renames and Delete deletes (each through the callbacks, which write through the API).
+ * parent, F2 renames, E sets its emoji and Delete deletes (each through the callbacks, which write through the
+ * API). With a pointer, a page is dragged onto another: its top quarter puts it before, its bottom quarter
+ * after, its middle inside (a line or a frame shows which); Escape cancels the drag.
  */
 export function PageTree(props: {
   pages: RevisionPage[];
@@ -33,9 +61,60 @@ export function PageTree(props: {
   onMove?: (move: TreeMove) => void;
   onRename?: (page: RevisionPage) => void;
   onDelete?: (page: RevisionPage) => void;
+  onEmoji?: (page: RevisionPage) => void;
 }) {
   const tree = useRef<HTMLUListElement>(null);
   const placed = flatten(props.pages);
+  const [drag, setDragState] = useState<Drag | null>(null);
+  // The latest drag, read when the pointer is released (the state may not have rendered yet).
+  const latest = useRef<Drag | null>(null);
+  const setDrag = (next: Drag | null) => {
+    latest.current = next;
+    setDragState(next);
+  };
+  const pressed = useRef<{ id: string; x: number; y: number; started: boolean } | null>(null);
+  const dropped = useRef(false);
+
+  const endDrag = (target: HTMLElement, pointerId: number) => {
+    if (target.hasPointerCapture(pointerId)) target.releasePointerCapture(pointerId);
+    pressed.current = null;
+    setDrag(null);
+  };
+  const onPointerDown = (event: PointerEvent, page: RevisionPage) => {
+    if (!props.onMove || event.button !== 0 || !event.isPrimary) return;
+    pressed.current = { id: page.id, x: event.clientX, y: event.clientY, started: false };
+  };
+  const onPointerMove = (event: PointerEvent) => {
+    const press = pressed.current;
+    if (!press) return;
+    const target = event.currentTarget as HTMLElement;
+    if (!press.started) {
+      if (Math.hypot(event.clientX - press.x, event.clientY - press.y) < DRAG_THRESHOLD) return;
+      press.started = true;
+      target.setPointerCapture(event.pointerId);
+    }
+    const row = document.elementFromPoint(event.clientX, event.clientY)?.closest<HTMLElement>('[data-page]');
+    const over = row && tree.current?.contains(row) ? placed.find((entry) => entry.page.id === row.dataset.page) : undefined;
+    if (!row || !over || over.page.id === press.id) {
+      setDrag({ id: press.id });
+      return;
+    }
+    const box = row.getBoundingClientRect();
+    const zone = dropZone(box.top, box.height, event.clientY, canHold(over.page));
+    // Only a drop the tree would carry out is shown as one.
+    setDrag(moveFor(props.pages, press.id, over.page.id, zone) ? { id: press.id, over: over.page.id, zone } : { id: press.id });
+  };
+  const onPointerUp = (event: PointerEvent) => {
+    const press = pressed.current;
+    if (!press) return;
+    if (press.started) {
+      dropped.current = true;
+      const at = latest.current;
+      const move = at?.over && at.zone ? moveFor(props.pages, press.id, at.over, at.zone) : null;
+      if (move) props.onMove?.(move);
+    }
+    endDrag(event.currentTarget as HTMLElement, event.pointerId);
+  };
 
   const focusPage = (pageId: string) => {
     tree.current?.querySelector<HTMLElement>(`[data-page="${CSS.escape(pageId)}"]`)?.focus();
@@ -43,6 +122,12 @@ export function PageTree(props: {
 
   const onKeyDown = (event: KeyboardEvent, at: Placed) => {
     const position = placed.indexOf(at);
+    if (event.key === 'Escape' && pressed.current) {
+      pressed.current = null;
+      setDrag(null);
+      event.preventDefault();
+      return;
+    }
     if (event.altKey && props.onMove) {
       const { page, parent, index, siblings } = at;
       if (event.key === 'ArrowUp' && index > 0) props.onMove({ pageId: page.id, parent, position: index - 1 });
@@ -59,6 +144,7 @@ export function PageTree(props: {
     else if (event.key === 'ArrowUp' && position > 0) focusPage(placed[position - 1].page.id);
     else if (event.key === 'F2' && props.onRename) props.onRename(at.page);
     else if (event.key === 'Delete' && props.onDelete) props.onDelete(at.page);
+    else if ((event.key === 'e' || event.key === 'E') && !event.ctrlKey && !event.metaKey && !event.altKey && props.onEmoji) props.onEmoji(at.page);
     else return;
     event.preventDefault();
   };
@@ -67,7 +153,12 @@ export function PageTree(props: {
     pages.map((page) => {
       const at = placed.find((entry) => entry.page.id === page.id)!;
       const selected = page.id === props.current;
-      const href = props.href(page.id);
+      // Read-only, a link page goes where it points (an address, or the page it names); in a change request it is
+      // chosen like any page, to be renamed, moved or given an emoji.
+      const leads = !props.onMove && page.type === 'link' ? linkDestination(page) : {};
+      const external = leads.url;
+      const href = external ?? props.href(leads.page ?? page.id);
+      const classes = ['tree-item', drag?.id === page.id ? 'dragging' : '', drag?.over === page.id ? `drop-${drag.zone}` : ''].filter(Boolean).join(' ');
       return (
         <li key={page.id} role="none">
           <a
@@ -78,12 +169,26 @@ export function PageTree(props: {
             aria-expanded={page.pages?.length ? true : undefined}
             tabIndex={selected || (!props.current && at === placed[0]) ? 0 : -1}
             data-page={page.id}
+            data-type={page.type}
             href={href}
-            class="tree-item"
-            onClick={(event) => followLink(event, href)}
+            class={classes}
+            draggable={props.onMove ? false : undefined}
+            onClick={(event) => {
+              // The click that ends a drag opens nothing.
+              if (dropped.current) {
+                dropped.current = false;
+                event.preventDefault();
+                return;
+              }
+              if (!external) followLink(event, href);
+            }}
             onKeyDown={(event) => onKeyDown(event, at)}
+            onPointerDown={(event) => onPointerDown(event, page)}
+            onPointerMove={onPointerMove}
+            onPointerUp={onPointerUp}
+            onPointerCancel={(event) => endDrag(event.currentTarget, event.pointerId)}
           >
-            <span aria-hidden="true">{page.type === 'group' ? '▸' : emojiOf(page.emoji)}</span> {page.title || 'Untitled'}
+            <span aria-hidden="true">{pageSign(page)}</span> {page.title || 'Untitled'}
           </a>
           {page.pages && page.pages.length > 0 && (
             <ul role="group" class="tree-group">
@@ -96,7 +201,7 @@ export function PageTree(props: {
 
   if (props.pages.length === 0) return null;
   return (
-    <ul role="tree" aria-label="Pages" class="tree" ref={tree}>
+    <ul role="tree" aria-label="Pages" class={props.onMove ? 'tree tree-editable' : 'tree'} ref={tree}>
       {render(props.pages, 1)}
     </ul>
   );

@@ -6,8 +6,16 @@ import { Link } from '../app/link.tsx';
 import { paths } from '../app/router.ts';
 import { ErrorNote } from '../app/error-note.tsx';
 import { NewSpaceForm } from './new-space-form.tsx';
+import { useSession } from '../account/session.ts';
+import type { Space } from '../api/types.ts';
+import { useFavoriteSpaces } from './favorites.tsx';
+import { recentSpaceIds } from './recent-spaces.ts';
+import { SpaceCard } from './space-card.tsx';
 
-/** Home: the person's organizations, and the chosen one's spaces and collections. */
+/** How many recently opened spaces the home screen shows. */
+const RECENT_SHOWN = 6;
+
+/** Home: the person's organizations, and the chosen one's favourite, recent and other spaces, and collections. */
 export function HomeScreen(props: { organizationId?: string }) {
   const organizations = useQuery('orgs', api.organizations);
   if (organizations.error) return <main id="main" class="screen"><ErrorNote error={organizations.error} /></main>;
@@ -39,10 +47,44 @@ function OrganizationHome({ organization }: { organization: Organization }) {
   const spaces = useQuery(`org:${organization.id}:spaces`, () => api.spaces(organization.id));
   const collections = useQuery(`org:${organization.id}:collections`, () => api.collections(organization.id));
   const [creating, setCreating] = useState(false);
+  const session = useSession();
+  const favorites = useFavoriteSpaces();
   const empty = spaces.data?.items.length === 0;
+  const starred = new Set(favorites.data?.items.map((space) => space.id) ?? []);
+  const favoriteSpaces = favorites.data?.items.filter((space) => space.organization === organization.id) ?? [];
+  // Opened lately in this browser, and still readable: the organization's list is what the person may see.
+  const recent = spaces.data
+    ? recentSpaceIds(session.user.id, organization.id)
+        .map((id) => spaces.data!.items.find((space) => space.id === id))
+        .filter((space): space is Space => space !== undefined)
+        .slice(0, RECENT_SHOWN)
+    : [];
   return (
     <>
       <h1>{organization.title}</h1>
+      {!empty && (
+        <section aria-labelledby="favorites-title">
+          <h2 id="favorites-title">Favourites</h2>
+          {favorites.error && <ErrorNote error={favorites.error} />}
+          {favorites.data && favoriteSpaces.length === 0 && <p class="empty">No favourites yet: star a space (☆ on its card) to keep it here, in every browser you sign in to.</p>}
+          {favoriteSpaces.length > 0 && (
+            <ul class="card-list" aria-label="Favourite spaces">
+              {favoriteSpaces.map((space) => <SpaceCard key={space.id} space={space} starred />)}
+            </ul>
+          )}
+        </section>
+      )}
+      {!empty && (
+        <section aria-labelledby="recent-title">
+          <h2 id="recent-title">Recently opened</h2>
+          {spaces.data && recent.length === 0 && <p class="empty">The spaces you open in this browser show here.</p>}
+          {recent.length > 0 && (
+            <ul class="card-list" aria-label="Recently opened spaces">
+              {recent.map((space) => <SpaceCard key={space.id} space={space} starred={starred.has(space.id)} />)}
+            </ul>
+          )}
+        </section>
+      )}
       <section aria-labelledby="spaces-title">
         <div class="section-head">
           <h2 id="spaces-title">Spaces</h2>
@@ -66,15 +108,8 @@ function OrganizationHome({ organization }: { organization: Organization }) {
         )}
         {creating && !empty && <NewSpaceForm organizationId={organization.id} onCreated={() => { setCreating(false); invalidate(`org:${organization.id}:`); }} />}
         {spaces.data && !empty && (
-          <ul class="card-list">
-            {spaces.data.items.map((space) => (
-              <li key={space.id} class="card">
-                <Link href={paths.space(organization.id, space.id)}>
-                  <span aria-hidden="true" class="space-emoji">{emojiOf(space.emoji)}</span> {space.title || 'Untitled space'}
-                </Link>
-                <span class="meta">{space.visibility}{space.changeRequestsOpen > 0 ? ` · ${space.changeRequestsOpen} open change request${space.changeRequestsOpen === 1 ? '' : 's'}` : ''}</span>
-              </li>
-            ))}
+          <ul class="card-list" aria-label="All spaces">
+            {spaces.data.items.map((space) => <SpaceCard key={space.id} space={space} starred={starred.has(space.id)} />)}
           </ul>
         )}
       </section>

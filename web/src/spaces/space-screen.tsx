@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { lazy, Suspense } from 'preact/compat';
 import { useSession } from '../account/session.ts';
 import { useQuery } from '../api/cache.ts';
@@ -11,6 +11,8 @@ import { openOrContinueChangeRequest } from '../change-requests/open-edit.ts';
 import { CommentsPanel } from '../comments/comments-panel.tsx';
 import { firstDocument, PageTree } from '../pages/page-tree.tsx';
 import { emojiOf } from './home-screen.tsx';
+import { StarButton, useFavoriteSpaces } from './favorites.tsx';
+import { rememberSpace } from './recent-spaces.ts';
 
 const PageView = lazy(() => import('../pages/page-view.tsx').then((module) => ({ default: module.PageView })));
 
@@ -30,6 +32,12 @@ export function SpaceScreen(props: { organizationId: string; spaceId: string; pa
   const content = useQuery(`space:${props.spaceId}:content`, () => api.spaceContent(props.spaceId));
   const [error, setError] = useState<string | null>(null);
   const [opening, setOpening] = useState(false);
+  const favorites = useFavoriteSpaces();
+  // Opened: the home screen's "Recently opened" lists it (in this browser).
+  const opened = space.data ? { id: space.data.id, organization: space.data.organization } : null;
+  useEffect(() => {
+    if (opened) rememberSpace(session.user.id, opened);
+  }, [opened?.id]);
   if (space.error || content.error) return <main id="main" class="screen"><ErrorNote error={(space.error ?? content.error)!} /></main>;
   if (!space.data || !content.data) return <main id="main" class="screen" aria-busy="true"><p>Loading…</p></main>;
   const pages = content.data.pages;
@@ -53,6 +61,7 @@ export function SpaceScreen(props: { organizationId: string; spaceId: string; pa
       <nav class="sidebar" aria-label="Space">
         <p class="crumbs"><Link href={paths.organization(props.organizationId)}>← Spaces</Link></p>
         <h2 class="sidebar-title"><span aria-hidden="true">{emojiOf(space.data.emoji)}</span> {space.data.title}</h2>
+        {favorites.data && <p><StarButton space={space.data} starred={favorites.data.items.some((favorite) => favorite.id === props.spaceId)} /></p>}
         {pages.length === 0 ? (
           <p class="empty">This space has no pages. Choose <strong>Edit</strong> to write the first one in a change request.</p>
         ) : (

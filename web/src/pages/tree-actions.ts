@@ -1,0 +1,61 @@
+import { api } from '../api/operations.ts';
+import type { RevisionPage } from '../api/types.ts';
+import { askForm } from '../editor/dialog.ts';
+import { emojiOf } from '../spaces/home-screen.tsx';
+import type { NewKind } from './new-page-menu.tsx';
+import { emojiCode } from './page-properties.tsx';
+import { documentsOf } from './tree-drop.ts';
+
+/**
+ * The tree's actions that ask a question first (a dialog, keyboard-usable), each one write through the
+ * documented page operations of the change request: a group, a link page (to an address or to a page), a
+ * page's emoji. Each answers what it created or changed, or null when the person cancelled.
+ */
+
+const WEB_ADDRESS = /^https?:\/\/[^\s]+$/i;
+
+/** Creates a group or a link page at the top level of the change request's tree. */
+export async function createFromMenu(spaceId: string, changeRequestId: string, kind: NewKind, pages: RevisionPage[]): Promise<{ id: string } | null> {
+  if (kind === 'group') {
+    const answer = await askForm('New group of pages', [{ name: 'title', label: 'Title of the group', required: true, hint: 'A group is a heading over the pages you put in it (drag them inside).' }], 'Create');
+    if (!answer) return null;
+    return api.createPage(spaceId, changeRequestId, { title: String(answer.title).trim(), type: 'group' });
+  }
+  if (kind === 'link-url') {
+    const answer = await askForm(
+      'New link to an address',
+      [
+        { name: 'title', label: 'Title of the link', required: true },
+        { name: 'url', label: 'Address', kind: 'url', required: true, check: (value) => (WEB_ADDRESS.test(value.trim()) ? null : 'Give a web address that starts with https:// or http://.') },
+      ],
+      'Create',
+    );
+    if (!answer) return null;
+    return api.createLinkPage(spaceId, changeRequestId, { title: String(answer.title).trim(), target: { kind: 'url', url: String(answer.url).trim() } });
+  }
+  const choices = documentsOf(pages).map(({ page, depth }) => ({ value: page.id, label: `${'— '.repeat(depth)}${page.title || 'Untitled'}` }));
+  const answer = await askForm(
+    'New link to a page',
+    [
+      { name: 'title', label: 'Title of the link', required: true },
+      { name: 'page', label: 'Page it opens', kind: 'select', choices, required: true },
+    ],
+    'Create',
+  );
+  if (!answer || !answer.page) return null;
+  return api.createLinkPage(spaceId, changeRequestId, { title: String(answer.title).trim(), target: { kind: 'page', page: String(answer.page) } });
+}
+
+/** Sets or removes a page's emoji (any kind of page). */
+export async function askEmoji(spaceId: string, changeRequestId: string, page: RevisionPage): Promise<boolean> {
+  const answer = await askForm(
+    `Emoji of "${page.title || 'Untitled'}"`,
+    [{ name: 'emoji', label: 'Emoji', value: emojiOf(page.emoji), hint: 'One emoji, such as 🚀 (your system’s emoji picker: Win+. or Ctrl+⌘+Space); leave it empty to remove it.' }],
+    'Save',
+  );
+  if (!answer) return false;
+  const code = emojiCode(String(answer.emoji));
+  if ((code ?? undefined) === (page.emoji ?? undefined)) return false;
+  await api.updatePage(spaceId, changeRequestId, page.id, { emoji: code });
+  return true;
+}
