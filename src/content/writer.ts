@@ -260,11 +260,14 @@ export class RevisionWriter {
    * between stores and builds nothing: an import writes before its transaction (objects are stored by
    * content, so ones of a revision never committed are collected after the grace), and the `commit` in the
    * transaction then only records the revision, holding the database (on SQLite, the one connection every
-   * request shares) for neither the objects nor the build of a tree of tens of thousands of pages.
+   * request shares) for neither the objects nor the build of a tree of tens of thousands of pages. With
+   * `remember: false` the tree is kept by this writer only, and enters the cache with the next `write`
+   * (the commit): an import refused before its commit leaves nothing in the cache.
    */
-  async write(ctx: Pick<Context, 'db'>): Promise<string> {
+  async write(ctx: Pick<Context, 'db'>, options: { remember?: boolean } = {}): Promise<string> {
+    const remember = options.remember ?? true;
     if (this.written) {
-      rememberTree(this.written.tree);
+      if (remember) rememberTree(this.written.tree);
       return this.written.rootHash;
     }
     // The pages first, in batches with pauses (nothing to do when storeObjects ran since the last change).
@@ -283,7 +286,7 @@ export class RevisionWriter {
     pending.push({ kind: 'root', data: rootData });
     await putObjects(ctx, pending);
     const tree = await buildTreeInSteps(rootHash, JSON.parse(rootData) as RevisionRoot, nodes);
-    rememberTree(tree);
+    if (remember) rememberTree(tree);
     this.written = { rootHash, tree };
     return rootHash;
   }

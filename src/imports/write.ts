@@ -131,8 +131,9 @@ export async function prepareImport(ctx: Pick<Context, 'db' | 'ids'>, content: I
     const markdown = renderMarkdown(document, { frontmatter, refUrl: linkWriter(tree, tree.byId.get(id)!) });
     writer.updatePage(id, { markdown });
   }
-  // Everything is stored and the new tree built before the transaction that commits the import.
-  await writer.write(ctx);
+  // Everything is stored and the new tree built before the transaction that commits the import (which
+  // caches the tree: an import refused before it leaves nothing in the cache).
+  await writer.write(ctx, { remember: false });
   return { baseRevisionId: target.baseRevisionId, underPageId: under, content, writer, imported };
 }
 

@@ -6,7 +6,7 @@ import { createWorld, type World } from '../helpers/factories.ts';
 import { buildZip, dataUrl } from '../imports/helpers.ts';
 import type { PageNode } from '../../src/content/nodes.ts';
 import type { RevisionRoot } from '../../src/content/revisions.ts';
-import { BUILD_PAUSE_EVERY, buildStats, buildTree, buildTreeInSteps, walkPages, type RevisionTree } from '../../src/content/tree.ts';
+import { BUILD_PAUSE_EVERY, buildStats, buildTree, buildTreeInSteps, cachedTree, walkPages, type RevisionTree } from '../../src/content/tree.ts';
 import { RevisionWriter } from '../../src/content/writer.ts';
 import { writeStats } from '../../src/search/indexer.ts';
 import { runJobs } from '../git/helpers.ts';
@@ -96,14 +96,16 @@ for (const dialect of dialects) {
     });
     after(() => t.close());
 
-    it('a writer written again without a change stores and builds nothing more; a change writes a new root', async () => {
+    it('a writer written again without a change (an import: before its transaction, then in it) builds nothing more and caches the tree only then; a change writes a new root', async () => {
       const writer = RevisionWriter.empty(t.ctx);
       for (let i = 0; i < 50; i++) writer.addPage({ type: 'document', title: `P${i}`, markdown: `Text ${i}.` });
       const started = buildStats.builds;
-      const first = await writer.write(t.ctx);
+      const first = await writer.write(t.ctx, { remember: false });
       assert.equal(buildStats.builds, started + 1, 'the first write built the new tree');
+      assert.equal(cachedTree(first), undefined, 'a tree written before the commit is not cached yet');
       assert.equal(await writer.write(t.ctx), first);
       assert.equal(buildStats.builds, started + 1, 'the second write built no tree');
+      assert.equal(cachedTree(first)?.size, 50, 'the commit cached the tree');
       writer.updatePage(writer.children()[0], { title: 'Changed' });
       const second = await writer.write(t.ctx);
       assert.notEqual(second, first);
