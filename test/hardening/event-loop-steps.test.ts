@@ -8,7 +8,7 @@ import type { PageNode } from '../../src/content/nodes.ts';
 import type { RevisionRoot } from '../../src/content/revisions.ts';
 import { BUILD_PAUSE_EVERY, buildStats, buildTree, buildTreeInSteps, cachedTree, walkPages, type RevisionTree } from '../../src/content/tree.ts';
 import { RevisionWriter } from '../../src/content/writer.ts';
-import { writeStats } from '../../src/search/indexer.ts';
+import { indexSpace, WRITE_CHUNK, WRITE_CHUNK_CHARS, writeStats } from '../../src/search/indexer.ts';
 import { runJobs } from '../git/helpers.ts';
 
 /**
@@ -110,6 +110,21 @@ for (const dialect of dialects) {
       const second = await writer.write(t.ctx);
       assert.notEqual(second, first);
       assert.equal(buildStats.builds, started + 2, 'a write after a change builds the new tree');
+    });
+
+    it('the index of long pages is written in transactions bounded by their text, not only by their rows', async () => {
+      // WRITE_CHUNK + 10 pages of 20,000 characters each: two transactions by rows, three by text.
+      const count = WRITE_CHUNK + 10;
+      const pages = Array.from({ length: count }, (_, i) => ({ type: 'document' as const, title: `Long ${i}`, markdown: `Page ${i}. ${'word '.repeat(4_000)}` }));
+      assert.ok(count * 20_000 > 2 * WRITE_CHUNK_CHARS);
+      const { spaceId } = await createSpaceWithPages(t.ctx, world.organizationId, pages);
+      const before = writeStats.transactions;
+      const report = await indexSpace(t.ctx, spaceId);
+      assert.equal(report.written, count);
+      // The first (marks the index as matching no root), at least three of rows, the last (records the root).
+      assert.ok(writeStats.transactions - before >= 5, `${writeStats.transactions - before} transactions`);
+      const indexed = await t.ctx.db.selectFrom('search_pages').select((eb) => eb.fn.countAll<number>().as('n')).where('space_id', '=', spaceId).executeTakeFirstOrThrow();
+      assert.equal(Number(indexed.n), count);
     });
 
     it(`a zip import of a SUMMARY.md of ${ENTRIES.toLocaleString('en-US')} entries answers /readyz while it builds its tree and while it writes its index`, async () => {
