@@ -14,7 +14,9 @@
  * client reads `/readyz` every 5 ms; a read's delay counts from when it was due, so time the loop spent
  * blocked before the read could start counts too. It also prints the largest event-loop delay seen by
  * `perf_hooks.monitorEventLoopDelay`. Figures are only meaningful on a quiet machine; the goal is that no
- * case holds `/readyz` over 500 ms. Add `--cpu-prof` to node's arguments to see where the time goes.
+ * case holds `/readyz` over 500 ms. With `--stalls`, each run also prints its three longest stalls of the
+ * event loop with what ran in them (scripts/readyz-stalls.ts); add `--cpu-prof` to node's arguments for a
+ * whole profile.
  */
 import assert from 'node:assert/strict';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -25,14 +27,15 @@ import { createSpaceWithPages } from '../test/helpers/content-factory.ts';
 import { createWorld } from '../test/helpers/factories.ts';
 import { buildZip, dataUrl } from '../test/imports/helpers.ts';
 import type { TestApp } from '../test/helpers/app.ts';
+import { watchStalls, type Stall } from './readyz-stalls.ts';
 
 const CASES = ['zip-summary', 'git-summary', 'git-redirects', 'comment'] as const;
 type CaseName = (typeof CASES)[number];
 
-const usage = `usage: node --import tsx scripts/readyz-probe.ts [--database postgres://…] [--case ${CASES.join('|')}]… [--runs N]`;
+const usage = `usage: node --import tsx scripts/readyz-probe.ts [--database postgres://…] [--case ${CASES.join('|')}]… [--runs N] [--stalls]`;
 let values;
 try {
-  ({ values } = parseArgs({ options: { database: { type: 'string' }, case: { type: 'string', multiple: true }, runs: { type: 'string' }, help: { type: 'boolean' } }, strict: true }));
+  ({ values } = parseArgs({ options: { database: { type: 'string' }, case: { type: 'string', multiple: true }, runs: { type: 'string' }, stalls: { type: 'boolean' }, help: { type: 'boolean' } }, strict: true }));
 } catch (error) {
   console.error(`${(error as Error).message}\n${usage}`);
   process.exit(2);
@@ -42,6 +45,7 @@ if (values.help) {
   process.exit(0);
 }
 const chosen = (values.case ?? [...CASES]) as CaseName[];
+const showStalls = values.stalls === true;
 const unknown = chosen.filter((name) => !CASES.includes(name));
 const runs = values.runs === undefined ? 1 : Number(values.runs);
 if (unknown.length > 0 || !Number.isInteger(runs) || runs < 1) {
@@ -69,6 +73,7 @@ interface Probe {
   worst: number;
   reads: number;
   loopMax: number;
+  stalls: Stall[];
 }
 
 /** Runs `work` while a second client reads /readyz every 5 ms; the worst delay of a read and of the loop. */
@@ -77,6 +82,8 @@ async function probe(t: TestApp, work: () => Promise<void>): Promise<Probe> {
   let done = false;
   let worst = 0;
   let reads = 0;
+  let stalls: Stall[] = [];
+  const watch = showStalls ? await watchStalls() : undefined;
   const reader = (async () => {
     let due = performance.now();
     for (;;) {
@@ -96,8 +103,9 @@ async function probe(t: TestApp, work: () => Promise<void>): Promise<Probe> {
     done = true;
     await reader;
     histogram.disable();
+    if (watch) stalls = await watch.stop();
   }
-  return { worst, reads, loopMax: histogram.max / 1e6 };
+  return { worst, reads, loopMax: histogram.max / 1e6, stalls };
 }
 
 const t = await createGitTestApp(dialect);
@@ -153,8 +161,9 @@ try {
       const prepared = await work[name]();
       const started = performance.now();
       try {
-        const { worst, reads, loopMax } = await probe(t, prepared);
+        const { worst, reads, loopMax, stalls } = await probe(t, prepared);
         console.log(`${dialect}\t${name}\t/readyz worst ${Math.round(worst)} ms\tevent loop max ${Math.round(loopMax)} ms\t${reads} reads over ${Math.round(performance.now() - started)} ms`);
+        for (const stall of stalls) console.log(`\tstall ${stall.ms} ms (${stall.samples} CPU samples): ${stall.frames.join(' < ') || 'no sample of Quire'}`);
       } catch (error) {
         // A case that did not end as expected (on a loaded machine, a read on the pool can run out of time) is reported, and the next runs.
         process.exitCode = 1;

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Context } from '../context.ts';
 import { preparedQuery } from '../db/prepared.ts';
 import type { DB } from '../db/types.ts';
+import { pauseForEventLoop } from '../workers/pool.ts';
 
 /** What a content object holds: a page body (Markdown), a page node or a revision root (JSON). */
 export type ObjectKind = 'body' | 'page' | 'root';
@@ -60,6 +61,9 @@ export async function getObjects(ctx: Store, hashes: string[]): Promise<Map<stri
   const wanted = [...new Set(hashes)];
   const found = new Map<string, string>();
   for (let i = 0; i < wanted.length; i += 500) {
+    // On SQLite a query answers without a turn of the event loop: tens of thousands of objects (the pages
+    // of a large tree) are read with a pause between chunks, so that requests keep being answered.
+    if (i > 0) await pauseForEventLoop();
     const rows = await ctx.db.selectFrom('content_objects').select(['hash', 'data']).where('hash', 'in', wanted.slice(i, i + 500)).execute();
     for (const row of rows) found.set(row.hash, row.data);
   }

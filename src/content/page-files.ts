@@ -34,8 +34,12 @@ export function childFolder(file: string): string {
   return folder ? `${folder}/${bare.toLowerCase() === 'readme' ? 'readme' : bare}` : bare.toLowerCase() === 'readme' ? 'readme' : bare;
 }
 
-/** Assigns `file` on every document page of `pages` (a freshly built tree's top level). */
-export function assignPageFiles(pages: FiledPage[], root: Pick<RevisionRoot, 'files' | 'reusableContents'>): void {
+/**
+ * Assigns `file` on every document page of `pages` (a freshly built tree's top level), as steps: yields after
+ * every `every` pages it visited, so that the build of a large tree can pause for the event loop
+ * (src/content/tree.ts runs it in one go or with pauses).
+ */
+export function* pageFileSteps(pages: FiledPage[], root: Pick<RevisionRoot, 'files' | 'reusableContents'>, every: number): Generator<void, void> {
   const taken = new Set<string>(SUMMARY_NAMES);
   for (const file of root.files) taken.add((file.git?.path ?? `.gitbook/assets/${file.name}`).toLowerCase());
   for (const item of root.reusableContents) {
@@ -48,22 +52,25 @@ export function assignPageFiles(pages: FiledPage[], root: Pick<RevisionRoot, 'fi
     page.file = path;
     taken.add(path.toLowerCase());
   };
+  let visited = 0;
   // First the files pages came from, in reading order.
   const kept = new Set<FiledPage>();
-  const keep = (list: FiledPage[]) => {
+  function* keep(list: FiledPage[]): Generator<void, void> {
     for (const page of list) {
+      if (++visited % every === 0) yield;
       const path = page.node.type === 'document' ? page.node.git?.path : undefined;
       if (path && !taken.has(path.toLowerCase())) {
         claim(page, path);
         kept.add(page);
       }
-      keep(page.pages);
+      if (page.pages.length > 0) yield* keep(page.pages);
     }
-  };
-  keep(pages);
+  }
+  yield* keep(pages);
   // Then a derived path for every other page, from its parent's folder.
-  const derive = (list: FiledPage[], folder: string) => {
+  function* derive(list: FiledPage[], folder: string): Generator<void, void> {
     for (const page of list) {
+      if (++visited % every === 0) yield;
       if (page.node.type === 'document' && !kept.has(page)) {
         const slug = page.slug ?? 'page';
         const prefix = folder ? `${folder}/` : '';
@@ -72,9 +79,10 @@ export function assignPageFiles(pages: FiledPage[], root: Pick<RevisionRoot, 'fi
         for (let n = 1; taken.has(path.toLowerCase()); n++) path = at(`${slug}-${n}`);
         claim(page, path);
       }
+      if (page.pages.length === 0) continue;
       const own = page.node.type === 'document' ? childFolder(page.file!) : page.node.type === 'group' ? (folder ? `${folder}/${page.slug}` : (page.slug ?? '')) : folder;
-      derive(page.pages, own);
+      yield* derive(page.pages, own);
     }
-  };
-  derive(pages, '');
+  }
+  yield* derive(pages, '');
 }

@@ -4,7 +4,8 @@ import { decodeNode, type PageNode } from './nodes.ts';
 import { getObjects } from './objects.ts';
 import type { RevisionRoot, StoredFile } from './revisions.ts';
 import { keptSlug, slugify, UniqueSlugs } from './markdown/index.ts';
-import { assignPageFiles } from './page-files.ts';
+import { pageFileSteps } from './page-files.ts';
+import { pauseForEventLoop } from '../workers/pool.ts';
 
 /**
  * A revision's content as a tree in memory: every page with its node, slug and path, and indexes by id and
@@ -61,7 +62,8 @@ export async function loadRoot(ctx: Store, rootHash: string): Promise<RevisionRo
 
 /**
  * The tree of the revision whose root object is `rootHash`: from the cache, or read level by level (one
- * `where hash in (…)` query per level of depth, in chunks), never one query per page.
+ * `where hash in (…)` query per level of depth, in chunks), never one query per page, and built with pauses
+ * for the event loop (buildTreeInSteps).
  */
 export async function loadTree(ctx: Store, rootHash: string): Promise<RevisionTree> {
   const cached = cache.get(rootHash);
@@ -73,14 +75,17 @@ export async function loadTree(ctx: Store, rootHash: string): Promise<RevisionTr
     const wanted = level.filter((hash) => !nodes.has(hash));
     const objects = wanted.length > 0 ? await getObjects(ctx, wanted) : new Map<string, string>();
     const next: string[] = [];
+    let decoded = 0;
     for (const [hash, data] of objects) {
+      // A level of tens of thousands of pages is decoded with pauses for the event loop, as it is built.
+      if (++decoded % BUILD_PAUSE_EVERY === 0) await pauseForEventLoop();
       const node = decodeNode(data);
       nodes.set(hash, node);
-      next.push(...node.children);
+      for (const child of node.children) next.push(child);
     }
     level = next;
   }
-  const tree = buildTree(rootHash, root, nodes);
+  const tree = await buildTreeInSteps(rootHash, root, nodes);
   treeStats.built++;
   cache.set(rootHash, tree, Math.max(1, tree.size));
   return tree;
@@ -96,30 +101,74 @@ export function rememberTree(tree: RevisionTree): void {
   cache.set(tree.rootHash, tree, Math.max(1, tree.size));
 }
 
-/** Assembles the tree from its root and nodes: slugs unique among siblings, paths from the top. */
-export function buildTree(rootHash: string, root: RevisionRoot, nodes: Map<string, PageNode>): RevisionTree {
+/** Pages a stepwise build (buildTreeInSteps) lays, or assigns files to, between pauses for the event loop. */
+export const BUILD_PAUSE_EVERY = 1_000;
+
+/** Counts, for tests and measurements: stepwise builds started, the pauses they made, and the builds under way now. */
+export const buildStats = { builds: 0, pauses: 0, building: 0 };
+
+/**
+ * The build of a tree as steps: yields after every BUILD_PAUSE_EVERY pages it laid (and while it assigns
+ * their files), so that a caller can let the event loop answer in between. buildTree runs it in one go.
+ */
+function* treeSteps(rootHash: string, root: RevisionRoot, nodes: Map<string, PageNode>): Generator<void, RevisionTree> {
   const byId = new Map<string, TreePage>();
   const byPath = new Map<string, TreePage>();
+  let laid = 0;
 
-  const build = (hashes: string[], parent: TreePage | null, depth: number): TreePage[] => {
+  function* build(hashes: string[], parent: TreePage | null, depth: number): Generator<void, TreePage[]> {
     if (depth > MAX_PAGE_DEPTH) throw new Error(`A page tree deeper than ${MAX_PAGE_DEPTH} levels cannot be read.`);
+    if (hashes.length === 0) return [];
     const slugs = new UniqueSlugs();
-    return hashes.map((hash) => {
+    const pages: TreePage[] = [];
+    for (const hash of hashes) {
       const node = nodes.get(hash);
       if (!node) throw new Error(`Page node ${hash} is missing from the content store.`);
       const slug = node.type === 'link' ? null : slugs.claim(node.slug ? keptSlug(node.slug) : slugify(node.title));
       const path = slug === null ? null : parent?.path ? `${parent.path}/${slug}` : slug;
       const page: TreePage = { hash, node, slug, path, parentId: parent?.node.id ?? null, pages: [] };
-      page.pages = build(node.children, page, depth + 1);
+      if (++laid % BUILD_PAUSE_EVERY === 0) yield;
+      page.pages = yield* build(node.children, page, depth + 1);
       byId.set(node.id, page);
       if (path !== null && !byPath.has(path)) byPath.set(path, page);
-      return page;
-    });
-  };
+      pages.push(page);
+    }
+    return pages;
+  }
 
-  const pages = build(root.pages, null, 0);
-  assignPageFiles(pages, root);
+  const pages = yield* build(root.pages, null, 0);
+  yield* pageFileSteps(pages, root, BUILD_PAUSE_EVERY);
   return { rootHash, root, pages, byId, byPath, files: new Map(root.files.map((file) => [file.id, file])), size: byId.size };
+}
+
+/** Assembles the tree from its root and nodes, in one pass: slugs unique among siblings, paths from the top. */
+export function buildTree(rootHash: string, root: RevisionRoot, nodes: Map<string, PageNode>): RevisionTree {
+  const steps = treeSteps(rootHash, root, nodes);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The same tree as buildTree, built with a pause for the event loop every BUILD_PAUSE_EVERY pages: a tree of
+ * 50,000 pages (a large import) takes a few hundred milliseconds to lay, which the process must not spend
+ * without answering requests.
+ */
+export async function buildTreeInSteps(rootHash: string, root: RevisionRoot, nodes: Map<string, PageNode>): Promise<RevisionTree> {
+  const steps = treeSteps(rootHash, root, nodes);
+  buildStats.builds++;
+  buildStats.building++;
+  try {
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      buildStats.pauses++;
+      await pauseForEventLoop();
+    }
+  } finally {
+    buildStats.building--;
+  }
 }
 
 /** Every page of a tree, depth first, in reading order. */

@@ -5,7 +5,7 @@ import { encodeNode, type PageFields, type PageNode, type PageType, type Variabl
 import { objectHash, putObjects, type ObjectKind } from './objects.ts';
 import { canonicalJson, createRevision, EMPTY_ROOT, type RevisionRoot, type RevisionType, type StoredFile } from './revisions.ts';
 import { pauseForEventLoop } from '../workers/pool.ts';
-import { buildTree, loadTree, MAX_PAGE_DEPTH, rememberTree, walkPages, type RevisionTree } from './tree.ts';
+import { buildTreeInSteps, loadTree, MAX_PAGE_DEPTH, rememberTree, walkPages, type RevisionTree } from './tree.ts';
 
 /** Objects stored per statement group by storeObjects, between pauses for the event loop. */
 const STORE_BATCH = 1_000;
@@ -55,6 +55,8 @@ export class RevisionWriter {
   private reusableContents: unknown[];
   /** Bodies of reusable contents added by this writer, to store with the revision. */
   private readonly reusableBodies: string[] = [];
+  /** What the last `write` stored and built, while nothing changed since (every edit clears it). */
+  private written: { rootHash: string; tree: RevisionTree } | null = null;
 
   private constructor(
     private readonly ids: Pick<Context, 'ids'>['ids'],
@@ -64,8 +66,13 @@ export class RevisionWriter {
     this.files = root.files.map((file) => ({ ...file }));
     this.variables = { ...(root.variables as Variables) };
     this.reusableContents = [...root.reusableContents];
-    if (!tree) return;
+  }
+
+  /** Takes the pages of `tree` as they are, pausing for the event loop every HASH_PAUSE_EVERY pages. */
+  private async adopt(tree: RevisionTree): Promise<void> {
+    let adopted = 0;
     for (const page of walkPages(tree.pages)) {
+      if (++adopted % HASH_PAUSE_EVERY === 0) await pauseForEventLoop();
       const { body, children: _children, ...fields } = page.node;
       this.entries.set(fields.id, { fields, body, children: page.pages.map((child) => child.node.id), parent: page.parentId, hash: page.hash });
     }
@@ -74,7 +81,10 @@ export class RevisionWriter {
 
   /** A writer over the content of the revision whose root object is `rootHash`. */
   static async fromRoot(ctx: Pick<Context, 'db' | 'ids'>, rootHash: string): Promise<RevisionWriter> {
-    return new RevisionWriter(ctx.ids, await loadTree(ctx, rootHash));
+    const tree = await loadTree(ctx, rootHash);
+    const writer = new RevisionWriter(ctx.ids, tree);
+    await writer.adopt(tree);
+    return writer;
   }
 
   /** A writer over a revision of the store. */
@@ -109,6 +119,7 @@ export class RevisionWriter {
 
   /** Adds a page (and its `pages`, recursively); returns its id. */
   addPage(input: NewPage, position: Position = {}): string {
+    this.written = null;
     const { pages = [], markdown, id: givenId, ...settings } = input;
     const id = givenId ?? this.ids.next();
     if (this.entries.has(id)) throw new BadRequest(`A page with the id "${id}" already exists in this revision.`);
@@ -127,6 +138,7 @@ export class RevisionWriter {
 
   /** Changes a page's settings or body. */
   updatePage(pageId: string, patch: PagePatch): void {
+    this.written = null;
     const entry = this.entry(pageId);
     const { markdown, ...settings } = patch;
     if (settings.title !== undefined && !settings.title.trim()) throw new BadRequest('A page needs a title that is not blank.');
@@ -140,6 +152,7 @@ export class RevisionWriter {
 
   /** Moves a page (with its subtree) under another parent, or to another place among its siblings. */
   movePage(pageId: string, position: Position): void {
+    this.written = null;
     const entry = this.entry(pageId);
     const parent = position.parent ?? null;
     for (let at: string | null = parent; at !== null; at = this.entry(at).parent) {
@@ -153,6 +166,7 @@ export class RevisionWriter {
 
   /** Removes a page and everything under it. */
   removePage(pageId: string): void {
+    this.written = null;
     const entry = this.entry(pageId);
     this.detach(pageId);
     const drop = (id: string) => {
@@ -164,6 +178,7 @@ export class RevisionWriter {
 
   /** Adds a file whose bytes are already in blob storage; returns its id. */
   addFile(file: Omit<StoredFile, 'id'> & { id?: string }): string {
+    this.written = null;
     const id = file.id ?? this.ids.next();
     if (this.files.some((existing) => existing.id === id)) throw new BadRequest(`A file with the id "${id}" already exists in this revision.`);
     this.files.push({ ...file, id });
@@ -171,11 +186,13 @@ export class RevisionWriter {
   }
 
   updateFile(fileId: string, patch: Partial<Omit<StoredFile, 'id'>>): void {
+    this.written = null;
     const index = this.fileIndex(fileId);
     this.files[index] = { ...this.files[index], ...patch, id: fileId };
   }
 
   removeFile(fileId: string): void {
+    this.written = null;
     this.files.splice(this.fileIndex(fileId), 1);
   }
 
@@ -184,6 +201,7 @@ export class RevisionWriter {
    * like a page's (src/content/reusable-contents.ts).
    */
   putReusableContent(content: { id: string; title: string; markdown: string; git?: { oid: string; path: string } }): void {
+    this.written = null;
     const stored: StoredReusableContent = { id: content.id, title: content.title };
     if (content.markdown) {
       stored.body = objectHash('body', content.markdown);
@@ -194,6 +212,7 @@ export class RevisionWriter {
   }
 
   setVariables(variables: Variables): void {
+    this.written = null;
     this.variables = { ...variables };
   }
 
@@ -237,9 +256,20 @@ export class RevisionWriter {
 
   /**
    * Writes the changed bodies and nodes and the new root object; returns the root's hash and puts the new
-   * tree in the cache (it is known already, no need to read it back).
+   * tree in the cache (it is known already, no need to read it back). Writing again without a change in
+   * between stores and builds nothing: an import writes before its transaction (objects are stored by
+   * content, so ones of a revision never committed are collected after the grace), and the `commit` in the
+   * transaction then only records the revision, holding the database (on SQLite, the one connection every
+   * request shares) for neither the objects nor the build of a tree of tens of thousands of pages. With
+   * `remember: false` the tree is kept by this writer only, and enters the cache with the next `write`
+   * (the commit): an import refused before its commit leaves nothing in the cache.
    */
-  async write(ctx: Pick<Context, 'db'>): Promise<string> {
+  async write(ctx: Pick<Context, 'db'>, options: { remember?: boolean } = {}): Promise<string> {
+    const remember = options.remember ?? true;
+    if (this.written) {
+      if (remember) rememberTree(this.written.tree);
+      return this.written.rootHash;
+    }
     // The pages first, in batches with pauses (nothing to do when storeObjects ran since the last change).
     await this.storeObjects(ctx);
     const pending: Array<{ kind: ObjectKind; data: string }> = [];
@@ -255,7 +285,9 @@ export class RevisionWriter {
     const rootHash = objectHash('root', rootData);
     pending.push({ kind: 'root', data: rootData });
     await putObjects(ctx, pending);
-    rememberTree(buildTree(rootHash, JSON.parse(rootData) as RevisionRoot, nodes));
+    const tree = await buildTreeInSteps(rootHash, JSON.parse(rootData) as RevisionRoot, nodes);
+    if (remember) rememberTree(tree);
+    this.written = { rootHash, tree };
     return rootHash;
   }
 

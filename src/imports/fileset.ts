@@ -8,6 +8,7 @@ import type { ImportEnvironment } from './source.ts';
 import { gitBlobOid, type AssetCollector, type ImportedContent, type ImportedPage, type ImportedReusableContent, type Reference } from './types.ts';
 import { readReferences } from './conversions.ts';
 import { markdownPage, titleFromName } from './markdown.ts';
+import { pauseForEventLoop } from '../workers/pool.ts';
 import { includeNameOf } from '../content/markdown/refs.ts';
 import type { FileSet } from './zip.ts';
 
@@ -65,6 +66,18 @@ function* walk(pages: ImportedPage[]): Generator<ImportedPage> {
   }
 }
 
+/** Pages gone through between pauses for the event loop (a summary may list 50,000). */
+const PAUSE_EVERY = 1_000;
+
+/** Every page of `pages`, as walk gives them, with a pause for the event loop every PAUSE_EVERY pages. */
+async function* pacedWalk(pages: ImportedPage[]): AsyncGenerator<ImportedPage> {
+  let walked = 0;
+  for (const page of walk(pages)) {
+    if (++walked % PAUSE_EVERY === 0) await pauseForEventLoop();
+    yield page;
+  }
+}
+
 export async function importFileSet(set: FileSet, options: FileSetOptions): Promise<ImportedContent> {
   const { env, assets } = options;
   const usable = set.files.filter((file) => !isJunk(file.path));
@@ -118,7 +131,7 @@ export async function importFileSet(set: FileSet, options: FileSetOptions): Prom
   skipped += [...markdown].filter((path) => !used.has(path)).length;
 
   const pageKeys = new Map<string, string>();
-  for (const page of walk(pages)) if (!pageKeys.has(page.key.toLowerCase())) pageKeys.set(page.key.toLowerCase(), page.key);
+  for await (const page of pacedWalk(pages)) if (!pageKeys.has(page.key.toLowerCase())) pageKeys.set(page.key.toLowerCase(), page.key);
   const find = (path: string): string | undefined => {
     const candidates = path === '' ? [config.readme] : path.endsWith('/') ? [`${path}README.md`, path] : [path, `${path}/README.md`, `${path}/`, `${path}.md`];
     for (const candidate of candidates) {
@@ -155,14 +168,17 @@ export async function importFileSet(set: FileSet, options: FileSetOptions): Prom
   // Files the pages and reusable contents refer to become files of the space.
   const referenced = new Set<string>();
   const includes: ImportedPage[] = reusableContents.map((content) => ({ key: content.file.path, type: 'document', title: content.title, markdown: content.markdown, pages: [] }));
-  const bodies = [...walk(pages), ...includes].filter((page) => page.markdown);
+  const bodies: ImportedPage[] = [];
+  for await (const page of pacedWalk(pages)) if (page.markdown) bodies.push(page);
+  bodies.push(...includes.filter((page) => page.markdown));
   const references = await readReferences(bodies.map((page) => ({ markdown: page.markdown!, name: page.file?.path ?? page.key })), env.signal);
-  bodies.forEach((page, i) => {
+  for (const [i, page] of bodies.entries()) {
+    if (i % PAUSE_EVERY === PAUSE_EVERY - 1) await pauseForEventLoop();
     for (const reference of references[i]) {
       const found = resolve(page, reference);
       if (found && files.has(found.key) && !isMarkdown(found.key)) referenced.add(found.key);
     }
-  });
+  }
   // The size limit counts what is imported (the pages and the files they use), not what the folder holds
   // beside them: a checkout full of images no page references imports its pages, as GitBook does.
   const importedBytes = [...used, ...referenced].reduce((sum, key) => sum + (sizes.get(files.get(key) ?? '') ?? 0), 0);

@@ -3,7 +3,7 @@ import { recordPutBlobs } from '../content/files.ts';
 import { linkWriter } from '../content/links.ts';
 import { parseMarkdown, renderMarkdown } from '../content/markdown/index.ts';
 import type { ContentRef, PageNode } from '../content/nodes.ts';
-import { buildTree, type RevisionTree } from '../content/tree.ts';
+import { buildTreeInSteps, type RevisionTree } from '../content/tree.ts';
 import { RevisionWriter } from '../content/writer.ts';
 import { BadRequest, NotFound } from '../errors.ts';
 import type { ImportedContent, ImportedPage } from './types.ts';
@@ -27,7 +27,7 @@ export interface ImportResult {
 }
 
 /** The tree the writer holds now, built in memory (not written), for the paths links are written with. */
-function previewTree(writer: RevisionWriter): RevisionTree {
+async function previewTree(writer: RevisionWriter): Promise<RevisionTree> {
   const nodes = new Map<string, PageNode>();
   const visit = (id: string) => {
     const children = writer.children(id);
@@ -36,7 +36,7 @@ function previewTree(writer: RevisionWriter): RevisionTree {
   };
   const top = writer.children(null);
   top.forEach(visit);
-  return buildTree('preview', { pages: top, files: writer.fileList(), reusableContents: [], variables: {} }, nodes);
+  return buildTreeInSteps('preview', { pages: top, files: writer.fileList(), reusableContents: [], variables: {} }, nodes);
 }
 
 /** Records the import's blobs (already in blob storage) in the database, as storeBlob does. */
@@ -127,11 +127,13 @@ export async function prepareImport(ctx: Pick<Context, 'db' | 'ids'>, content: I
       return { kind: 'page', page: target };
     };
     const { document, frontmatter } = parseMarkdown(page.markdown, { resolveFile, resolveLink });
-    tree ??= previewTree(writer);
+    tree ??= await previewTree(writer);
     const markdown = renderMarkdown(document, { frontmatter, refUrl: linkWriter(tree, tree.byId.get(id)!) });
     writer.updatePage(id, { markdown });
   }
-  await writer.storeObjects(ctx);
+  // Everything is stored and the new tree built before the transaction that commits the import (which
+  // caches the tree: an import refused before it leaves nothing in the cache).
+  await writer.write(ctx, { remember: false });
   return { baseRevisionId: target.baseRevisionId, underPageId: under, content, writer, imported };
 }
 

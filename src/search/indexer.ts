@@ -4,6 +4,7 @@ import { getObjects } from '../content/objects.ts';
 import { cachedTree, loadTree, walkPages, type RevisionTree } from '../content/tree.ts';
 import type { SearchPagesTable } from '../db/tables/search.ts';
 import { searchDialect } from './engine.ts';
+import { pauseForEventLoop } from '../workers/pool.ts';
 import { cleanText, EMPTY_TEXT, readPageBodies } from './page-text.ts';
 import { storeWrittenFacts } from '../content/link-analysis/store.ts';
 import type { WrittenFacts } from '../content/link-analysis/written.ts';
@@ -53,12 +54,20 @@ async function currentRoot(ctx: Pick<Context, 'db'>, spaceId: string): Promise<s
 /** What `indexablePages` made of each tree still in memory (a tree never changes: its pages are read once). */
 const indexable = new WeakMap<RevisionTree, Map<string, WantedPage>>();
 
+/**
+ * Items (pages, rows, ids) a loop of the indexer goes through between pauses for the event loop: on SQLite
+ * nothing else gives the loop a turn (a query answers at once), and a space may hold 50,000 pages.
+ */
+const PAUSE_EVERY = 2_000;
+
 /** The pages search finds: documents, except those marked `noIndex`. */
-function indexablePages(tree: RevisionTree): Map<string, WantedPage> {
+async function indexablePages(tree: RevisionTree): Promise<Map<string, WantedPage>> {
   const known = indexable.get(tree);
   if (known) return known;
   const pages = new Map<string, WantedPage>();
+  let walked = 0;
   for (const page of walkPages(tree.pages)) {
+    if (++walked % PAUSE_EVERY === 0) await pauseForEventLoop();
     const { node } = page;
     if (node.type !== 'document' || node.noIndex || page.path === null) continue;
     pages.set(node.id, { title: cleanText(node.title), path: page.path, bodyHash: node.body ?? '' });
@@ -67,12 +76,28 @@ function indexablePages(tree: RevisionTree): Map<string, WantedPage> {
   return pages;
 }
 
-function plan(wanted: Map<string, WantedPage>, have: Map<string, WantedPage>): { changed: string[]; removed: string[] } {
-  const changed = [...wanted].flatMap(([id, page]) => {
+/** What a run writes and removes, made against the rows the index held for `indexedRoot`. */
+interface Plan {
+  changed: string[];
+  removed: string[];
+  indexedRoot: string | undefined;
+}
+
+/** The pages to write (new or changed) and to remove, with pauses for the event loop. */
+async function plan(wanted: Map<string, WantedPage>, have: Map<string, WantedPage>): Promise<{ changed: string[]; removed: string[] }> {
+  const changed: string[] = [];
+  const removed: string[] = [];
+  let compared = 0;
+  for (const [id, page] of wanted) {
+    if (++compared % PAUSE_EVERY === 0) await pauseForEventLoop();
     const row = have.get(id);
-    return row && row.title === page.title && row.path === page.path && row.bodyHash === page.bodyHash ? [] : [id];
-  });
-  return { changed, removed: [...have.keys()].filter((id) => !wanted.has(id)) };
+    if (!(row && row.title === page.title && row.path === page.path && row.bodyHash === page.bodyHash)) changed.push(id);
+  }
+  for (const id of have.keys()) {
+    if (++compared % PAUSE_EVERY === 0) await pauseForEventLoop();
+    if (!wanted.has(id)) removed.push(id);
+  }
+  return { changed, removed };
 }
 
 /**
@@ -84,7 +109,7 @@ function plan(wanted: Map<string, WantedPage>, have: Map<string, WantedPage>): {
  */
 async function indexedPages(ctx: Pick<Context, 'db' | 'dialect'>, spaceId: string, indexedRoot: string | null | undefined): Promise<Map<string, WantedPage>> {
   const tree = indexedRoot ? cachedTree(indexedRoot) : undefined;
-  if (tree) return indexablePages(tree);
+  if (tree) return await indexablePages(tree);
   const rows = await ctx.db.selectFrom('search_pages').select(['page_id', 'title', 'path', 'body_hash']).where('space_id', '=', spaceId).execute();
   return new Map(rows.map((row) => [row.page_id, { title: row.title, path: row.path, bodyHash: row.body_hash }]));
 }
@@ -101,6 +126,7 @@ async function readTexts(ctx: Pick<Context, 'db' | 'dialect' | 'clock'>, hashes:
   const wanted = [...new Set(hashes)].filter((hash) => hash !== '' && !texts.has(hash));
   const dialect = searchDialect(ctx.dialect);
   for (let i = 0; i < wanted.length; i += 500) {
+    if (i > 0) await pauseForEventLoop();
     for (const row of await dialect.textsByBody(ctx.db, wanted.slice(i, i + 500))) {
       texts.set(row.body_hash, { headings: row.headings, body: row.body, sections: row.sections });
       indexStats.reused++;
@@ -129,10 +155,35 @@ const emptyText: IndexedText = { headings: EMPTY_TEXT.headings, body: EMPTY_TEXT
  * short transactions, so that it never holds the database long: on SQLite every request shares one
  * connection, and `/readyz` waited seconds for one transaction of 50,000 rows.
  */
-export const WRITE_CHUNK = 1_000;
+export const WRITE_CHUNK = 500;
 
-/** Counts, for tests: transactions the index writes took. */
-export const writeStats = { transactions: 0 };
+/**
+ * Characters of text written per transaction, at most (a single larger page is written alone): rows of long
+ * pages fill a transaction long before WRITE_CHUNK rows, and SQLite's one connection is held for its
+ * whole length.
+ */
+export const WRITE_CHUNK_CHARS = 4_000_000;
+
+/** The characters a page's row holds. */
+function rowSize(page: WantedPage, texts: Map<string, IndexedText>): number {
+  const text = page.bodyHash === '' ? emptyText : texts.get(page.bodyHash)!;
+  return page.title.length + page.path.length + text.headings.length + text.body.length + text.sections.length;
+}
+
+/** The longest start of `ids` (at least one) whose rows hold at most WRITE_CHUNK_CHARS characters. */
+function takeWithin(ids: string[], size: (id: string) => number): string[] {
+  let total = 0;
+  let count = 0;
+  while (count < ids.length) {
+    total += size(ids[count]);
+    if (count > 0 && total > WRITE_CHUNK_CHARS) break;
+    count++;
+  }
+  return ids.slice(0, count);
+}
+
+/** Counts, for tests: transactions the index writes took, and the writes in several transactions under way now. */
+export const writeStats = { transactions: 0, chunkedWrites: 0 };
 
 /** One page of rows to write and ids to remove, under the space's index lock; null when the space moved on meanwhile. */
 async function writeStep(
@@ -166,7 +217,7 @@ async function writeStep(
  * lock that the space is still at `root`. Search meanwhile finds the pages written so far, as it finds the
  * old ones until an index is written at all: the index follows the content, it never holds it back.
  */
-async function write(ctx: Context, spaceId: string, root: string, wanted: Map<string, WantedPage>, texts: Map<string, IndexedText>): Promise<IndexReport | null> {
+async function write(ctx: Context, spaceId: string, root: string, wanted: Map<string, WantedPage>, texts: Map<string, IndexedText>, outside: Plan): Promise<IndexReport | null> {
   let changed: string[] = [];
   let removed: string[] = [];
   const rowsOf = (ids: string[], now: string): SearchPagesTable[] =>
@@ -203,7 +254,11 @@ async function write(ctx: Context, spaceId: string, root: string, wanted: Map<st
 
   let chunked = false;
   const first = await writeStep(ctx, spaceId, root, async (tx, now) => {
-    ({ changed, removed } = plan(wanted, await indexedPages(tx, spaceId, await indexedRootOf(tx, spaceId))));
+    // The plan made before the transaction holds when the index still records the root it was made
+    // against: rows recorded for a root are exactly that root's pages (any change of the rows first marks
+    // the index as matching no root). Else it is made again here, under the lock.
+    const recorded = await indexedRootOf(tx, spaceId);
+    ({ changed, removed } = recorded && recorded === outside.indexedRoot ? outside : await plan(wanted, await indexedPages(tx, spaceId, recorded)));
     if (changed.length + removed.length <= WRITE_CHUNK) {
       await readTexts(tx, changed.map((id) => wanted.get(id)!.bodyHash), texts);
       await upsert(tx, rowsOf(changed, now));
@@ -215,16 +270,29 @@ async function write(ctx: Context, spaceId: string, root: string, wanted: Map<st
     await tx.db.updateTable('search_spaces').set({ root_hash: '', indexed_at: now }).where('space_id', '=', spaceId).execute();
   });
   if (first !== 'written') return first === 'gone' ? { rootHash: null, written: 0, removed: 0 } : null;
-  if (chunked) {
-    for (let at = 0; at < changed.length; at += WRITE_CHUNK) {
-      const ids = changed.slice(at, at + WRITE_CHUNK);
+  if (chunked) writeStats.chunkedWrites++;
+  try {
+    if (chunked) return await writeChunks();
+  } finally {
+    if (chunked) writeStats.chunkedWrites--;
+  }
+  return { rootHash: root, written: changed.length, removed: removed.length };
+
+  async function writeChunks(): Promise<IndexReport | null> {
+    for (let at = 0; at < changed.length; ) {
+      // Between two transactions the event loop answers what waits (on SQLite nothing else gives it a turn).
+      await pauseForEventLoop();
       // Texts the run read before the plan changed are read here, outside the transaction.
-      await readTexts(ctx, ids.map((id) => wanted.get(id)!.bodyHash), texts);
+      const next = changed.slice(at, at + WRITE_CHUNK);
+      await readTexts(ctx, next.map((id) => wanted.get(id)!.bodyHash), texts);
+      const ids = takeWithin(next, (id) => rowSize(wanted.get(id)!, texts));
+      at += ids.length;
       const step = await writeStep(ctx, spaceId, root, (tx, now) => upsert(tx, rowsOf(ids, now)));
       if (step !== 'written') return step === 'gone' ? { rootHash: null, written: 0, removed: 0 } : null;
     }
     for (let at = 0; at < removed.length; at += WRITE_CHUNK) {
       const ids = removed.slice(at, at + WRITE_CHUNK);
+      await pauseForEventLoop();
       const step = await writeStep(ctx, spaceId, root, (tx) => remove(tx, ids));
       if (step !== 'written') return step === 'gone' ? { rootHash: null, written: 0, removed: 0 } : null;
     }
@@ -232,8 +300,8 @@ async function write(ctx: Context, spaceId: string, root: string, wanted: Map<st
       await finish(tx, now);
     });
     if (last !== 'written') return last === 'gone' ? { rootHash: null, written: 0, removed: 0 } : null;
+    return { rootHash: root, written: changed.length, removed: removed.length };
   }
-  return { rootHash: root, written: changed.length, removed: removed.length };
 }
 
 /** Brings the search index of a space up to its current revision; see the top of this file. */
@@ -245,11 +313,11 @@ export async function indexSpace(ctx: Context, spaceId: string): Promise<IndexRe
     if (root === null) return { rootHash: null, written: 0, removed: 0 };
     const indexedRoot = await indexedRootOf(ctx, spaceId);
     if (indexedRoot === root) return { rootHash: root, written: 0, removed: 0 };
-    const wanted = indexablePages(await loadTree(ctx, root));
+    const wanted = await indexablePages(await loadTree(ctx, root));
     // Read (and parse) outside the transaction, so that the write holds the database as briefly as it can.
-    const { changed } = plan(wanted, await indexedPages(ctx, spaceId, indexedRoot));
-    await readTexts(ctx, changed.map((id) => wanted.get(id)!.bodyHash), texts);
-    const report = await write(ctx, spaceId, root, wanted, texts);
+    const outside: Plan = { ...(await plan(wanted, await indexedPages(ctx, spaceId, indexedRoot))), indexedRoot };
+    await readTexts(ctx, outside.changed.map((id) => wanted.get(id)!.bodyHash), texts);
+    const report = await write(ctx, spaceId, root, wanted, texts, outside);
     if (report) return report;
   }
   throw new Error(`The content of space "${spaceId}" kept changing while it was being indexed; the index will be brought up to date on the next attempt.`);

@@ -28,6 +28,12 @@ export const INLINE_BELOW = 2_000;
 /** Many small inputs (runTaskInBatches) are sent in batches of about this size, one task each. */
 export const BATCH_SIZE = 256_000;
 
+/**
+ * Many small inputs go at most this many to a batch: a batch crosses threads by structured clone, on the
+ * calling thread, both ways, and 50,000 tiny pages in one batch held the event loop while they were copied.
+ */
+export const BATCH_ITEMS = 2_000;
+
 /** Longest one task may run on a worker before it is stopped (the thread is ended) and refused with a 400. */
 export const TASK_TIMEOUT_MS = 30_000;
 
@@ -161,7 +167,7 @@ export interface BatchOptions<I> extends Omit<RunTaskOptions, 'size' | 'what'> {
 
 /**
  * Runs a task that maps an array of inputs to an array of outputs over many inputs: in batches of about
- * BATCH_SIZE, each run as runTask runs one (so a small batch stays on the calling thread), as many at once
+ * BATCH_SIZE (and at most BATCH_ITEMS inputs), each run as runTask runs one (so a small batch stays on the calling thread), as many at once
  * as the pool has threads. The outputs are in the order of the inputs. When a batch fails, no later batch
  * is started, and the error of the first failing batch is thrown, as if the inputs had been read one after
  * the other (so an archive of 500 pages that are all too long costs one refusal, not 500 hops).
@@ -171,7 +177,7 @@ export async function runTaskInBatches<I, O>(task: WorkerTask<I[], O[]>, items: 
   for (const item of items) {
     const size = options.sizeOf(item);
     const last = batches[batches.length - 1];
-    if (last && last.size + size <= BATCH_SIZE) {
+    if (last && last.size + size <= BATCH_SIZE && last.items.length < BATCH_ITEMS) {
       last.items.push(item);
       last.size += size;
     } else batches.push({ items: [item], size });
