@@ -163,6 +163,7 @@ export const OPERATIONS = {
   getLatestOpenApiSpecContent: ['GET', '/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content'],
   listFilesInChangeRequestById: ['GET', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files'],
   listFiles: ['GET', '/v1/spaces/{spaceId}/content/files'],
+  uploadFileInChangeRequest: ['POST', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files'],
   listOpenAPISpecs: ['GET', '/v1/orgs/{organizationId}/openapi'],
   getLatestOpenAPISpecVersionContent: ['GET', '/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content'],
   getEmbedByUrlInSpace: ['GET', '/v1/spaces/{spaceId}/embed'],
