@@ -237,6 +237,9 @@ export const api = {
     }),
   postComment: (place: CommentPlace, body: { markdown: string; page?: string }) =>
     call<Comment>(place.changeRequestId ? 'postCommentInChangeRequest' : 'postCommentInSpace', placeParams(place), { body: { markdown: body.markdown }, ...(body.page ? { page: body.page } : {}) }, { format: 'markdown' }),
+  // A comment about a block of a page (its `node`, web/src/comments/block-anchors.ts).
+  postBlockComment: (place: CommentPlace, body: { markdown: string; page: string; node: string }) =>
+    call<Comment>(place.changeRequestId ? 'postCommentInChangeRequest' : 'postCommentInSpace', placeParams(place), { body: { markdown: body.markdown }, page: body.page, node: body.node }, { format: 'markdown' }),
   updateComment: (place: CommentPlace, commentId: string, body: { resolved?: boolean; addedReactions?: string[]; removedReactions?: string[] }) =>
     call<Comment>(place.changeRequestId ? 'updateCommentInChangeRequest' : 'updateCommentInSpace', { ...placeParams(place), commentId }, body, { format: 'markdown' }),
   replies: (place: CommentPlace, commentId: string) =>

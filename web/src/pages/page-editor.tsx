@@ -19,6 +19,9 @@ import { liveSaveStatus, Presence, useLive } from '../live/presence.tsx';
 import { UploadQueue } from '../files/upload-queue.ts';
 import { placeUpload, UploadDrop, uploadInto } from '../files/upload-drop.ts';
 import { UploadsView } from '../files/uploads-view.tsx';
+// Comments on blocks (web/src/comments/block-anchors.ts).
+import { BlockCommentMarks, blockComments } from '../comments/block-anchors.ts';
+import { BlockCommentButton } from '../comments/block-comment-button.tsx';
 
 const UNSAVED = 'This page has changes that are not saved yet. Leave anyway?';
 
@@ -57,7 +60,8 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
       setFilesArrived((n) => n + 1);
     });
     setUploads(queue);
-    const editor = createPageEditor({ element: host.current!, document: props.page.document, editable: true, label: `Body of ${props.page.title}`, onChange: shared ? undefined : () => saver.documentChanged(), live: shared ? liveExtensions(shared) : undefined, place: { spaceId: props.spaceId, changeRequestId: props.changeRequestId }, extensions: [UploadDrop.configure({ queue })] });
+    const editor = createPageEditor({ element: host.current!, document: props.page.document, editable: true, label: `Body of ${props.page.title}`, onChange: shared ? undefined : () => saver.documentChanged(), live: shared ? liveExtensions(shared) : undefined, place: { spaceId: props.spaceId, changeRequestId: props.changeRequestId }, extensions: [UploadDrop.configure({ queue }), BlockCommentMarks] });
+    const unregister = blockComments.register(editor);
     editorRef.current = editor;
     // Only a change of who may write touches the editor (the live document tells of every acknowledgement too).
     const unsubscribe = shared?.subscribe(() => {
@@ -82,6 +86,7 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
       unguard();
       saver.dispose();
       queue.dispose();
+      unregister();
       editor.destroy();
       unsubscribe?.();
       shared?.destroy();
@@ -94,6 +99,7 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
       <SaveIndicator status={liveSaveStatus(status, live)} onRetry={() => saverRef.current?.saveNow()} onOverwrite={() => saverRef.current?.overwrite()} onReload={props.onReload} />
       {live && <Presence live={live} />}
       {uploads && <UploadsView queue={uploads} />}
+      <BlockCommentButton pageId={props.page.id} />
       <div ref={host} class="editor-host" />
       <FilesPanel
         spaceId={props.spaceId}
