@@ -4,7 +4,7 @@ import { runDueJobs } from '../../src/jobs/index.ts';
 import { needs } from '../helpers/system.ts';
 import { startMailbox, type Mailbox } from '../helpers/mailbox.ts';
 import { Receiver } from '../webhooks/receiver.ts';
-import { assertAccessible, startWorkspace, type WorkspaceHarness } from './support.ts';
+import { assertAccessible, assertKeyboardReachable, startWorkspace, type WorkspaceHarness } from './support.ts';
 
 /**
  * Comments on a block and mentions, in the browser: the writer puts the cursor in a block, chooses
@@ -71,6 +71,7 @@ describe('comments on blocks and mentions [sqlite]', { skip }, () => {
     await body.locator('.has-comments', { hasText: 'Second step.' }).waitFor();
     assert.equal(await body.locator('.has-comments').count(), 1, 'only that block is marked');
     await assertAccessible(page, 'page editor with a comment on a block');
+    await assertKeyboardReachable(page, 'page editor with a comment on a block');
     await h.shot(page, 'comment-on-block');
 
     const comments = (await h.world.members.read.api.get(`${cr}/comments?format=markdown`)).body.items as Array<{ id: string; body: { markdown: string }; target: { page?: { id: string }; node?: { id: string } } }>;

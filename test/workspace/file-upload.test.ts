@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { needs } from '../helpers/system.ts';
-import { assertAccessible, startWorkspace, type WorkspaceHarness } from './support.ts';
+import { assertAccessible, assertKeyboardReachable, startWorkspace, type WorkspaceHarness } from './support.ts';
 
 /**
  * Pictures and files by paste and drop: a picture pasted into the page, a file dropped onto it and one
@@ -113,6 +113,15 @@ describe('pictures and files by paste and drop [sqlite]', { skip }, () => {
     await saved(page);
     const panel = (await files()).find((file) => file.name === 'panel.png');
     assert.ok(panel && (await blocks()).includes(`"file":"${panel.id}"`), 'the file dropped on the panel is in the page');
+    // The keyboard's way: "choose files to upload" opens the file chooser.
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'choose files to upload' }).click();
+    await (await chooser).setFiles({ name: 'chosen.csv', mimeType: 'text/csv', buffer: Buffer.from('a,b\n1,2\n') });
+    await body.getByText(/chosen\.csv \(\d+ KB\)/).waitFor();
+    await saved(page);
+    assert.ok((await files()).some((file) => file.name === 'chosen.csv' && file.contentType === 'text/csv'));
+    await assertAccessible(page, 'page editor with uploaded files');
+    await assertKeyboardReachable(page, 'page editor with the files panel open');
     await h.shot(page, 'file-upload');
     await context.close();
     assert.deepEqual(h.problems, []);
@@ -131,6 +140,15 @@ describe('pictures and files by paste and drop [sqlite]', { skip }, () => {
     await refused.getByRole('button', { name: 'Dismiss logo.svg' }).click();
     await refused.waitFor({ state: 'detached' });
     assert.ok(!(await files()).some((file) => file.name === 'logo.svg'));
+
+    // A file dropped beside the editor and the panel does not make the browser leave the page to show it.
+    const leaves = await page.locator('nav.sidebar').evaluate((element) => {
+      const data = new DataTransfer();
+      data.items.add(new File(['stray'], 'stray.txt', { type: 'text/plain' }));
+      return element.dispatchEvent(new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: data }));
+    });
+    assert.equal(leaves, false, 'the drop is refused (its default, opening the file, prevented)');
+    assert.equal(await page.getByRole('listitem').filter({ hasText: 'stray.txt' }).count(), 0, 'and nothing is uploaded');
 
     // Quire cannot be reached: the upload is tried again by itself, then offered again.
     let refusedTries = 0;

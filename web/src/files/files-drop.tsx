@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 
 /** An area that takes files dropped on it (the files panel), marked while files are dragged over it. */
 export function FilesDrop(props: { onFiles: (files: File[]) => void; children: ComponentChildren }) {
@@ -28,25 +28,29 @@ export function FilesDrop(props: { onFiles: (files: File[]) => void; children: C
   );
 }
 
-/** "Upload files": the keyboard's (and any pointer's) way to what dropping does. */
+/** "Choose files to upload": the keyboard's (and any pointer's) way to what dropping does (a button that opens the file chooser). */
 FilesDrop.Picker = function Picker(props: { onFiles: (files: File[]) => void }) {
+  const input = useRef<HTMLInputElement>(null);
   return (
     <p class="files-panel-drop">
       Drop files here, or{' '}
-      <label>
+      <button type="button" class="link-button" onClick={() => input.current?.click()}>
         choose files to upload
-        <input
-          type="file"
-          multiple
-          class="visually-hidden"
-          onChange={(event) => {
-            const input = event.currentTarget as HTMLInputElement;
-            props.onFiles([...(input.files ?? [])]);
-            input.value = '';
-          }}
-        />
-      </label>
+      </button>
       ; they go into the page at the cursor.
+      <input
+        ref={input}
+        type="file"
+        multiple
+        tabIndex={-1}
+        aria-hidden="true"
+        class="visually-hidden"
+        onChange={(event) => {
+          const chosen = event.currentTarget as HTMLInputElement;
+          props.onFiles([...(chosen.files ?? [])]);
+          chosen.value = '';
+        }}
+      />
     </p>
   );
 };

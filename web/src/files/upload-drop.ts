@@ -88,3 +88,20 @@ export const UploadDrop = Extension.create<{ queue: UploadQueue | null }>({
     ];
   },
 });
+
+/**
+ * A file dropped beside the editor and the files panel would make the browser leave the page to show it:
+ * while a page is open, such a drop does nothing instead. Returns the function that stops guarding.
+ */
+export function guardWindowDrops(): () => void {
+  const carriesFiles = (event: DragEvent) => [...(event.dataTransfer?.types ?? [])].includes('Files');
+  const refuse = (event: DragEvent) => {
+    if (carriesFiles(event) && !event.defaultPrevented) event.preventDefault();
+  };
+  window.addEventListener('dragover', refuse);
+  window.addEventListener('drop', refuse);
+  return () => {
+    window.removeEventListener('dragover', refuse);
+    window.removeEventListener('drop', refuse);
+  };
+}

@@ -17,7 +17,7 @@ import { openLivePage } from '../live/open.ts';
 import { liveSaveStatus, Presence, useLive } from '../live/presence.tsx';
 // Uploads by paste, drop and the files panel (web/src/files/).
 import { UploadQueue } from '../files/upload-queue.ts';
-import { placeUpload, UploadDrop, uploadInto } from '../files/upload-drop.ts';
+import { guardWindowDrops, placeUpload, UploadDrop, uploadInto } from '../files/upload-drop.ts';
 import { UploadsView } from '../files/uploads-view.tsx';
 // Comments on blocks (web/src/comments/block-anchors.ts).
 import { BlockCommentMarks, blockComments } from '../comments/block-anchors.ts';
@@ -62,6 +62,7 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
     setUploads(queue);
     const editor = createPageEditor({ element: host.current!, document: props.page.document, editable: true, label: `Body of ${props.page.title}`, onChange: shared ? undefined : () => saver.documentChanged(), live: shared ? liveExtensions(shared) : undefined, place: { spaceId: props.spaceId, changeRequestId: props.changeRequestId }, extensions: [UploadDrop.configure({ queue }), BlockCommentMarks] });
     const unregister = blockComments.register(editor);
+    const unguardDrops = guardWindowDrops();
     editorRef.current = editor;
     // Only a change of who may write touches the editor (the live document tells of every acknowledgement too).
     const unsubscribe = shared?.subscribe(() => {
@@ -87,6 +88,7 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
       saver.dispose();
       queue.dispose();
       unregister();
+      unguardDrops();
       editor.destroy();
       unsubscribe?.();
       shared?.destroy();
