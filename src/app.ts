@@ -64,6 +64,7 @@ import { passkeyRoutes } from './modules/auth/passkey-routes.ts';
 import { publishedOpenAPIRoutes } from './modules/openapi/published-routes.ts';
 import { ssoRoutes } from './sso/routes.ts';
 import { fontFileRoutes, storageUploadRoutes } from './modules/fonts/routes.ts';
+import { fileUploadRoutes } from './modules/uploads/routes.ts';
 import { sitePreviewRoutes } from './modules/site-preview/routes.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import type { DestinationStream } from 'pino';
@@ -188,6 +189,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(openAPIRoutes);
       await v1.register(accountApiRoutes);
       await v1.register(storageUploadRoutes);
+      await v1.register(fileUploadRoutes);
       await v1.register(sitePreviewRoutes);
       await v1.register(trashRoutes);
       await v1.register(webhookRedeliverRoutes);

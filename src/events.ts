@@ -30,6 +30,8 @@ export interface OrganizationEventMap {
   'git_sync.completed': OrganizationEvent & { spaceId: string; direction: string; result: string };
   'translation.completed': OrganizationEvent & { spaceId: string; translationId: string; language: string };
   'openapi_spec.processed': OrganizationEvent & { specSlug: string; versionId: string };
+  /** A comment or reply mentioned people (`@name`): the members it tells, who may read the space. */
+  'comment.mentioned': OrganizationEvent & { spaceId: string; changeRequestId: string | null; commentId: string; replyId: string | null; mentionedUserIds: string[] };
 }
 
 /** Every organization event carries its organization and, when a person caused it, that user. */
@@ -66,6 +68,7 @@ export const ORGANIZATION_EVENTS = [
   'git_sync.completed',
   'translation.completed',
   'openapi_spec.processed',
+  'comment.mentioned',
 ] as const satisfies readonly OrganizationEventName[];
 
 export interface SpaceContentChanged {

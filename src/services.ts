@@ -33,6 +33,8 @@ import { deliverWebhooks, runDelivery } from './modules/webhooks/deliveries.ts';
 import { SecretBox, Signer } from './secrets.ts';
 import type { BlobStore } from './storage/blobs.ts';
 import { openBlobStore } from './storage/blob-url.ts';
+import { mentionMailJob } from './modules/comments/mention-mail-job.ts';
+import { runMentionMail } from './modules/comments/mention-mail.ts';
 
 /**
  * The assembly of Quire's services: the one place that says which kinds of background job exist (each
@@ -54,6 +56,7 @@ export function appJobs(): JobRegistry {
     handle(gitSyncJob, runGitSync),
     handle(gitPollJob, runGitPoll),
     handle(collectGarbageJob, runContentGc),
+    handle(mentionMailJob, runMentionMail),
   ]);
 }
 

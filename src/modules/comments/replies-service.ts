@@ -1,3 +1,4 @@
+import { notifyMentions } from './mentions.ts';
 import type { Context } from '../../context.ts';
 import { inTransaction, nowIso, requireActor } from '../../context.ts';
 import { after, paginate, type Page } from '../../db/keyset.ts';
@@ -39,6 +40,7 @@ export async function postReply(ctx: Context, place: CommentPlace, commentId: st
       .set((eb) => ({ replies: eb('replies', '+', 1) }))
       .where('id', '=', comment.id)
       .execute();
+    await notifyMentions(tx, scope, { commentId: comment.id, replyId: reply.id, authorId: reply.author_id, markdown: body });
     return replyView(tx, scope, { ...comment, replies: comment.replies + 1 }, reply);
   });
 }

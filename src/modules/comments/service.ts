@@ -10,6 +10,7 @@ import type { CommentView } from './views.ts';
 import { deleteReactions } from './reactions.ts';
 import type { CommentPlace, ListCommentsQuery, PostCommentBody, UpdateCommentBody } from './schemas.ts';
 import { newTarget, scopeContent } from './targets.ts';
+import { notifyMentions } from './mentions.ts';
 import { commentView, commentViews } from './views.ts';
 
 /**
@@ -51,6 +52,7 @@ export async function postComment(ctx: Context, place: CommentPlace, input: Post
       changeRequestId: comment.change_request_id,
       commentId: comment.id,
     });
+    await notifyMentions(tx, scope, { commentId: comment.id, replyId: null, authorId: comment.author_id, markdown: body });
     return commentView(tx, scope, comment);
   });
 }

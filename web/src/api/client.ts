@@ -19,6 +19,11 @@ export function useCsrfToken(token: string | null): void {
   csrfToken = token;
 }
 
+/** The session's CSRF token, for a write sent otherwise than by `request` (an upload with progress). */
+export function currentCsrfToken(): string | null {
+  return csrfToken;
+}
+
 export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';

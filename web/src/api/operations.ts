@@ -183,6 +183,7 @@ export const OPERATIONS = {
   getLatestOpenApiSpecContent: ['GET', '/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content'],
   listFilesInChangeRequestById: ['GET', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files'],
   listFiles: ['GET', '/v1/spaces/{spaceId}/content/files'],
+  uploadFileInChangeRequest: ['POST', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/files'],
   listOpenAPISpecs: ['GET', '/v1/orgs/{organizationId}/openapi'],
   getLatestOpenAPISpecVersionContent: ['GET', '/v1/orgs/{organizationId}/openapi/{specSlug}/versions/latest/content'],
   getEmbedByUrlInSpace: ['GET', '/v1/spaces/{spaceId}/embed'],
@@ -268,6 +269,9 @@ export const api = {
     }),
   postComment: (place: CommentPlace, body: { markdown: string; page?: string }) =>
     call<Comment>(place.changeRequestId ? 'postCommentInChangeRequest' : 'postCommentInSpace', placeParams(place), { body: { markdown: body.markdown }, ...(body.page ? { page: body.page } : {}) }, { format: 'markdown' }),
+  // A comment about a block of a page (its `node`, web/src/comments/block-anchors.ts).
+  postBlockComment: (place: CommentPlace, body: { markdown: string; page: string; node: string }) =>
+    call<Comment>(place.changeRequestId ? 'postCommentInChangeRequest' : 'postCommentInSpace', placeParams(place), { body: { markdown: body.markdown }, page: body.page, node: body.node }, { format: 'markdown' }),
   updateComment: (place: CommentPlace, commentId: string, body: { resolved?: boolean; addedReactions?: string[]; removedReactions?: string[] }) =>
     call<Comment>(place.changeRequestId ? 'updateCommentInChangeRequest' : 'updateCommentInSpace', { ...placeParams(place), commentId }, body, { format: 'markdown' }),
   replies: (place: CommentPlace, commentId: string) =>

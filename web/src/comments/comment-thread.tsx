@@ -6,6 +6,8 @@ import { ErrorNote } from '../app/error-note.tsx';
 import { CommentBody, When } from './comment-body.tsx';
 import { CommentForm } from './comment-form.tsx';
 import type { Comment, CommentPlace, Reaction } from './types.ts';
+import { BlockAnchorNote } from './block-anchor-note.tsx';
+import type { Mentionable } from './mentions.ts';
 
 /** The reactions offered on every comment (any other emoji someone reacted with through the API shows too). */
 const OFFERED = ['👍', '🎉', '❤️'];
@@ -13,7 +15,7 @@ const OFFERED = ['👍', '🎉', '❤️'];
 export const commentsKey = (place: CommentPlace) => `comments:${place.spaceId}:${place.changeRequestId ?? 'space'}:`;
 
 /** One thread: the comment, its reactions, resolve or reopen, and its replies with a box to answer. */
-export function CommentThread(props: { place: CommentPlace; comment: Comment; showPage: boolean }) {
+export function CommentThread(props: { place: CommentPlace; comment: Comment; showPage: boolean; people?: Mentionable[] }) {
   const { place, comment } = props;
   const session = useSession();
   const [open, setOpen] = useState(false);
@@ -55,6 +57,7 @@ export function CommentThread(props: { place: CommentPlace; comment: Comment; sh
         </p>
       )}
       {comment.target.node?.preview && <blockquote class="comment-anchor">{comment.target.node.preview}</blockquote>}
+      {comment.target.node && !comment.target.node.preview && <BlockAnchorNote node={comment.target.node.id} />}
       <CommentBody markdown={comment.body.markdown} />
       <div class="comment-actions">
         {comment.permissions.reply &&
@@ -102,6 +105,7 @@ export function CommentThread(props: { place: CommentPlace; comment: Comment; sh
               id={`reply-${comment.id}`}
               label={`Reply to ${comment.postedBy.displayName}`}
               action="Reply"
+              people={props.people}
               onSend={async (markdown) => {
                 await api.postReply(place, comment.id, markdown);
                 invalidate(key);

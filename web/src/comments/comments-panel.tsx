@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { invalidate, useQuery } from '../api/cache.ts';
 import { api } from '../api/operations.ts';
 import { ErrorNote } from '../app/error-note.tsx';
@@ -6,6 +6,8 @@ import { CommentForm } from './comment-form.tsx';
 import { commentsKey, CommentThread } from './comment-thread.tsx';
 import type { CommentFilter, CommentPlace } from './types.ts';
 import './comments.css';
+import { blockComments } from './block-anchors.ts';
+import { usePeople } from './people.ts';
 
 const FILTERS: Array<[CommentFilter, string]> = [
   ['open', 'Open'],
@@ -27,6 +29,14 @@ export function CommentsPanel(props: { place: CommentPlace; page?: { id: string;
   const titleId = `comments-title-${page?.id ?? 'all'}`;
   const items = comments.data?.items ?? [];
   const what = page ? 'this page' : 'this change request';
+  const people = usePeople(place.spaceId);
+  // Comments on blocks (web/src/comments/block-anchors.ts): the block chosen in the editor, and the blocks marked there.
+  const [, setTick] = useState(0);
+  useEffect(() => blockComments.subscribe(() => setTick((n) => n + 1)), []);
+  const anchor = page ? blockComments.pending : null;
+  useEffect(() => {
+    if (page) blockComments.setAnchored(items.filter((comment) => comment.status === 'open' && comment.target.node).map((comment) => comment.target.node!.id));
+  }, [items, page?.id]);
 
   return (
     <section class="comments" aria-labelledby={titleId}>
@@ -49,19 +59,33 @@ export function CommentsPanel(props: { place: CommentPlace; page?: { id: string;
       )}
       {!comments.data && !comments.error && <p aria-busy="true">Loading the comments…</p>}
       {items.map((comment) => (
-        <CommentThread key={comment.id} place={place} comment={comment} showPage={!page} />
+        <CommentThread key={comment.id} place={place} comment={comment} showPage={!page} people={people} />
       ))}
       {props.canComment ? (
         <CommentForm
           id={`new-comment-${page?.id ?? 'all'}`}
-          label={page ? 'Comment on this page' : 'New comment'}
+          label={anchor ? 'Comment on the block' : page ? 'Comment on this page' : 'New comment'}
           action="Comment"
+          people={people}
           onSend={async (markdown) => {
-            await api.postComment(place, { markdown, ...(page ? { page: page.id } : {}) });
+            if (page && anchor) {
+              await api.postBlockComment(place, { markdown, page: page.id, node: anchor.node });
+              blockComments.clearPending();
+            } else await api.postComment(place, { markdown, ...(page ? { page: page.id } : {}) });
             if (filter === 'resolved') setFilter('open');
             invalidate(key);
           }}
-        />
+        >
+          {anchor && (
+            <p class="comment-anchor-note">
+              <span class="meta">About the block </span>
+              <q>{anchor.preview}</q>{' '}
+              <button type="button" class="link-button" onClick={() => blockComments.clearPending()}>
+                Comment on the whole page instead
+              </button>
+            </p>
+          )}
+        </CommentForm>
       ) : (
         <p class="meta">You may read this discussion; commenting needs the comment role or higher in this space.</p>
       )}

@@ -13,7 +13,7 @@ import './editor.css';
  * Content-Security-Policy forbids it, and editor.css carries those rules. `place` (the space and change request)
  * is what the pickers list: pages, files, people, OpenAPI operations.
  */
-export function createPageEditor(options: { element: HTMLElement; document: Document | undefined; editable: boolean; label: string; onChange?: () => void; place?: EditorPlace; live?: AnyExtension[] }): Editor {
+export function createPageEditor(options: { element: HTMLElement; document: Document | undefined; editable: boolean; label: string; onChange?: () => void; place?: EditorPlace; live?: AnyExtension[]; extensions?: AnyExtension[] }): Editor {
   const editor = new Editor({
     element: options.element,
     editable: options.editable,
@@ -21,6 +21,8 @@ export function createPageEditor(options: { element: HTMLElement; document: Docu
     extensions: [
       ...(options.live ? liveSchema(options.live) : schemaExtensions()),
       Place.configure({ place: options.place ?? null }),
+      // The screen's own (uploads by paste and drop, web/src/files/): before the paste conversion, so a pasted picture is a file.
+      ...(options.extensions ?? []),
       ...(options.editable ? [SlashMenu, LinkPicker, PasteConversion] : []),
     ],
     // Live (web/src/live/): the content is the shared document's, not the page as loaded.

@@ -15,9 +15,13 @@ export function fileBlock(file: Pick<RevisionFile, 'id' | 'name' | 'contentType'
   return { object: 'block', type: 'file', data: { ref: { kind: 'file', file: file.id } }, isVoid: true };
 }
 
+/** The editor node of a file's block. */
+export function fileNode(file: Pick<RevisionFile, 'id' | 'name' | 'contentType'>): { type: string; attrs: { block: string } } {
+  const block = fileBlock(file);
+  return block.type === 'images' ? { type: 'images', attrs: { block: JSON.stringify(block) } } : { type: 'fileBlock', attrs: { block: JSON.stringify(block) } };
+}
+
 /** Puts a file of the space into the page where the cursor is (the files panel's "Insert"). */
 export function insertFile(editor: Editor, file: Pick<RevisionFile, 'id' | 'name' | 'contentType'>): void {
-  const block = fileBlock(file);
-  const node = block.type === 'images' ? { type: 'images', attrs: { block: JSON.stringify(block) } } : { type: 'fileBlock', attrs: { block: JSON.stringify(block) } };
-  editor.chain().focus().insertContent(node).run();
+  editor.chain().focus().insertContent(fileNode(file)).run();
 }

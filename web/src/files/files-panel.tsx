@@ -1,13 +1,16 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type RevisionFile } from '../api/operations.ts';
 import './files-panel.css';
+import { FilesDrop } from './files-drop.tsx';
 
 /**
  * The files of the space as the change request has them (`listFilesInChangeRequestById`): name, kind and
  * size, each with "Insert", which puts it into the page at the cursor (a picture as an image block, anything
- * else as a file block). Collapsed until opened, so it costs one request only when wanted.
+ * else as a file block). Collapsed until opened, so it costs one request only when wanted. Files dropped on
+ * it, or chosen with its "Upload files", are uploaded (`onUpload`) and put into the page at the cursor;
+ * `refresh` changes when one arrived, so an open list shows it.
  */
-export function FilesPanel(props: { spaceId: string; changeRequestId: string; onInsert: (file: RevisionFile) => void }) {
+export function FilesPanel(props: { spaceId: string; changeRequestId: string; onInsert: (file: RevisionFile) => void; onUpload?: (files: File[]) => void; refresh?: number }) {
   const [open, setOpen] = useState(false);
   const [files, setFiles] = useState<RevisionFile[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -23,14 +26,15 @@ export function FilesPanel(props: { spaceId: string; changeRequestId: string; on
     return () => {
       live = false;
     };
-  }, [open, props.spaceId, props.changeRequestId]);
+  }, [open, props.spaceId, props.changeRequestId, props.refresh]);
 
-  return (
+  const body = (
     <details class="files-panel" open={open} onToggle={(event) => setOpen((event.currentTarget as HTMLDetailsElement).open)}>
       <summary>Files of the space</summary>
+      {props.onUpload && <FilesDrop.Picker onFiles={props.onUpload} />}
       {error && <p role="alert">{error}</p>}
       {open && !files && !error && <p class="meta">Loading…</p>}
-      {files && files.length === 0 && <p class="meta">This space has no files yet. Files come with an import (Markdown, zip, HTML, Word) or Git Sync.</p>}
+      {files && files.length === 0 && <p class="meta">This space has no files yet. Drop files here or paste a picture into the page; files also come with an import (Markdown, zip, HTML, Word) or Git Sync.</p>}
       {files && files.length > 0 && (
         <ul aria-label="Files of the space">
           {files.map((file) => (
@@ -49,4 +53,5 @@ export function FilesPanel(props: { spaceId: string; changeRequestId: string; on
       )}
     </details>
   );
+  return props.onUpload ? <FilesDrop onFiles={props.onUpload}>{body}</FilesDrop> : body;
 }

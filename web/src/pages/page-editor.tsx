@@ -15,6 +15,13 @@ import { liveExtensions } from '../live/collaboration.ts';
 import type { LiveDocument } from '../live/live-document.ts';
 import { openLivePage } from '../live/open.ts';
 import { liveSaveStatus, Presence, useLive } from '../live/presence.tsx';
+// Uploads by paste, drop and the files panel (web/src/files/).
+import { UploadQueue } from '../files/upload-queue.ts';
+import { guardWindowDrops, placeUpload, UploadDrop, uploadInto } from '../files/upload-drop.ts';
+import { UploadsView } from '../files/uploads-view.tsx';
+// Comments on blocks (web/src/comments/block-anchors.ts).
+import { BlockCommentMarks, blockComments } from '../comments/block-anchors.ts';
+import { BlockCommentButton } from '../comments/block-comment-button.tsx';
 
 const UNSAVED = 'This page has changes that are not saved yet. Leave anyway?';
 
@@ -30,6 +37,8 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
   const session = useSession();
   const [live, setLive] = useState<LiveDocument | null>(null);
   useLive(live);
+  const [uploads, setUploads] = useState<UploadQueue | null>(null);
+  const [filesArrived, setFilesArrived] = useState(0);
 
   useEffect(() => {
     const saver = new PageSaver(
@@ -46,7 +55,14 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
     // Live: the server writes the body as revisions; the saver keeps the settings (title, slug …) only.
     const shared = openLivePage(props.spaceId, props.changeRequestId, props.page.id, session.user);
     setLive(shared);
-    const editor = createPageEditor({ element: host.current!, document: props.page.document, editable: true, label: `Body of ${props.page.title}`, onChange: shared ? undefined : () => saver.documentChanged(), live: shared ? liveExtensions(shared) : undefined, place: { spaceId: props.spaceId, changeRequestId: props.changeRequestId } });
+    const queue = new UploadQueue(props.spaceId, props.changeRequestId, (file, upload) => {
+      if (editorRef.current) void placeUpload(editorRef.current, file, upload.id);
+      setFilesArrived((n) => n + 1);
+    });
+    setUploads(queue);
+    const editor = createPageEditor({ element: host.current!, document: props.page.document, editable: true, label: `Body of ${props.page.title}`, onChange: shared ? undefined : () => saver.documentChanged(), live: shared ? liveExtensions(shared) : undefined, place: { spaceId: props.spaceId, changeRequestId: props.changeRequestId }, extensions: [UploadDrop.configure({ queue }), BlockCommentMarks] });
+    const unregister = blockComments.register(editor);
+    const unguardDrops = guardWindowDrops();
     editorRef.current = editor;
     // Only a change of who may write touches the editor (the live document tells of every acknowledgement too).
     const unsubscribe = shared?.subscribe(() => {
@@ -54,7 +70,7 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
       if (editor.isEditable !== editable) editor.setEditable(editable, false);
     });
     const beforeUnload = (event: BeforeUnloadEvent) => {
-      if (saver.hasUnsavedWork || (shared && !shared.saved)) event.preventDefault();
+      if (saver.hasUnsavedWork || (shared && !shared.saved) || queue.pending) event.preventDefault();
     };
     const keys = (event: KeyboardEvent) => {
       if ((event.ctrlKey || event.metaKey) && event.key === 's') {
@@ -64,12 +80,15 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
     };
     window.addEventListener('beforeunload', beforeUnload);
     window.addEventListener('keydown', keys);
-    const unguard = addNavigationGuard(() => (saver.hasUnsavedWork || (shared && !shared.saved) ? UNSAVED : null));
+    const unguard = addNavigationGuard(() => (saver.hasUnsavedWork || (shared && !shared.saved) || queue.pending ? UNSAVED : null));
     return () => {
       window.removeEventListener('beforeunload', beforeUnload);
       window.removeEventListener('keydown', keys);
       unguard();
       saver.dispose();
+      queue.dispose();
+      unregister();
+      unguardDrops();
       editor.destroy();
       unsubscribe?.();
       shared?.destroy();
@@ -81,8 +100,16 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
       <PageProperties page={props.page} spaceId={props.spaceId} changeRequestId={props.changeRequestId} onChange={(fields) => saverRef.current?.change(fields)} />
       <SaveIndicator status={liveSaveStatus(status, live)} onRetry={() => saverRef.current?.saveNow()} onOverwrite={() => saverRef.current?.overwrite()} onReload={props.onReload} />
       {live && <Presence live={live} />}
+      {uploads && <UploadsView queue={uploads} />}
+      <BlockCommentButton pageId={props.page.id} />
       <div ref={host} class="editor-host" />
-      <FilesPanel spaceId={props.spaceId} changeRequestId={props.changeRequestId} onInsert={(file) => editorRef.current && insertFile(editorRef.current, file)} />
+      <FilesPanel
+        spaceId={props.spaceId}
+        changeRequestId={props.changeRequestId}
+        onInsert={(file) => editorRef.current && insertFile(editorRef.current, file)}
+        onUpload={(files) => editorRef.current && uploads && uploadInto(editorRef.current, uploads, files, editorRef.current.state.selection.to)}
+        refresh={filesArrived}
+      />
     </article>
   );
 }
