@@ -71,7 +71,8 @@ for (const dialect of dialects) {
       await page.locator('dialog[open]').waitFor({ state: 'detached' });
       assert.equal(await page.evaluate(() => document.activeElement?.textContent?.startsWith('Search')), true);
       await page.keyboard.press('Control+k');
-      await page.keyboard.type('zzzqqq');
+      await box.waitFor();
+      await box.fill('zzzqqq');
       await page.getByText('No page matches “zzzqqq”.').waitFor();
       await context.close();
       assert.deepEqual(h.problems, []);

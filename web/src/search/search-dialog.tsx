@@ -48,6 +48,12 @@ export function SearchDialog() {
       if (event.defaultPrevented) return;
       if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k') {
         event.preventDefault();
+        // Opened and focused now, not at the next render: what is typed right after the shortcut lands in the box.
+        const element = dialog.current;
+        if (element && !element.open) {
+          element.showModal();
+          input.current?.select();
+        }
         setOpen(true);
       }
     };
@@ -104,7 +110,8 @@ export function SearchDialog() {
       <button type="button" class="search-button" onClick={() => setOpen(true)} aria-keyshortcuts="Control+K Meta+K" disabled={!organizationId}>
         Search <kbd>Ctrl K</kbd>
       </button>
-      <dialog ref={dialog} class="search-dialog" aria-labelledby="search-title" onClose={() => setOpen(false)}
+      <dialog ref={dialog} class="search-dialog" aria-labelledby="search-title" // A close event queued before a quick reopen must not close the reopened dialog.
+        onClose={(event) => !event.currentTarget.open && setOpen(false)}
         onKeyDown={(event) => {
           // Escape closes, whatever the browser's rules on repeated cancels of a dialog.
           if (event.key === 'Escape') {
