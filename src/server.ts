@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { resolveMasterKey, type Config } from './config.ts';
-import { migrateToLatest, openDatabase, type Database } from './db/database.ts';
+import { openMigratedDatabase } from './db/database.ts';
+
+export { openMigratedDatabase };
 import { listenForJobs } from './jobs/listen.ts';
 import { JobRunner } from './jobs/runner.ts';
 import { scheduleAuditPrune } from './audit/retention.ts';
@@ -14,17 +16,6 @@ import { S3BlobStore } from './storage/s3.ts';
 import { closeWorkerPool, configureWorkerPool } from './workers/pool.ts';
 
 /** Opens the configured database and applies pending migrations. */
-export async function openMigratedDatabase(config: Config): Promise<{ database: Database; applied: string[] }> {
-  const database = openDatabase(config.databaseUrl);
-  try {
-    const applied = await migrateToLatest(database);
-    return { database, applied };
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
-}
-
 /** `quire serve`: migrate, build, listen; closes cleanly on SIGINT and SIGTERM. */
 export async function serve(config: Config): Promise<FastifyInstance> {
   const masterKey = resolveMasterKey(config);

@@ -3,13 +3,12 @@ import { ConfigError, loadConfig, resolveMasterKey, type Config } from '../confi
 import { createContext, type Context } from '../context.ts';
 import { createServices } from '../services.ts';
 import { migrateToLatest } from '../db/database.ts';
-import { openMigratedDatabase, serve } from '../server.ts';
 import { createOrganization } from '../modules/orgs/service.ts';
 import { findOrCreateUser, isEmail, issueApiToken, normalizeEmail } from '../modules/users/service.ts';
 import { allUserTokens, createApiToken, revokeApiToken, tokenStatus } from '../modules/users/tokens.ts';
 import { parseDuration } from '../duration.ts';
 import { collectGarbage } from '../content/gc.ts';
-import { databaseExists, databaseLocation, openDatabase } from '../db/database.ts';
+import { databaseExists, databaseLocation, openDatabase, openMigratedDatabase } from '../db/database.ts';
 import { importCommand } from './import.ts';
 import { backupCommand, restoreCommand } from './backup.ts';
 import { openAPIPublishCommand } from './openapi.ts';
@@ -396,6 +395,8 @@ export async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'serve':
         if (rest.length) throw new UsageError(`serve takes no arguments; configure it with the environment.`);
+        // Loaded only here: the HTTP app is most of Quire's code, and the other commands start faster without it.
+        const { serve } = await import('../server.ts');
         await serve(config);
         return 0;
       case 'migrate':

@@ -114,6 +114,18 @@ export async function databaseExists(url: string, options: OpenOptions = {}): Pr
   }
 }
 
+/** Opens the configured database and brings its schema to the latest migration; closes it again on failure. */
+export async function openMigratedDatabase(config: { databaseUrl: string }): Promise<{ database: Database; applied: string[] }> {
+  const database = openDatabase(config.databaseUrl);
+  try {
+    const applied = await migrateToLatest(database);
+    return { database, applied };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
 /** Opens `sqlite:<file>`, `sqlite::memory:` or `postgres://…`. */
 export function openDatabase(url: string, options: OpenOptions = {}): Database {
   if (url.startsWith('sqlite:')) {
