@@ -8,6 +8,7 @@ import { navigate, paths } from '../app/router.ts';
 import { CommentsPanel } from '../comments/comments-panel.tsx';
 import { firstDocument, PageTree, type TreeMove } from './page-tree.tsx';
 import { PageEditor } from './page-editor.tsx';
+import { useChangeRequestPresence } from '../live/tree-presence.tsx';
 
 /** Each opening of a page in the editor loads it afresh. */
 let visits = 0;
@@ -32,6 +33,8 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
     return { page: loaded, revision: current.revision };
   });
   const [error, setError] = useState<string | null>(null);
+  // Who is on which page of the change request (live co-editing), beside each page in the tree.
+  const people = useChangeRequestPresence(props.organizationId, spaceId, changeRequestId, pageId, Boolean(changeRequest.data && changeRequest.data.status !== 'merged'));
 
   const act = async (action: () => Promise<unknown>) => {
     setError(null);
@@ -74,7 +77,7 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
         {content.data.pages.length === 0 ? (
           <p class="empty">No pages yet: create the first one.</p>
         ) : (
-          <PageTree pages={content.data.pages} current={pageId} href={(id) => paths.edit(props.organizationId, spaceId, changeRequestId, id)} onMove={merged ? undefined : move} onRename={merged ? undefined : rename} onDelete={merged ? undefined : remove} />
+          <PageTree pages={content.data.pages} current={pageId} href={(id) => paths.edit(props.organizationId, spaceId, changeRequestId, id)} onMove={merged ? undefined : move} onRename={merged ? undefined : rename} onDelete={merged ? undefined : remove} people={people} />
         )}
         {!merged && (
           <>

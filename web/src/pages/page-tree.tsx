@@ -2,6 +2,8 @@ import { useRef } from 'preact/hooks';
 import type { RevisionPage } from '../api/types.ts';
 import { followLink } from '../app/router.ts';
 import { emojiOf } from '../spaces/home-screen.tsx';
+import type { Person } from '../live/live-document.ts';
+import { TreePeople } from '../live/tree-presence.tsx';
 
 /** The moves a keyboard can ask of the tree (Alt+arrows), carried out by the screen through the API. */
 export type TreeMove = { pageId: string; parent: string | null; position: number };
@@ -33,6 +35,8 @@ export function PageTree(props: {
   onMove?: (move: TreeMove) => void;
   onRename?: (page: RevisionPage) => void;
   onDelete?: (page: RevisionPage) => void;
+  /** Who else has each page open (live co-editing), shown beside it. */
+  people?: Map<string, Person[]>;
 }) {
   const tree = useRef<HTMLUListElement>(null);
   const placed = flatten(props.pages);
@@ -84,6 +88,7 @@ export function PageTree(props: {
             onKeyDown={(event) => onKeyDown(event, at)}
           >
             <span aria-hidden="true">{page.type === 'group' ? '▸' : emojiOf(page.emoji)}</span> {page.title || 'Untitled'}
+            <TreePeople people={props.people?.get(page.id)} />
           </a>
           {page.pages && page.pages.length > 0 && (
             <ul role="group" class="tree-group">
