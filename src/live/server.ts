@@ -12,6 +12,7 @@ import { LiveLimits, LiveRefusal, refusalOf } from './limits.ts';
 import { LiveMetrics } from './metrics.ts';
 import { parseLiveName, presenceName, type LiveName, type PresenceName } from './names.ts';
 import { onAccessChanged } from '../db/memo.ts';
+import { hashToken } from '../secrets.ts';
 import { appendUpdate, createLive, loadLive } from './store.ts';
 import { initialPage, writeLive } from './writer.ts';
 
@@ -307,6 +308,10 @@ export class LiveServer {
         const live = connection.context as LiveContext | undefined;
         if (!live?.credentials) continue;
         try {
+          // A re-check asks the database, not the token cache: the notice of a revoked token may reach this
+          // process before the token cache's own notice does.
+          const token = live.credentials.token.trim();
+          if (token) this.tokens.forget(hashToken(token));
           const actor = await authenticateLive(this.services, this.tokens, live.credentials);
           const grant = await authorizeLive(this.services, actor, live.name);
           if ((grant.readOnly || !('pageId' in live.name)) !== live.readOnly) connection.close({ code: 4409, reason: 'permissions changed: reconnect' } as never);

@@ -121,6 +121,19 @@ describe('live sockets closed on revocation across two processes [postgres]', { 
     assert.deepEqual(kept.closes, []);
   });
 
+  it('closes the live socket of a token revoked through another process', async () => {
+    const dee = await editor('dee@example.com');
+    const created = await api(0, dee.token).post('/v1/user/tokens', { name: 'live' });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const client = connect({ name: pageName(), token: created.body.token });
+    const kept = connect({ name: pageName(), token: dee.token });
+    await until('both hold the page', () => client.paragraphs()[0] === 'One.' && kept.paragraphs()[0] === 'One.');
+    const revoked = await remove(0, dee.token, `/v1/user/tokens/${created.body.id}`);
+    assert.ok(revoked.status < 300, revoked.body);
+    await until('the revoked token\'s socket is closed', () => client.closes.length > 0, 30_000);
+    assert.deepEqual(kept.closes, []);
+  });
+
   it('closes the live socket of a person removed from the organization through another process', async () => {
     const cal = await editor('cal@example.com');
     const client = connect({ name: pageName(), token: cal.token });
