@@ -58,6 +58,8 @@ export class LiveServer {
   /** Documents whose store was asked for while they were being written: written once more after. */
   private readonly writeAgain = new Set<string>();
   private readonly lastEditors = new Map<string, Actor>();
+  /** When a write of a document with stale stored updates was last forced (pollHeads). */
+  private readonly forcedAt = new Map<string, number>();
   private closed = false;
   /** A re-check asked for by an access notice: scheduled, running, and asked for again while running. */
   private recheckSoon: NodeJS.Timeout | null = null;
@@ -203,6 +205,7 @@ export class LiveServer {
       afterUnloadDocument: async ({ documentName }) => {
         this.metrics.forget(documentName);
         this.lastEditors.delete(documentName);
+        this.forcedAt.delete(documentName);
       },
     };
   }
@@ -277,6 +280,18 @@ export class LiveServer {
       for (const row of rows) {
         if (row.base_revision === row.revision || this.writing.has(row.name)) continue;
         const document = this.hocuspocus.documents.get(row.name);
+        if (document) await this.store(document).catch(() => undefined);
+      }
+      // Stored updates nobody wrote in time: a write skipped because another process held the document's
+      // Redis lock (and then stopped, or was killed holding it) is not retried by Hocuspocus, so the text
+      // acknowledged before would wait for the next keystroke. Written here, at most every few seconds each.
+      const config = this.services.config.live;
+      const before = new Date(this.services.clock.now().getTime() - config.maxWaitMs - config.idleMs).toISOString();
+      const stale = await this.services.db.selectFrom('live_updates').select('document').distinct().where('document', 'in', names).where('created_at', '<', before).execute();
+      for (const { document: name } of stale) {
+        if (this.writing.has(name) || (this.forcedAt.get(name) ?? 0) > Date.now() - 5000) continue;
+        this.forcedAt.set(name, Date.now());
+        const document = this.hocuspocus.documents.get(name);
         if (document) await this.store(document).catch(() => undefined);
       }
     } catch (error) {
