@@ -64,6 +64,19 @@ let listeners = 0;
 /** Forgets everything remembered (each entry carries the generation it was read in). */
 export function accessChanged(): void {
   generation++;
+  for (const listener of changeListeners) listener();
+}
+
+/** Called on every access change this process learns of (its own writes, other processes' notices). */
+const changeListeners = new Set<() => void>();
+
+/**
+ * Tells `listener` of every access change (the live server re-checks its sockets: src/live/server.ts); it is
+ * called often and synchronously, so it should only schedule work. Returns the function that stops it.
+ */
+export function onAccessChanged(listener: () => void): () => void {
+  changeListeners.add(listener);
+  return () => changeListeners.delete(listener);
 }
 
 /** Whether access may be answered from memory on this database now. */

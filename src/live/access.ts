@@ -6,7 +6,7 @@ import { changeRequestAccess } from '../access/change-requests.ts';
 import { Forbidden, NotFound, Unauthorized } from '../errors.ts';
 import type { TokenAuthenticator } from '../http/auth.ts';
 import { allows, authorize } from '../policy/index.ts';
-import type { LiveName } from './names.ts';
+import type { PresenceName } from './names.ts';
 
 /**
  * Who a live connection acts for and what they may do with a document, through the same access layer as
@@ -50,8 +50,8 @@ export async function authenticateLive(services: AppServices, tokens: TokenAuthe
   return ctx.actor;
 }
 
-/** What `actor` may do with the document; refuses one they may not read (404, like the API). */
-export async function authorizeLive(services: AppServices, actor: Actor, name: LiveName): Promise<LiveGrant> {
+/** What `actor` may do with the document (or the change request's presence channel: the same access); refuses one they may not read (404, like the API). */
+export async function authorizeLive(services: AppServices, actor: Actor, name: PresenceName): Promise<LiveGrant> {
   const ctx = createContext(services, actor);
   const { space, actor: standing, changeRequest } = await changeRequestAccess(ctx, name.spaceId, name.changeRequestId);
   if (space.organization_id !== name.organizationId || changeRequest.id !== name.changeRequestId) {

@@ -10,7 +10,9 @@ import type { TokenAuthenticator } from '../http/auth.ts';
 import { authenticateLive, authorizeLive, type LiveCredentials } from './access.ts';
 import { LiveLimits, LiveRefusal, refusalOf } from './limits.ts';
 import { LiveMetrics } from './metrics.ts';
-import { parseLiveName, type LiveName } from './names.ts';
+import { parseLiveName, presenceName, type LiveName, type PresenceName } from './names.ts';
+import { onAccessChanged } from '../db/memo.ts';
+import { hashToken } from '../secrets.ts';
 import { appendUpdate, createLive, loadLive } from './store.ts';
 import { initialPage, writeLive } from './writer.ts';
 
@@ -20,7 +22,8 @@ export const LIVE_PATH = '/v1/live';
 /** What a connection carries between hooks (Hocuspocus's context). */
 export interface LiveContext {
   actor: Actor;
-  name: LiveName;
+  /** The page's document, or the change request's presence channel (no content, read-only). */
+  name: LiveName | PresenceName;
   readOnly: boolean;
   credentials: LiveCredentials;
   limits: LiveLimits;
@@ -55,7 +58,14 @@ export class LiveServer {
   /** Documents whose store was asked for while they were being written: written once more after. */
   private readonly writeAgain = new Set<string>();
   private readonly lastEditors = new Map<string, Actor>();
+  /** When a write of a document with stale stored updates was last forced (pollHeads). */
+  private readonly forcedAt = new Map<string, number>();
   private closed = false;
+  /** A re-check asked for by an access notice: scheduled, running, and asked for again while running. */
+  private recheckSoon: NodeJS.Timeout | null = null;
+  private rechecking = false;
+  private recheckAgain = false;
+  private readonly stopListening: () => void;
 
   constructor(
     private readonly services: AppServices,
@@ -87,6 +97,21 @@ export class LiveServer {
     });
     this.timers.push(setInterval(() => void this.pollHeads(), 1000).unref());
     this.timers.push(setInterval(() => void this.recheck(), config.live.recheckSeconds * 1000).unref());
+    // Any change of access this process learns of (its own writes; on PostgreSQL every process's, and ended
+    // sessions and revoked tokens: migrations 2026-11-27-0370 and 2026-11-28-0440) re-checks the sockets
+    // within a moment; the periodic re-check stays the bound when a notice is missed.
+    this.stopListening = onAccessChanged(() => this.recheckShortly());
+  }
+
+  /** Re-checks every connection shortly (notices come in bursts: one re-check for a burst). */
+  private recheckShortly(): void {
+    if (this.closed || this.recheckSoon) return;
+    if (this.hocuspocus.getConnectionsCount() === 0) return;
+    this.recheckSoon = setTimeout(() => {
+      this.recheckSoon = null;
+      void this.recheck();
+    }, 200);
+    this.recheckSoon.unref();
   }
 
   /** Takes the upgrades of /v1/live on `server`; other upgrades are left to their handlers. */
@@ -108,6 +133,8 @@ export class LiveServer {
   async close(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearInterval(timer);
+    this.stopListening();
+    if (this.recheckSoon) clearTimeout(this.recheckSoon);
     for (const document of [...this.hocuspocus.documents.values()]) {
       await this.store(document).catch((error: unknown) => this.log.error({ err: error, document: document.name }, 'live document not written at shutdown'));
     }
@@ -123,19 +150,21 @@ export class LiveServer {
     return {
       onAuthenticate: async ({ documentName, token, requestHeaders, context, connectionConfig }) => {
         try {
-          const name = parseLiveName(documentName);
+          const name = presenceName(documentName) ?? parseLiveName(documentName);
           const credentials: LiveCredentials = { headers: requestHeaders, token: token ?? '', ip: (context as { ip?: string | null }).ip ?? null };
           const actor = await authenticateLive(services, this.tokens, credentials);
           const grant = await authorizeLive(services, actor, name);
           // Hocuspocus makes the connection with this configuration: a read-only one's updates are refused.
-          connectionConfig.readOnly = grant.readOnly;
-          const additions: LiveContext = { actor, name, readOnly: grant.readOnly, credentials, limits: new LiveLimits(config.live) };
+          // A presence channel carries awareness only: nobody writes to it.
+          connectionConfig.readOnly = grant.readOnly || presenceName(documentName) !== null;
+          const additions: LiveContext = { actor, name, readOnly: connectionConfig.readOnly, credentials, limits: new LiveLimits(config.live) };
           return additions;
         } catch (error) {
           throw refusalOf(error);
         }
       },
       onLoadDocument: async ({ document, documentName, context }) => {
+        if (presenceName(documentName)) return document;
         const name = parseLiveName(documentName);
         const ctx = createContext(services, (context as LiveContext).actor);
         let stored = await loadLive(ctx, name);
@@ -157,7 +186,7 @@ export class LiveServer {
         }
         const payload = syncUpdateOf(update);
         this.metrics.messages.inc();
-        if (!payload || connection.readOnly) return;
+        if (!payload || connection.readOnly || !('pageId' in live.name)) return;
         // An empty update (a client with nothing the server lacks) is two bytes: nothing to keep.
         if (payload.byteLength <= 2) return;
         const size = this.metrics.size(documentName) + payload.byteLength;
@@ -176,6 +205,7 @@ export class LiveServer {
       afterUnloadDocument: async ({ documentName }) => {
         this.metrics.forget(documentName);
         this.lastEditors.delete(documentName);
+        this.forcedAt.delete(documentName);
       },
     };
   }
@@ -186,6 +216,7 @@ export class LiveServer {
    * last edits before people stop typing always reach the change request (and their browsers say so).
    */
   private async write(document: Document, documentName: string): Promise<void> {
+    if (presenceName(documentName)) return;
     if (this.writing.has(documentName)) {
       this.writeAgain.add(documentName);
       return;
@@ -251,6 +282,18 @@ export class LiveServer {
         const document = this.hocuspocus.documents.get(row.name);
         if (document) await this.store(document).catch(() => undefined);
       }
+      // Stored updates nobody wrote in time: a write skipped because another process held the document's
+      // Redis lock (and then stopped, or was killed holding it) is not retried by Hocuspocus, so the text
+      // acknowledged before would wait for the next keystroke. Written here, at most every few seconds each.
+      const config = this.services.config.live;
+      const before = new Date(this.services.clock.now().getTime() - config.maxWaitMs - config.idleMs).toISOString();
+      const stale = await this.services.db.selectFrom('live_updates').select('document').distinct().where('document', 'in', names).where('created_at', '<', before).execute();
+      for (const { document: name } of stale) {
+        if (this.writing.has(name) || (this.forcedAt.get(name) ?? 0) > Date.now() - 5000) continue;
+        this.forcedAt.set(name, Date.now());
+        const document = this.hocuspocus.documents.get(name);
+        if (document) await this.store(document).catch(() => undefined);
+      }
     } catch (error) {
       this.log.warn({ err: error }, 'live documents: could not compare with their change requests');
     }
@@ -259,14 +302,34 @@ export class LiveServer {
   /** Re-checks every connection's session or token and access; a revoked or changed one is closed. */
   private async recheck(): Promise<void> {
     if (this.closed) return;
+    if (this.rechecking) {
+      this.recheckAgain = true;
+      return;
+    }
+    this.rechecking = true;
+    try {
+      do {
+        this.recheckAgain = false;
+        await this.recheckOnce();
+      } while (this.recheckAgain && !this.closed);
+    } finally {
+      this.rechecking = false;
+    }
+  }
+
+  private async recheckOnce(): Promise<void> {
     for (const document of this.hocuspocus.documents.values()) {
       for (const { connection } of document.getConnections().map((connection) => ({ connection }))) {
         const live = connection.context as LiveContext | undefined;
         if (!live?.credentials) continue;
         try {
+          // A re-check asks the database, not the token cache: the notice of a revoked token may reach this
+          // process before the token cache's own notice does.
+          const token = live.credentials.token.trim();
+          if (token) this.tokens.forget(hashToken(token));
           const actor = await authenticateLive(this.services, this.tokens, live.credentials);
           const grant = await authorizeLive(this.services, actor, live.name);
-          if (grant.readOnly !== live.readOnly) connection.close({ code: 4409, reason: 'permissions changed: reconnect' } as never);
+          if ((grant.readOnly || !('pageId' in live.name)) !== live.readOnly) connection.close({ code: 4409, reason: 'permissions changed: reconnect' } as never);
         } catch (error) {
           const refusal = refusalOf(error);
           if (refusal.code === 4500) continue;

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
 import { createSpace, editContent } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
+import * as Y from 'yjs';
 import { liveClient, until, type LiveClient } from './clients.ts';
 
 /**
@@ -106,9 +107,32 @@ for (const dialect of dialects) {
       await until('the outsider is refused', () => outsider.denied.length > 0);
       const nobody = connect('not-a-token', cr.name);
       await until('a bad token is refused', () => nobody.denied.length > 0);
-      const bad = connect(world.admin.token, `${world.organizationId}/${spaceId}/${cr.id}`);
+      const bad = connect(world.admin.token, `${world.organizationId}/${spaceId}`);
       await until('a malformed name is refused', () => bad.denied.length > 0);
       assert.match(bad.denied[0], /organization\/space\/changeRequest\/page/);
+      // The change request's presence channel is the change request's: refused to whoever may not read it.
+      const peeker = connect(world.outsider.token, `${world.organizationId}/${spaceId}/${cr.id}`);
+      await until('the outsider is refused the presence channel', () => peeker.denied.length > 0);
+    });
+
+    it('carries who is on which page on the change request\'s presence channel, which nobody can write to', async () => {
+      const cr = await newChangeRequest();
+      const channel = `${world.organizationId}/${spaceId}/${cr.id}`;
+      const editor = connect(world.members.edit.token, channel);
+      const reader = connect(world.members.read.token, channel);
+      await until('both are connected', () => editor.provider.isAuthenticated && reader.provider.isAuthenticated);
+      assert.equal(editor.provider.authorizedScope, 'readonly');
+      editor.provider.setAwarenessField('pageId', pageId);
+      await until('the reader sees the editor on the page', () => [...reader.provider.awareness!.getStates().values()].some((state) => state.pageId === pageId));
+      // Content sent to the channel is not applied: another client never receives it.
+      editor.doc.getXmlFragment('default').insert(0, [new Y.XmlElement('paragraph')]);
+      // Sent after the update on the same socket: once the reader sees it, the server has had the update.
+      editor.provider.setAwarenessField('after', true);
+      await until('the server has had the update', () => [...reader.provider.awareness!.getStates().values()].some((state) => state.after === true));
+      const late = connect(world.admin.token, channel);
+      await until('a third client is synced', () => late.provider.isSynced);
+      assert.equal(late.doc.getXmlFragment('default').length, 0);
+      assert.equal(reader.doc.getXmlFragment('default').length, 0);
     });
 
     it('closes a connection whose token is revoked, and one that sends an update over the limit, with the reason', async () => {

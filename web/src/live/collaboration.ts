@@ -14,9 +14,11 @@ function carets(live: LiveDocument): AnyExtension {
     addProseMirrorPlugins() {
       return [
         yCursorPlugin(live.provider.awareness!, {
-          cursorBuilder: (user: { name?: string; colour?: number }) => {
+          cursorBuilder: (user: { name?: string; colour?: number }, clientId: number) => {
             const caret = document.createElement('span');
             caret.className = `live-caret live-colour-${user.colour ?? 0}`;
+            // Whose caret it is: following a person scrolls to theirs (web/src/live/follow.ts).
+            caret.dataset.client = String(clientId);
             const label = document.createElement('span');
             label.className = 'live-caret-name';
             label.textContent = user.name ?? '?';

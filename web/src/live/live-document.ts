@@ -1,4 +1,5 @@
 import { HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import { IndexeddbPersistence } from 'y-indexeddb';
 import { PacedProvider } from './paced-provider.ts';
 import * as Y from 'yjs';
 
@@ -28,12 +29,17 @@ export function colourOf(id: string): number {
  * One page of a change request opened live: its Yjs document on Quire's /v1/live socket, signed in by the
  * session cookie the browser sends with the upgrade. While the socket is down the document keeps every
  * edit; on reconnect the provider sends what the server lacks and receives what it missed (Yjs merges both).
+ * The document is also kept in this browser's IndexedDB (y-indexeddb, one database per document name), so
+ * edits made offline survive a closed tab: the page opened again loads them and the provider sends them.
  */
 export class LiveDocument {
   readonly doc = new Y.Doc();
   readonly provider: PacedProvider;
   private readonly socket: HocuspocusProviderWebsocket;
+  private readonly local: IndexeddbPersistence | null;
   state: LiveState = 'connecting';
+  /** The person whose caret this view follows (their awareness client id), until this person types or scrolls. */
+  following: number | null = null;
   readOnly = false;
   refusal: string | null = null;
   private listeners = new Set<() => void>();
@@ -79,6 +85,8 @@ export class LiveDocument {
         this.changed();
       },
     });
+    // Before the socket: what an earlier tab kept here (edits it could not send) joins the document first.
+    this.local = typeof indexedDB === 'undefined' ? null : new IndexeddbPersistence(`quire-live:${name}`, this.doc);
     // This browser's own edits change whether everything is saved.
     this.doc.on('update', (_update: Uint8Array, origin: unknown) => {
       if (origin !== this.provider) this.changed();
@@ -110,6 +118,13 @@ export class LiveDocument {
     return people.sort((a, b) => Number(b.self) - Number(a.self) || a.name.localeCompare(b.name));
   }
 
+  /** Follows `clientId`'s caret (null: stops following). */
+  follow(clientId: number | null): void {
+    if (this.following === clientId) return;
+    this.following = clientId;
+    this.changed();
+  }
+
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -121,8 +136,14 @@ export class LiveDocument {
 
   destroy(): void {
     this.listeners.clear();
+    const sent = !this.unsynced;
     this.provider.destroy();
     this.socket.destroy();
+    // Left with everything acknowledged: the server has it all, the browser's copy is not needed. Left with
+    // edits unsent (offline), the copy stays for the next opening. A closed tab runs none of this: its copy
+    // stays and merges (Yjs ignores what the server already has).
+    const local = this.local;
+    if (local) void (sent ? local.clearData() : local.destroy()).catch(() => undefined);
     this.doc.destroy();
   }
 }

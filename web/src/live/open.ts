@@ -1,5 +1,6 @@
 import { parseRoute } from '../app/router.ts';
 import { LiveDocument } from './live-document.ts';
+import { ChangeRequestPresence } from './presence-channel.ts';
 
 /**
  * The live document of a page of a change request, named `organization/space/changeRequest/page` (the
@@ -10,4 +11,10 @@ export function openLivePage(spaceId: string, changeRequestId: string, pageId: s
   const route = parseRoute(location.pathname);
   if (route.screen !== 'edit') return null;
   return new LiveDocument(`${route.organizationId}/${spaceId}/${changeRequestId}/${pageId}`, user);
+}
+
+/** The presence channel of a change request (who is on which page, for the tree); null without WebSocket. */
+export function openChangeRequestPresence(organizationId: string, spaceId: string, changeRequestId: string, user: { id: string; displayName: string; photoURL?: string }): ChangeRequestPresence | null {
+  if (typeof WebSocket === 'undefined') return null;
+  return new ChangeRequestPresence(`${organizationId}/${spaceId}/${changeRequestId}`, user);
 }

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { LiveDocument, Person } from './live-document.ts';
 import type { SaveStatus } from '../pages/page-saver.ts';
+import { followCarets } from './follow.ts';
 
-function initials(name: string): string {
+export function initials(name: string): string {
   return name
     .split(/\s+/)
     .filter(Boolean)
@@ -28,11 +29,13 @@ export function liveSaveStatus(status: SaveStatus, live: LiveDocument | null): S
 export function Presence(props: { live: LiveDocument }) {
   useLive(props.live);
   const live = props.live;
+  useEffect(() => followCarets(live, document.body), [live]);
   const people: Person[] = live.people();
+  const followed = people.find((person) => person.clientId === live.following);
   const status = live.refusal
     ? `Live editing stopped: ${live.refusal}`
     : live.state === 'offline'
-      ? 'Offline: your edits are kept here and merged when the connection is back.'
+      ? 'Offline: your edits are kept in this browser (even if you close it) and merged when the connection is back.'
       : live.state === 'connecting'
         ? 'Connecting…'
         : live.readOnly
@@ -44,14 +47,38 @@ export function Presence(props: { live: LiveDocument }) {
     <div class="live-people">
       <ul class="live-people" aria-label="People editing">
         {people.map((person) => (
-          <li key={person.clientId} class={`live-person live-colour-${person.colour}`} title={person.self ? `${person.name} (you)` : person.name} data-person={person.name}>
-            {person.photoURL ? <img src={person.photoURL} alt={person.name} /> : <><span aria-hidden="true">{initials(person.name)}</span><span class="visually-hidden">{person.self ? `${person.name} (you)` : person.name}</span></>}
+          <li key={person.clientId} class={`live-person live-colour-${person.colour}`} title={person.self ? `${person.name} (you)` : `Follow ${person.name}`} data-person={person.name}>
+            {person.self ? (
+              <Avatar person={person} label={`${person.name} (you)`} />
+            ) : (
+              // Following: the view scrolls to their caret and keeps up with it until you type or scroll.
+              <button type="button" class="live-follow" aria-pressed={live.following === person.clientId} onClick={() => live.follow(live.following === person.clientId ? null : person.clientId)}>
+                <Avatar person={person} label={`Follow ${person.name}`} />
+              </button>
+            )}
           </li>
         ))}
       </ul>
       <span class="live-status" role="status" data-live-state={live.refusal ? 'refused' : live.state}>
         {status}
       </span>
+      {followed && (
+        <span class="live-following" data-following={followed.name}>
+          Following {followed.name}: type or scroll to stop.
+        </span>
+      )}
     </div>
+  );
+}
+
+/** A person's photo or initials, with their name for screen readers. */
+export function Avatar(props: { person: { name: string; photoURL?: string }; label: string }) {
+  return props.person.photoURL ? (
+    <img src={props.person.photoURL} alt={props.label} />
+  ) : (
+    <>
+      <span aria-hidden="true">{initials(props.person.name)}</span>
+      <span class="visually-hidden">{props.label}</span>
+    </>
   );
 }

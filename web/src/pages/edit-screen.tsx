@@ -11,6 +11,7 @@ import { PageEditor } from './page-editor.tsx';
 import { NewPageMenu, type NewKind } from './new-page-menu.tsx';
 import { askEmoji, createFromMenu } from './tree-actions.ts';
 import { pageById } from './tree-drop.ts';
+import { useChangeRequestPresence } from '../live/tree-presence.tsx';
 
 /** Each opening of a page in the editor loads it afresh. */
 let visits = 0;
@@ -35,6 +36,8 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
     return { page: loaded, revision: current.revision };
   });
   const [error, setError] = useState<string | null>(null);
+  // Who is on which page of the change request (live co-editing), beside each page in the tree.
+  const people = useChangeRequestPresence(props.organizationId, spaceId, changeRequestId, pageId, Boolean(changeRequest.data && changeRequest.data.status !== 'merged'));
 
   const act = async (action: () => Promise<unknown>) => {
     setError(null);
@@ -85,7 +88,7 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
         {content.data.pages.length === 0 ? (
           <p class="empty">No pages yet: create the first one.</p>
         ) : (
-          <PageTree pages={content.data.pages} current={pageId} href={(id) => paths.edit(props.organizationId, spaceId, changeRequestId, id)} onMove={merged ? undefined : move} onRename={merged ? undefined : rename} onDelete={merged ? undefined : remove} onEmoji={merged ? undefined : setEmoji} />
+          <PageTree pages={content.data.pages} current={pageId} href={(id) => paths.edit(props.organizationId, spaceId, changeRequestId, id)} onMove={merged ? undefined : move} onRename={merged ? undefined : rename} onDelete={merged ? undefined : remove} onEmoji={merged ? undefined : setEmoji} people={people} />
         )}
         {!merged && (
           <>

@@ -4,6 +4,8 @@ import { followLink } from '../app/router.ts';
 import { emojiOf } from '../spaces/home-screen.tsx';
 import { canHold, dropZone, moveFor, type DropZone, type TreeMove } from './tree-drop.ts';
 import './page-tree.css';
+import type { Person } from '../live/live-document.ts';
+import { TreePeople } from '../live/tree-presence.tsx';
 
 /** The moves the keyboard (Alt+arrows) and the pointer (drag and drop) ask of the tree, carried out by the screen through the API. */
 export type { TreeMove };
@@ -62,6 +64,8 @@ export function PageTree(props: {
   onRename?: (page: RevisionPage) => void;
   onDelete?: (page: RevisionPage) => void;
   onEmoji?: (page: RevisionPage) => void;
+  /** Who else has each page open (live co-editing), shown beside it. */
+  people?: Map<string, Person[]>;
 }) {
   const tree = useRef<HTMLUListElement>(null);
   const placed = flatten(props.pages);
@@ -189,6 +193,7 @@ export function PageTree(props: {
             onPointerCancel={(event) => endDrag(event.currentTarget, event.pointerId)}
           >
             <span aria-hidden="true">{pageSign(page)}</span> {page.title || 'Untitled'}
+            <TreePeople people={props.people?.get(page.id)} />
           </a>
           {page.pages && page.pages.length > 0 && (
             <ul role="group" class="tree-group">

@@ -1,0 +1,209 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createSpace, editContent } from '../helpers/content-factory.ts';
+import { createWorld, type TestUser, type World } from '../helpers/factories.ts';
+import { needs } from '../helpers/system.ts';
+import { createSession } from '../../src/sessions/store.ts';
+import { assertAccessible, CHROMIUM, freePort } from '../workspace/support.ts';
+
+/**
+ * Live presence and offline work in Chromium: the page tree of a change request shows who has each page
+ * open; clicking a person's avatar follows their caret until you scroll; edits typed offline in a tab that
+ * is then closed come back when the page is opened again and reach the change request.
+ */
+const skip = needs('chromium');
+
+describe('live presence, following and offline edits in a browser [sqlite]', { skip }, () => {
+  let t: TestApp;
+  let world: World;
+  let base: string;
+  let browser: Browser;
+  let spaceId: string;
+  let notesId: string;
+  let otherId: string;
+  let changeRequestId: string;
+  const problems: string[] = [];
+  const body = (page: Page) => page.locator('.page-body');
+  const address = (pageId: string) => `${base}/o/${world.organizationId}/s/${spaceId}/cr/${changeRequestId}/p/${pageId}`;
+
+  async function until(what: string, check: () => Promise<boolean>, ms = 30_000): Promise<void> {
+    const end = Date.now() + ms;
+    while (!(await check())) {
+      if (Date.now() > end) throw new Error(`Timed out waiting until ${what}.`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  async function apiText(pageId: string): Promise<string> {
+    const read = await world.admin.api.get(`/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content/page/${pageId}`);
+    type Node = { object: string; nodes?: Node[]; leaves?: Array<{ text: string }> };
+    const text = (node: Node): string => (node.leaves ? node.leaves.map((leaf) => leaf.text).join('') : (node.nodes ?? []).map(text).join(''));
+    return (read.body.document.nodes as Node[]).map(text).join('\n');
+  }
+
+  async function person(user: TestUser): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 700 } });
+    const { secret } = await createSession(t.ctx, { userId: user.id, method: 'password', device: 'Chromium test', ip: '127.0.0.1' });
+    await context.addCookies([{ name: 'quire_session', value: secret, url: base, httpOnly: true, sameSite: 'Lax' }]);
+    // Test instrumentation: the page's WebSockets, so a test can cut them as a lost network would
+    // (Chromium's offline mode does not close open sockets).
+    await context.addInitScript(() => {
+      const sockets: WebSocket[] = [];
+      const Native = window.WebSocket;
+      window.WebSocket = class extends Native {
+        constructor(url: string | URL, protocols?: string | string[]) {
+          super(url, protocols);
+          sockets.push(this);
+        }
+      };
+      (window as unknown as { cutSockets: () => void }).cutSockets = () => {
+        for (const socket of sockets) socket.close();
+      };
+    });
+    return watch(await context.newPage());
+  }
+
+  function watch(page: Page): Page {
+    page.on('console', (message) => {
+      if (/Content.Security.Policy|Refused to/i.test(message.text())) problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('dialog', (dialog) => void dialog.accept());
+    return page;
+  }
+
+  async function openPage(page: Page, pageId: string, text: string): Promise<void> {
+    await page.goto(address(pageId));
+    await body(page).getByText(text).first().waitFor({ timeout: 30_000 });
+    await page.locator('[data-live-state="live"]').waitFor({ timeout: 30_000 });
+  }
+
+  const nameOf = async (page: Page) => page.evaluate(async () => ((await (await fetch('/auth/session')).json()) as { user: { displayName: string } }).user.displayName);
+
+  before(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    t = await createTestApp('sqlite', { QUIRE_PUBLIC_URL: base, QUIRE_LIVE_IDLE_MS: '300', QUIRE_LIVE_MAX_WAIT_MS: '2000' });
+    await t.app.listen({ host: '127.0.0.1', port });
+    world = await createWorld(t.ctx, t.app, t.clock);
+    spaceId = await createSpace(t.ctx, world.organizationId, { title: 'Handbook' });
+    // A long page (taller than the window), so following someone to its end has to scroll.
+    const paragraphs = Array.from({ length: 60 }, (_, i) => `Paragraph ${i + 1}.`).join('\n\n');
+    await editContent(t.ctx, spaceId, (writer) => {
+      notesId = writer.addPage({ type: 'document', title: 'Notes', markdown: `${paragraphs}\n` });
+      otherId = writer.addPage({ type: 'document', title: 'Other', markdown: 'Other text.\n' });
+    });
+    const created = await world.members.edit.api.post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'Live' });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    changeRequestId = created.body.id;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('shows who is on each page in the tree, and follows a person\'s caret until you scroll', async () => {
+    const alice = await person(world.members.edit);
+    const bob = await person(world.admin);
+    await openPage(alice, notesId, 'Paragraph 1.');
+    await openPage(bob, otherId, 'Other text.');
+    const [aliceName, bobName] = [await nameOf(alice), await nameOf(bob)];
+    const beside = (page: Page, pageId: string, name: string) => page.locator(`.tree-item[data-page="${pageId}"] .tree-people[data-people*="${name}"]`);
+
+    // The tree: Bob beside "Other" in Alice's, Alice beside "Notes" in Bob's; then Bob moves to Notes.
+    await beside(alice, otherId, bobName).waitFor({ timeout: 30_000 });
+    await beside(bob, notesId, aliceName).waitFor({ timeout: 30_000 });
+    assert.equal(await beside(alice, notesId, bobName).count(), 0);
+    await bob.locator(`.tree-item[data-page="${notesId}"]`).click();
+    await body(bob).getByText('Paragraph 1.', { exact: true }).waitFor();
+    await beside(alice, notesId, bobName).waitFor({ timeout: 30_000 });
+    await until('Bob is no longer shown on Other', async () => (await beside(alice, otherId, bobName).count()) === 0);
+    await assertAccessible(alice, 'page tree with people');
+
+    // Following: Bob clicks Alice's avatar; Alice writes at the end of the page, out of Bob's view.
+    await bob.locator('[data-live-state="live"]').waitFor({ timeout: 30_000 });
+    const follow = bob.getByRole('button', { name: `Follow ${aliceName}` });
+    await follow.click();
+    assert.equal(await follow.getAttribute('aria-pressed'), 'true');
+    await bob.locator(`[data-following="${aliceName}"]`).waitFor();
+    const inView = (page: Page) =>
+      page.evaluate((name) => {
+        const caret = [...document.querySelectorAll('.live-caret')].find((element) => element.textContent === name);
+        if (!caret) return false;
+        const box = caret.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight;
+      }, aliceName);
+    await body(alice).getByText('Paragraph 60.', { exact: true }).click();
+    await alice.keyboard.press('End');
+    await alice.keyboard.type(' Written at the end.', { delay: 20 });
+    await body(bob).getByText('Paragraph 60. Written at the end.').waitFor({ timeout: 30_000 });
+    await until('Bob\'s view shows Alice\'s caret at the end of the page', () => inView(bob));
+    // Alice goes back to the top: Bob's view goes with her.
+    await body(alice).getByText('Paragraph 2.', { exact: true }).click();
+    await alice.keyboard.type('!');
+    await until('Bob\'s view follows Alice back up', async () => (await inView(bob)) && (await bob.evaluate(() => window.scrollY)) < 400);
+
+    // Scrolling stops following.
+    await bob.mouse.move(600, 400);
+    await bob.mouse.wheel(0, 600);
+    await until('following stops', async () => (await follow.getAttribute('aria-pressed')) === 'false');
+    assert.equal(await bob.locator('.live-following').count(), 0);
+    await alice.context().close();
+    await bob.context().close();
+    assert.deepEqual(problems, []);
+  });
+
+  it('keeps edits typed offline in a tab that is then closed, and sends them when the page is opened again', async () => {
+    const carol = await person(world.members.edit);
+    await openPage(carol, otherId, 'Other text.');
+    const name = `quire-live:${world.organizationId}/${spaceId}/${changeRequestId}/${otherId}`;
+    await carol.context().setOffline(true);
+    await carol.evaluate(() => (window as unknown as { cutSockets: () => void }).cutSockets());
+    await carol.locator('[data-live-state="offline"], [data-live-state="connecting"]').waitFor({ timeout: 30_000 });
+    // The browser's copy holds the edit: the updates stored since typing began carry its characters in order
+    // (Yjs stores strings as UTF-8 inside its updates; a keystroke is an update).
+    const typed = ' Typed offline, then the tab was closed.';
+    const stored = () =>
+      carol.evaluate(
+        (database) =>
+          new Promise<string[]>((resolve) => {
+            const request = indexedDB.open(database);
+            request.onsuccess = () => {
+              const db = request.result;
+              if (!db.objectStoreNames.contains('updates')) return resolve([]);
+              const all = db.transaction('updates').objectStore('updates').getAll();
+              all.onsuccess = () => resolve((all.result as Uint8Array[]).map((update) => new TextDecoder().decode(update)));
+              all.onerror = () => resolve([]);
+            };
+            request.onerror = () => resolve([]);
+          }),
+        name,
+      );
+    const before = (await stored()).length;
+    await body(carol).getByText('Other text.').click();
+    await carol.keyboard.press('End');
+    await carol.keyboard.type(typed);
+    const inOrder = (text: string) => {
+      let at = 0;
+      for (const char of typed) {
+        at = text.indexOf(char, at);
+        if (at < 0) return false;
+        at++;
+      }
+      return true;
+    };
+    await until('the edit is in IndexedDB', async () => inOrder((await stored()).slice(before).join('')));
+    assert.ok(!(await apiText(otherId)).includes('tab was closed'));
+    // Closed without a chance to send (no beforeunload, no socket).
+    await carol.close();
+    await carol.context().setOffline(false);
+    const again = watch(await carol.context().newPage());
+    await openPage(again, otherId, 'Other text.');
+    await body(again).getByText('Typed offline, then the tab was closed.').waitFor({ timeout: 30_000 });
+    await until('the change request reads the edit typed offline', async () => (await apiText(otherId)) === 'Other text. Typed offline, then the tab was closed.');
+    assert.deepEqual(problems, []);
+  });
+});

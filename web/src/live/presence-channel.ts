@@ -1,0 +1,66 @@
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import * as Y from 'yjs';
+import { colourOf, type Person } from './live-document.ts';
+
+interface PresenceState {
+  user?: { id: string; name: string; photoURL?: string; colour: number };
+  pageId?: string | null;
+}
+
+/**
+ * Who is on which page of a change request, for the avatars in its page tree: the change request's presence
+ * channel on /v1/live (the document `organization/space/changeRequest`, with no content and read-only for
+ * everyone, src/live/names.ts), where each browser's awareness says the page it has open. One light channel
+ * per change request rather than every page's document: the tree shows all pages without opening each.
+ */
+export class ChangeRequestPresence {
+  private readonly doc = new Y.Doc();
+  private readonly socket: HocuspocusProviderWebsocket;
+  private readonly provider: HocuspocusProvider;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(name: string, user: { id: string; displayName: string; photoURL?: string }) {
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    this.socket = new HocuspocusProviderWebsocket({ url: `${scheme}://${location.host}/v1/live`, delay: 500, minDelay: 250, factor: 1.5, maxDelay: 10_000 });
+    this.provider = new HocuspocusProvider({ websocketProvider: this.socket, name, document: this.doc, token: '', onAwarenessChange: () => this.changed() });
+    this.provider.attach();
+    this.provider.setAwarenessField('user', { id: user.id, name: user.displayName, photoURL: user.photoURL, colour: colourOf(user.id) });
+  }
+
+  /** Says which page this browser has open (null: none). */
+  setPage(pageId: string | null): void {
+    this.provider.setAwarenessField('pageId', pageId);
+  }
+
+  /** The other people of the change request, by the page they have open. */
+  byPage(): Map<string, Person[]> {
+    const pages = new Map<string, Person[]>();
+    const awareness = this.provider.awareness;
+    if (!awareness) return pages;
+    for (const [clientId, state] of awareness.getStates()) {
+      const { user, pageId } = state as PresenceState;
+      if (!user || !pageId || clientId === awareness.clientID) continue;
+      const people = pages.get(pageId) ?? [];
+      people.push({ clientId, id: user.id, name: user.name, photoURL: user.photoURL, colour: user.colour, self: false });
+      pages.set(pageId, people);
+    }
+    for (const people of pages.values()) people.sort((a, b) => a.name.localeCompare(b.name));
+    return pages;
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  destroy(): void {
+    this.listeners.clear();
+    this.provider.destroy();
+    this.socket.destroy();
+    this.doc.destroy();
+  }
+}
