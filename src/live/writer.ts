@@ -8,6 +8,8 @@ import { patchPageIn } from '../modules/page-edits/service.ts';
 import { documentOf, updateTowards, yDocFor } from './model.ts';
 import type { LiveName } from './names.ts';
 import { compactLive, loadLive } from './store.ts';
+import { findRevision } from '../content/revisions.ts';
+import { loadTree } from '../content/tree.ts';
 
 /**
  * A live document and the change request's page: the page read into a new document, and the document
@@ -33,6 +35,25 @@ async function pageDocument(ctx: Context, name: LiveName): Promise<{ document: D
   const view = await getChangeRequestPage(ctx, name.spaceId, name.changeRequestId, name.pageId, { format: 'document' });
   const body = await view.body();
   return { document: body && body.format === 'document' ? body.document : undefined, revision: view.revision.id };
+}
+
+/** The hash of a page's body (its Markdown object) at a revision; undefined when the page or revision is not there. */
+async function bodyAt(ctx: Context, revisionId: string, pageId: string): Promise<string | undefined> {
+  const revision = await findRevision(ctx, revisionId);
+  if (!revision) return undefined;
+  return (await loadTree(ctx, revision.root)).byId.get(pageId)?.node.body;
+}
+
+/**
+ * Whether the page's body changed since the revision the live document last agreed with: by the API, Git or
+ * another writer. A change elsewhere in the change request (another page, this page's title or position) is
+ * not one: laying the written page back then would only bring the writer's normalisation into the editors,
+ * under the caret of someone typing.
+ */
+async function bodyChangedSince(ctx: Context, baseRevision: string | null, currentRevision: string, pageId: string): Promise<boolean> {
+  if (!baseRevision) return true;
+  if (baseRevision === currentRevision) return false;
+  return (await bodyAt(ctx, baseRevision, pageId)) !== (await bodyAt(ctx, currentRevision, pageId));
 }
 
 interface Log {
@@ -81,10 +102,10 @@ export async function writeLive(services: AppServices, name: LiveName, doc: Y.Do
   }
   const body = written.page ? await written.page.body() : null;
   const merged = body && body.format === 'document' ? body.document : undefined;
-  // Laid back into the live document only when the API changed the page since the last write: otherwise the
+  // Laid back into the live document only when the page's body changed since the last write: otherwise the
   // written page differs from the live one by the writer's normalisation alone, and laying that back made
   // the editors normalise again, a new edit that was written again, without end (the page never "saved").
-  const extra = merged && current.revision !== stored.baseRevision ? await updateTowards(at, merged) : null;
+  const extra = merged && (await bodyChangedSince(operator, stored.baseRevision, current.revision, name.pageId)) ? await updateTowards(at, merged) : null;
   if (extra) Y.applyUpdate(doc, extra, null);
   // The state vector of what was written: a browser whose own edits it covers shows them as saved.
   return { size: await compactLive(operator, name, extra, written.revision), written: Y.encodeStateVectorFromUpdate(at) };
