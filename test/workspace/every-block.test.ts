@@ -102,6 +102,8 @@ describe('every block through the editor [sqlite]', { skip }, () => {
     }
     await open.getByRole('button', { name: confirm }).click();
     await open.waitFor({ state: 'detached' });
+    // The editor takes the focus back at its next frame: keys typed before then would go elsewhere.
+    await page.locator('.page-body.ProseMirror-focused').waitFor();
   }
 
   async function paste(data: Record<string, string>): Promise<void> {

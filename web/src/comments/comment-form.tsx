@@ -41,8 +41,13 @@ export function CommentForm(props: { label: string; action: string; onSend: (mar
     setText(next);
     setPicked((list) => (list.some((p) => p.id === person.id) ? list : [...list, person]));
     setQuery(null);
+    // The box and its caret are set now, not after the next render: a caret set later would move back over
+    // what was typed meanwhile.
     const caret = query.start + person.name.length + 2;
-    requestAnimationFrame(() => box.current?.setSelectionRange(caret, caret));
+    if (box.current) {
+      box.current.value = next;
+      box.current.setSelectionRange(caret, caret);
+    }
   };
   const typed = (element: HTMLTextAreaElement) => {
     setText(element.value);
