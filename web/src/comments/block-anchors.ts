@@ -1,7 +1,5 @@
-import { Extension, type Editor } from '@tiptap/core';
+import type { Editor } from '@tiptap/core';
 import type { Node as ProseMirrorNode } from '@tiptap/pm/model';
-import { Plugin, PluginKey } from '@tiptap/pm/state';
-import { Decoration, DecorationSet } from '@tiptap/pm/view';
 
 /**
  * Comments on a block of the page. A page's Markdown keeps no ids for its blocks, so a block is named by
@@ -40,7 +38,8 @@ export interface BlockAnchor {
   preview: string;
 }
 
-const key = new PluginKey<DecorationSet>('block-comments');
+/** The transaction meta that tells the editor's marks (block-comment-marks.ts) to be drawn again. */
+export const BLOCK_COMMENTS_CHANGED = 'block-comments-changed';
 
 class BlockComments {
   editor: Editor | null = null;
@@ -57,7 +56,7 @@ class BlockComments {
 
   changed(): void {
     for (const listener of this.listeners) listener();
-    if (this.editor && !this.editor.isDestroyed) this.editor.view.dispatch(this.editor.state.tr.setMeta(key, true));
+    if (this.editor && !this.editor.isDestroyed) this.editor.view.dispatch(this.editor.state.tr.setMeta(BLOCK_COMMENTS_CHANGED, true));
   }
 
   register(editor: Editor): () => void {
@@ -113,28 +112,3 @@ class BlockComments {
 }
 
 export const blockComments = new BlockComments();
-
-/** Marks the blocks that have open comments (class `has-comments`). */
-export const BlockCommentMarks = Extension.create({
-  name: 'blockCommentMarks',
-  addProseMirrorPlugins() {
-    const decorate = (doc: ProseMirrorNode) => {
-      const marks: Decoration[] = [];
-      if (blockComments.anchored.size)
-        doc.forEach((node, pos) => {
-          if (blockComments.anchored.has(anchorOf(node))) marks.push(Decoration.node(pos, pos + node.nodeSize, { class: 'has-comments' }));
-        });
-      return DecorationSet.create(doc, marks);
-    };
-    return [
-      new Plugin<DecorationSet>({
-        key,
-        state: {
-          init: (_, state) => decorate(state.doc),
-          apply: (tr, set) => (tr.docChanged || tr.getMeta(key) ? decorate(tr.doc) : set),
-        },
-        props: { decorations: (state) => key.getState(state) },
-      }),
-    ];
-  },
-});

@@ -2,7 +2,6 @@ import { useEffect, useState } from 'preact/hooks';
 import { useSession } from '../account/session.ts';
 import type { Person } from './live-document.ts';
 import { openChangeRequestPresence } from './open.ts';
-import { Avatar } from './presence.tsx';
 
 /**
  * The people of a change request by the page they have open, kept up to date from its presence channel
@@ -27,21 +26,4 @@ export function useChangeRequestPresence(organizationId: string, spaceId: string
   }, [organizationId, spaceId, changeRequestId, enabled]);
   useEffect(() => channel?.setPage(pageId ?? null), [channel, pageId]);
   return people;
-}
-
-/** The avatars beside a page in the tree: who else has it open. */
-export function TreePeople(props: { people: Person[] | undefined }) {
-  if (!props.people?.length) return null;
-  const names = props.people.map((person) => person.name).join(', ');
-  return (
-    <span class="tree-people" data-people={names}>
-      <span class="visually-hidden">{` (open by ${names})`}</span>
-      {props.people.slice(0, 3).map((person) => (
-        <span key={person.clientId} class={`tree-person live-colour-${person.colour}`} aria-hidden="true" title={person.name}>
-          <Avatar person={person} label="" />
-        </span>
-      ))}
-      {props.people.length > 3 && <span class="tree-person tree-person-more" aria-hidden="true">+{props.people.length - 3}</span>}
-    </span>
-  );
 }

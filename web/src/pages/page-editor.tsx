@@ -20,7 +20,8 @@ import { UploadQueue } from '../files/upload-queue.ts';
 import { guardWindowDrops, placeUpload, UploadDrop, uploadInto } from '../files/upload-drop.ts';
 import { UploadsView } from '../files/uploads-view.tsx';
 // Comments on blocks (web/src/comments/block-anchors.ts).
-import { BlockCommentMarks, blockComments } from '../comments/block-anchors.ts';
+import { blockComments } from '../comments/block-anchors.ts';
+import { BlockCommentMarks } from '../comments/block-comment-marks.ts';
 import { BlockCommentButton } from '../comments/block-comment-button.tsx';
 
 const UNSAVED = 'This page has changes that are not saved yet. Leave anyway?';

@@ -5,7 +5,7 @@ import { emojiOf } from '../spaces/home-screen.tsx';
 import { canHold, dropZone, moveFor, type DropZone, type TreeMove } from './tree-drop.ts';
 import './page-tree.css';
 import type { Person } from '../live/live-document.ts';
-import { TreePeople } from '../live/tree-presence.tsx';
+import { TreePeople } from '../live/tree-people.tsx';
 
 /** The moves the keyboard (Alt+arrows) and the pointer (drag and drop) ask of the tree, carried out by the screen through the API. */
 export type { TreeMove };
