@@ -4,32 +4,13 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import pg from 'pg';
+import { createScratchDatabase } from './helpers/scratch-database.ts';
 
 const QUIRE = join(import.meta.dirname, '..', 'bin', 'quire');
 
 function quire(args: string[], env: Record<string, string>) {
   const run = spawnSync(QUIRE, args, { env: { ...process.env, QUIRE_LOG_LEVEL: 'warn', ...env }, encoding: 'utf8', timeout: 60_000 });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
-}
-
-async function withPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `quire_cli_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(process.env.TEST_DATABASE_URL!);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
 }
 
 const targets: Array<[string, () => Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }>]> = [
@@ -41,7 +22,7 @@ const targets: Array<[string, () => Promise<{ env: Record<string, string>; clean
 if (process.env.TEST_DATABASE_URL) {
   targets.push(['postgres', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'quire-cli-'));
-    const db = await withPostgresDatabase();
+    const db = await createScratchDatabase('cli');
     return {
       env: { QUIRE_DATA_DIR: dir, QUIRE_DATABASE_URL: db.url },
       cleanup: async () => {

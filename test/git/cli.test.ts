@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
 import { loadConfig, resolveMasterKey } from '../../src/config.ts';
 import { createContext } from '../../src/context.ts';
 import { getObject } from '../../src/content/objects.ts';
@@ -15,6 +14,7 @@ import { loadTree, walkPages } from '../../src/content/tree.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { createServices } from '../../src/services.ts';
 import { createSpace, currentRevision, editContent } from '../helpers/content-factory.ts';
+import { createScratchDatabase } from '../helpers/scratch-database.ts';
 import { PASSWORD, startGitServer, type GitServer } from './server.ts';
 import { needs } from '../helpers/system.ts';
 
@@ -39,20 +39,11 @@ const targets: Array<[string, () => Promise<{ env: Record<string, string>; clean
 if (process.env.TEST_DATABASE_URL) {
   targets.push(['postgres', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'quire-git-cli-'));
-    const name = `quire_gitcli_${process.pid}_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.pathname = `/${name}`;
+    const db = await createScratchDatabase('gitcli');
     return {
-      env: { QUIRE_DATA_DIR: dir, QUIRE_DATABASE_URL: url.toString() },
+      env: { QUIRE_DATA_DIR: dir, QUIRE_DATABASE_URL: db.url },
       cleanup: async () => {
-        const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-        await client.connect();
-        await client.query(`drop database if exists ${name} with (force)`);
-        await client.end();
+        await db.drop();
         rmSync(dir, { recursive: true, force: true });
       },
     };

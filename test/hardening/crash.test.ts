@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { dialects } from '../helpers/app.ts';
+import { createScratchDatabase, type ScratchDatabase } from '../helpers/scratch-database.ts';
 import { runQuire, startQuire, type QuireProcess } from '../scale/cluster.ts';
 
 /**
@@ -106,7 +107,7 @@ async function readWhole(api: ReturnType<typeof clientOf>, content: string): Pro
 for (const dialect of dialects) {
   describe(`SIGKILL under a write load, then restart [${dialect}]`, { timeout: 600_000 }, () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'quire-crash-'));
-    let database = '';
+    let database: ScratchDatabase | null = null;
     let databaseUrl = '';
     let env: Record<string, string>;
     let token: string;
@@ -135,14 +136,8 @@ for (const dialect of dialects) {
     before(async () => {
       env = { QUIRE_DATA_DIR: dataDir, QUIRE_SECRET_KEY: randomBytes(32).toString('hex'), QUIRE_RATE_LIMIT: '0' };
       if (dialect === 'postgres') {
-        database = `quire_crash_${randomBytes(5).toString('hex')}`;
-        const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-        await admin.connect();
-        await admin.query(`create database ${database}`);
-        await admin.end();
-        const url = new URL(process.env.TEST_DATABASE_URL!);
-        url.pathname = `/${database}`;
-        databaseUrl = url.toString();
+        database = await createScratchDatabase('crash');
+        databaseUrl = database.url;
         env.QUIRE_DATABASE_URL = databaseUrl;
       }
       const init = runQuire(['init', '--org', 'Crash Docs', '--email', 'owner@example.com', '--json'], env);
@@ -156,12 +151,7 @@ for (const dialect of dialects) {
         await quire.exited;
       }
       rmSync(dataDir, { recursive: true, force: true });
-      if (database) {
-        const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-        await admin.connect();
-        await admin.query(`drop database if exists ${database} with (force)`);
-        await admin.end();
-      }
+      await database?.drop();
     });
 
     it(`keeps every acknowledged write through ${ROUNDS} kills`, async (t) => {

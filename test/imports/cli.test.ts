@@ -5,13 +5,13 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import pg from 'pg';
 import { loadConfig } from '../../src/config.ts';
 import { createContext, type Context } from '../../src/context.ts';
 import { loadTree } from '../../src/content/tree.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { createServices } from '../../src/services.ts';
 import { createSpace } from '../helpers/content-factory.ts';
+import { createScratchDatabase } from '../helpers/scratch-database.ts';
 import { buildZip, PNG } from './helpers.ts';
 
 const QUIRE = join(import.meta.dirname, '..', '..', 'bin', 'quire');
@@ -19,20 +19,6 @@ const QUIRE = join(import.meta.dirname, '..', '..', 'bin', 'quire');
 function quire(args: string[], env: Record<string, string>) {
   const run = spawnSync(QUIRE, args, { env: { ...process.env, QUIRE_LOG_LEVEL: 'warn', ...env }, encoding: 'utf8', timeout: 60_000 });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
-}
-
-async function postgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `quire_import_cli_${process.pid}_${Date.now()}`;
-  const run = async (sql: string) => {
-    const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await client.connect();
-    await client.query(sql);
-    await client.end();
-  };
-  await run(`create database ${name}`);
-  const url = new URL(process.env.TEST_DATABASE_URL!);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
 }
 
 /** Works on the CLI's database directly, as the operator: no user, the CLI's own blob folder. */
@@ -66,7 +52,7 @@ const targets: Array<[string, () => Promise<{ env: Record<string, string>; clean
 if (process.env.TEST_DATABASE_URL) {
   targets.push(['postgres', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'quire-import-cli-'));
-    const db = await postgresDatabase();
+    const db = await createScratchDatabase('import_cli');
     return { env: { QUIRE_DATA_DIR: dir, QUIRE_DATABASE_URL: db.url }, cleanup: async () => { await db.drop(); rmSync(dir, { recursive: true, force: true }); } };
   }]);
 }

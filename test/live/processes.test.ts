@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
 import { apiOf, runQuire, startQuire, type QuireProcess } from '../scale/cluster.ts';
 import { liveClient, until, type LiveClient } from './clients.ts';
 import { needs, testRedisUrl } from '../helpers/system.ts';
+import { createScratchDatabase, type ScratchDatabase } from '../helpers/scratch-database.ts';
 
 /**
  * Three real `bin/quire serve` processes on one PostgreSQL database and one Redis (QUIRE_REDIS_URL, as
@@ -15,12 +15,11 @@ import { needs, testRedisUrl } from '../helpers/system.ts';
 const redisUrl = testRedisUrl;
 
 describe('live co-editing across three processes on one PostgreSQL and one Redis', { skip: (!process.env.TEST_DATABASE_URL && 'needs TEST_DATABASE_URL') || needs('redis'), timeout: 600_000 }, () => {
-  let database: string;
+  let database: ScratchDatabase | undefined;
   let processes: QuireProcess[] = [];
   let token: string;
   let organizationId: string;
   const clients: LiveClient[] = [];
-  const admin = () => new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
   const api = (i: number) => apiOf(processes[i].base, token);
   const wsOf = (i: number) => `${processes[i].base.replace('http', 'ws')}/v1/live`;
   let spaceId: string;
@@ -34,15 +33,9 @@ describe('live co-editing across three processes on one PostgreSQL and one Redis
   const markdown = async (i = 0) => (await api(i).get(`/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content/page/${pageId}?format=markdown`)).body.markdown as string;
 
   before(async () => {
-    database = `quire_live_${randomBytes(5).toString('hex')}`;
-    const client = admin();
-    await client.connect();
-    await client.query(`create database ${database}`);
-    await client.end();
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.pathname = `/${database}`;
+    database = await createScratchDatabase('live');
     const env = {
-      QUIRE_DATABASE_URL: url.toString(),
+      QUIRE_DATABASE_URL: database.url,
       QUIRE_SECRET_KEY: randomBytes(32).toString('hex'),
       QUIRE_PUBLIC_URL: 'http://docs.example.test',
       QUIRE_REDIS_URL: redisUrl,
@@ -70,10 +63,7 @@ describe('live co-editing across three processes on one PostgreSQL and one Redis
     for (const client of clients) client.destroy();
     for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGKILL');
     await Promise.all(processes.map((p) => p.exited));
-    const client = admin();
-    await client.connect();
-    await client.query(`drop database if exists ${database} with (force)`);
-    await client.end();
+    await database?.drop();
   });
 
   const name = () => `${organizationId}/${spaceId}/${changeRequestId}/${pageId}`;

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { buildZip, dataUrl, PNG } from '../imports/helpers.ts';
 import { apiOf, runQuire, startQuire, type QuireProcess } from './cluster.ts';
 import { startLocalS3, type LocalS3 } from './s3-server.ts';
+import { createScratchDatabase, type ScratchDatabase } from '../helpers/scratch-database.ts';
 
 /**
  * Three real `bin/quire serve` processes on one PostgreSQL database and one S3 bucket, driven together:
@@ -16,12 +17,11 @@ import { startLocalS3, type LocalS3 } from './s3-server.ts';
 describe('three processes on one PostgreSQL database and one S3 bucket', { skip: !process.env.TEST_DATABASE_URL && 'needs TEST_DATABASE_URL', timeout: 600_000 }, () => {
   let s3: LocalS3;
   let databaseUrl: string;
-  let database: string;
+  let database: ScratchDatabase | undefined;
   let processes: QuireProcess[] = [];
   let token: string;
   let organizationId: string;
   let env: Record<string, string>;
-  const admin = () => new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
   const query = async <T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> => {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
@@ -34,14 +34,8 @@ describe('three processes on one PostgreSQL database and one S3 bucket', { skip:
   const api = (i: number) => apiOf(processes[i].base, token);
 
   before(async () => {
-    database = `quire_mp_${randomBytes(5).toString('hex')}`;
-    const client = admin();
-    await client.connect();
-    await client.query(`create database ${database}`);
-    await client.end();
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.pathname = `/${database}`;
-    databaseUrl = url.toString();
+    database = await createScratchDatabase('mp');
+    databaseUrl = database.url;
     s3 = await startLocalS3();
     env = {
       QUIRE_DATABASE_URL: databaseUrl,
@@ -62,10 +56,7 @@ describe('three processes on one PostgreSQL database and one S3 bucket', { skip:
     for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGKILL');
     await Promise.all(processes.map((p) => p.exited));
     await s3?.close();
-    const client = admin();
-    await client.connect();
-    await client.query(`drop database if exists ${database} with (force)`);
-    await client.end();
+    await database?.drop();
   });
 
   let spaceId: string;

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { apiOf, runQuire, startQuire, type QuireProcess } from './cluster.ts';
 import { needs, nginxPath } from '../helpers/system.ts';
+import { createScratchDatabase, type ScratchDatabase } from '../helpers/scratch-database.ts';
 
 /**
  * The nginx configuration that docs/operations.md gives, exercised as written: the test takes the ```nginx
@@ -38,28 +38,21 @@ async function freePort(): Promise<number> {
 }
 
 describe('the documented nginx configuration in front of two processes', { skip, timeout: 300_000 }, () => {
-  let database: string;
+  let database: ScratchDatabase | undefined;
   let processes: QuireProcess[] = [];
   let nginx: ChildProcess | undefined;
   let folder: string;
   let proxy: string;
   let token: string;
   let organizationId: string;
-  const admin = () => new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
   /** Requests a process logged (Fastify's "incoming request" lines name the URL) for a path. */
   const served = (p: QuireProcess, path: string) => p.log.filter((line) => line.includes('"incoming request"') && line.includes(path)).length;
 
   before(async () => {
-    database = `quire_proxy_${randomBytes(5).toString('hex')}`;
-    const client = admin();
-    await client.connect();
-    await client.query(`create database ${database}`);
-    await client.end();
-    const url = new URL(process.env.TEST_DATABASE_URL!);
-    url.pathname = `/${database}`;
+    database = await createScratchDatabase('proxy');
     const port = await freePort();
     proxy = `http://127.0.0.1:${port}`;
-    const env = { QUIRE_DATABASE_URL: url.toString(), QUIRE_SECRET_KEY: randomBytes(32).toString('hex'), QUIRE_PUBLIC_URL: proxy, QUIRE_DRAIN_SECONDS: '3' };
+    const env = { QUIRE_DATABASE_URL: database.url, QUIRE_SECRET_KEY: randomBytes(32).toString('hex'), QUIRE_PUBLIC_URL: proxy, QUIRE_DRAIN_SECONDS: '3' };
     const init = runQuire(['init', '--org', 'Proxy Docs', '--email', 'owner@example.com', '--json'], env);
     assert.equal(init.status, 0, init.stderr);
     ({ token, organization: organizationId } = JSON.parse(init.stdout));
@@ -105,10 +98,7 @@ describe('the documented nginx configuration in front of two processes', { skip,
     nginx?.kill('SIGQUIT');
     for (const p of processes) if (p.child.exitCode === null) p.child.kill('SIGKILL');
     await Promise.all(processes.map((p) => p.exited));
-    const client = admin();
-    await client.connect();
-    await client.query(`drop database if exists ${database} with (force)`);
-    await client.end();
+    await database?.drop();
     if (folder) rmSync(folder, { recursive: true, force: true });
   });
 
