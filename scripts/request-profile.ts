@@ -35,6 +35,7 @@ import { createOrganization } from '../src/modules/orgs/service.ts';
 import { issueApiToken } from '../src/modules/users/service.ts';
 import { FolderBlobStore } from '../src/storage/blobs.ts';
 import { fillSpace } from '../bench/seed.ts';
+import { warmPageStats } from '../src/published/warm-pages.ts';
 
 const overHttp = process.argv.includes('--http');
 const positional = process.argv.slice(2).filter((a) => a !== '--http');
@@ -68,6 +69,9 @@ function statementKind(source: string): string {
     };
   }
 }
+
+/** Warm published pages answered before the kind's run (src/published/warm-pages.ts). */
+let warm = 0;
 
 const LIFECYCLE = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse'] as const;
 type HookCounts = Record<(typeof LIFECYCLE)[number], number>;
@@ -180,6 +184,7 @@ async function profileKind(session: Session, kind: Kind): Promise<void> {
   }
   statements.clear();
   hooksSeen.clear();
+  warm = warmPageStats.hits;
   await session.post('Profiler.start');
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -196,6 +201,7 @@ async function profileKindOverHttp(session: Session, kind: Kind): Promise<void> 
   await cannon(url, kind.headers, Math.min(500, requests));
   statements.clear();
   hooksSeen.clear();
+  warm = warmPageStats.hits;
   // The CPU without the profiler (whose sampling thread costs by the wall-clock time, not by the request),
   // then the same requests again under the profiler for the shares.
   const cpu = process.cpuUsage();
@@ -216,6 +222,8 @@ function report(kind: Kind, used: NodeJS.CpuUsage, wall: number, profile: { node
   console.log(`\n## ${kind.name}: GET ${kind.url.replace(/[0-9A-Za-z_-]{20,}/g, '{id}')}${overHttp ? ' (over HTTP: the server\'s CPU only)' : ''}`);
   console.log(`CPU ${(((used.user + used.system) / requests)).toFixed(1)} µs/request, wall ${((wall * 1000) / requests).toFixed(1)} µs/request (loaded machine: compare proportions, not figures)`);
   console.log(`statements per request: ${total.toFixed(2)}${perRequest.length ? ` (${perRequest.join(', ')})` : ''}`);
+  const warmed = (warmPageStats.hits - warm) / (overHttp ? 2 * requests : requests);
+  if (warmed > 0) console.log(`warm answers per request: ${warmed.toFixed(2)} (answered by the route's first onRequest hook: its other hooks before the handler, and the handler, do not run)`);
   for (const [route, counts] of hooksSeen) console.log(`hooks run (${route}): ${LIFECYCLE.map((phase) => `${phase} ${counts[phase]}`).join(', ')}`);
   console.log('top self time (share of samples):');
   for (const { name, share } of topSelf(profile.nodes, 15)) console.log(`  ${(share * 100).toFixed(1).padStart(5)}%  ${name}`);
