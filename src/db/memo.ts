@@ -192,6 +192,16 @@ export function memoCurrent(stamp: MemoStamp, dialect: DialectName): boolean {
   return stamp.generation === generation && active(dialect) && stamp.external === external();
 }
 
+/**
+ * Where a request's context keeps the version of the SQLite files it saw at its first lookup (set by the
+ * app for each request: src/app.ts), so that its later lookups do not each ask SQLite again. Another
+ * process's commit is then seen by the next request, as one that lands while a request runs always was for
+ * whatever that request had read already.
+ */
+export interface ExternalSeen {
+  version?: number;
+}
+
 interface Entry<Row> {
   generation: number;
   external: number;
@@ -206,12 +216,13 @@ interface Entry<Row> {
  */
 export function memoized<Args extends string[], Row>(query: (target: { db: Kysely<DB>; dialect: DialectName }, ...args: Args) => Promise<Row[]>) {
   const entries = new Map<string, Entry<Row>>();
-  return async (target: { db: Kysely<DB>; dialect: DialectName }, ...args: Args): Promise<Row[]> => {
+  return async (target: { db: Kysely<DB>; dialect: DialectName; externalSeen?: ExternalSeen }, ...args: Args): Promise<Row[]> => {
     if (target.db.isTransaction || !active(target.dialect)) return query(target, ...args);
     const key = args.join('\u0000');
     const now = Date.now();
     const hit = entries.get(key);
-    const version = external();
+    // A request reads the file's version once, at its first lookup: its reads are then those of that moment.
+    const version = target.externalSeen ? (target.externalSeen.version ??= external()) : external();
     if (hit && hit.generation === generation && hit.external === version && hit.until > now) {
       accessMemoStats.hits++;
       return hit.rows;
