@@ -131,6 +131,30 @@ for (const dialect of dialects) {
       }
     });
 
+    it('logs a warm answer as the reader\'s: the same request log lines', { skip: dialect !== 'sqlite' && 'the log is the HTTP layer\'s, the same on both databases' }, async () => {
+      const lines: Array<Record<string, unknown>> = [];
+      const stream = { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) };
+      const logged = await createTestApp(dialect, { QUIRE_LOG_LEVEL: 'info' }, { logStream: stream });
+      try {
+        const w = await createWorld(logged.ctx, logged.app, logged.clock);
+        const { spaceId } = await createSpaceWithPages(logged.ctx, w.organizationId, [{ type: 'document', title: 'Guide', markdown: 'Logged.\n' }], { title: 'Logged' });
+        const site = await createSite(w.admin, w.organizationId, { title: 'Logged Docs', visibility: 'public', spaces: [spaceId] });
+        const url = `${site.root}/guide`;
+        const made = lines.length;
+        assert.equal((await browse(logged.app, url)).status, 200);
+        const slow = lines.slice(made);
+        const hits = warmPageStats.hits;
+        assert.equal((await browse(logged.app, url)).status, 200);
+        assert.equal(warmPageStats.hits, hits + 1);
+        const warmLines = lines.slice(made + slow.length);
+        const shape = (entries: Array<Record<string, unknown>>) => entries.map(({ time: _time, reqId: _reqId, responseTime: _responseTime, ...rest }) => rest);
+        assert.deepEqual(slow.map((line) => line.msg), ['incoming request', 'request completed'], 'the request log is on at info');
+        assert.deepEqual(shape(warmLines), shape(slow));
+      } finally {
+        await logged.close();
+      }
+    });
+
     it('shows a merged change at once', async () => {
       const { spaceId } = await publishedSpace('Merging', 'Heron version one.\n');
       const site = await createSite(world.admin, world.organizationId, { title: 'Merge Docs', visibility: 'public', spaces: [spaceId] });
