@@ -131,21 +131,28 @@ for (const dialect of dialects) {
       }
     });
 
-    it('logs a warm answer as the reader\'s: the same request log lines', { skip: dialect !== 'sqlite' && 'the log is the HTTP layer\'s, the same on both databases' }, async () => {
+    it('logs and rate-limits a warm answer as the reader\'s: the same request log lines, the rate limit\'s headers', { skip: dialect !== 'sqlite' && 'the log and the rate limit are the HTTP layer\'s, the same on both databases' }, async () => {
       const lines: Array<Record<string, unknown>> = [];
       const stream = { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) };
-      const logged = await createTestApp(dialect, { QUIRE_LOG_LEVEL: 'info' }, { logStream: stream });
+      const logged = await createTestApp(dialect, { QUIRE_LOG_LEVEL: 'info', QUIRE_RATE_LIMIT: '1000' }, { logStream: stream });
       try {
         const w = await createWorld(logged.ctx, logged.app, logged.clock);
         const { spaceId } = await createSpaceWithPages(logged.ctx, w.organizationId, [{ type: 'document', title: 'Guide', markdown: 'Logged.\n' }], { title: 'Logged' });
         const site = await createSite(w.admin, w.organizationId, { title: 'Logged Docs', visibility: 'public', spaces: [spaceId] });
         const url = `${site.root}/guide`;
         const made = lines.length;
-        assert.equal((await browse(logged.app, url)).status, 200);
+        const first = await browse(logged.app, url);
+        assert.equal(first.status, 200);
         const slow = lines.slice(made);
         const hits = warmPageStats.hits;
-        assert.equal((await browse(logged.app, url)).status, 200);
+        const second = await browse(logged.app, url);
+        assert.equal(second.status, 200);
         assert.equal(warmPageStats.hits, hits + 1);
+        // The rate limit's headers are this request's (its count), the rest the reader's.
+        assert.ok(first.headers['x-ratelimit-remaining'] !== undefined, 'the rate limit is on');
+        assert.equal(Number(second.headers['x-ratelimit-remaining']), Number(first.headers['x-ratelimit-remaining']) - 1);
+        const fixed = (headers: Record<string, unknown>) => Object.entries(headers).filter(([name]) => name !== 'date' && name !== 'x-ratelimit-remaining' && name !== 'x-ratelimit-reset');
+        assert.deepEqual(fixed(second.headers), fixed(first.headers));
         const warmLines = lines.slice(made + slow.length);
         const shape = (entries: Array<Record<string, unknown>>) => entries.map(({ time: _time, reqId: _reqId, responseTime: _responseTime, ...rest }) => rest);
         assert.deepEqual(slow.map((line) => line.msg), ['incoming request', 'request completed'], 'the request log is on at info');
