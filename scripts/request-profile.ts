@@ -13,8 +13,13 @@
  * counts do not. A bare Fastify hello-world and the same page bytes served bare are profiled alike.
  *
  *   npx tsx scripts/request-profile.ts [requests per kind, default 2000] [kind …]
- *   (kinds: hello, static, org, page, pages, published)
+ *   (kinds: hello, static, org, page, pages, published, published-304)
+ *
+ * With `--http`, every app listens on a loopback port and autocannon (a child process, 10 connections)
+ * sends the requests over real sockets: the CPU printed is then this process's alone, i.e. the server's,
+ * socket writes included, which `app.inject` does not have.
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -30,9 +35,12 @@ import { createOrganization } from '../src/modules/orgs/service.ts';
 import { issueApiToken } from '../src/modules/users/service.ts';
 import { FolderBlobStore } from '../src/storage/blobs.ts';
 import { fillSpace } from '../bench/seed.ts';
+import { warmPageStats } from '../src/published/warm-pages.ts';
 
-const requests = Number(process.argv[2] ?? 2000);
-const wanted = new Set(process.argv.slice(3));
+const overHttp = process.argv.includes('--http');
+const positional = process.argv.slice(2).filter((a) => a !== '--http');
+const requests = Number(positional[0] ?? 2000);
+const wanted = new Set(positional.slice(1));
 
 /** Statements run, by kind, counted on better-sqlite3's Statement prototype (every query goes through it). */
 const statements = new Map<string, number>();
@@ -61,6 +69,9 @@ function statementKind(source: string): string {
     };
   }
 }
+
+/** Warm published pages answered before the kind's run (src/published/warm-pages.ts). */
+let warm = 0;
 
 const LIFECYCLE = ['onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse'] as const;
 type HookCounts = Record<(typeof LIFECYCLE)[number], number>;
@@ -143,7 +154,28 @@ interface Kind {
   expect: number;
 }
 
+/** Sends `count` requests over HTTP from a child process (autocannon, 10 connections); resolves when it is done. */
+function cannon(url: string, headers: Record<string, string> | undefined, count: number): Promise<void> {
+  const args = [join(import.meta.dirname, '..', 'node_modules', 'autocannon', 'autocannon.js'), '-a', String(count), '-c', '10', '-j'];
+  for (const [name, value] of Object.entries(headers ?? {})) args.push('-H', `${name}=${value}`);
+  args.push(url);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited with ${code}`));
+      const result = JSON.parse(out) as { non2xx: number; errors: number; '2xx': number };
+      const expected304 = headers?.['if-none-match'] !== undefined;
+      if (result.errors > 0 || (!expected304 && result.non2xx > 0)) return reject(new Error(`autocannon: ${result.errors} errors, ${result.non2xx} non-2xx`));
+      resolve();
+    });
+  });
+}
+
 async function profileKind(session: Session, kind: Kind): Promise<void> {
+  if (overHttp) return profileKindOverHttp(session, kind);
   const send = () => kind.app.inject({ method: 'GET', url: kind.url, headers: kind.headers });
   // Warm: compiled schemas, caches, JIT.
   for (let i = 0; i < Math.min(200, requests); i++) {
@@ -152,6 +184,7 @@ async function profileKind(session: Session, kind: Kind): Promise<void> {
   }
   statements.clear();
   hooksSeen.clear();
+  warm = warmPageStats.hits;
   await session.post('Profiler.start');
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -159,11 +192,38 @@ async function profileKind(session: Session, kind: Kind): Promise<void> {
   const wall = performance.now() - started;
   const used = process.cpuUsage(cpu);
   const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: { nodes: ProfileNode[] } };
+  report(kind, used, wall, profile);
+}
+
+async function profileKindOverHttp(session: Session, kind: Kind): Promise<void> {
+  const address = kind.app.server.listening ? `http://127.0.0.1:${(kind.app.server.address() as { port: number }).port}` : await kind.app.listen({ host: '127.0.0.1', port: 0 });
+  const url = `${address}${kind.url}`;
+  await cannon(url, kind.headers, Math.min(500, requests));
+  statements.clear();
+  hooksSeen.clear();
+  warm = warmPageStats.hits;
+  // The CPU without the profiler (whose sampling thread costs by the wall-clock time, not by the request),
+  // then the same requests again under the profiler for the shares.
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await cannon(url, kind.headers, requests);
+  const wall = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  await session.post('Profiler.start');
+  await cannon(url, kind.headers, requests);
+  for (const [name, count] of statements) statements.set(name, count / 2);
+  const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: { nodes: ProfileNode[] } };
+  report(kind, used, wall, profile);
+}
+
+function report(kind: Kind, used: NodeJS.CpuUsage, wall: number, profile: { nodes: ProfileNode[] }): void {
   const perRequest = [...statements.entries()].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${(n / requests).toFixed(2)}`);
   const total = [...statements.values()].reduce((a, b) => a + b, 0) / requests;
-  console.log(`\n## ${kind.name}: GET ${kind.url.replace(/[0-9A-Za-z_-]{20,}/g, '{id}')}`);
+  console.log(`\n## ${kind.name}: GET ${kind.url.replace(/[0-9A-Za-z_-]{20,}/g, '{id}')}${overHttp ? ' (over HTTP: the server\'s CPU only)' : ''}`);
   console.log(`CPU ${(((used.user + used.system) / requests)).toFixed(1)} µs/request, wall ${((wall * 1000) / requests).toFixed(1)} µs/request (loaded machine: compare proportions, not figures)`);
   console.log(`statements per request: ${total.toFixed(2)}${perRequest.length ? ` (${perRequest.join(', ')})` : ''}`);
+  const warmed = (warmPageStats.hits - warm) / (overHttp ? 2 * requests : requests);
+  if (warmed > 0) console.log(`warm answers per request: ${warmed.toFixed(2)} (answered by the route's first onRequest hook: its other hooks before the handler, and the handler, do not run)`);
   for (const [route, counts] of hooksSeen) console.log(`hooks run (${route}): ${LIFECYCLE.map((phase) => `${phase} ${counts[phase]}`).join(', ')}`);
   console.log('top self time (share of samples):');
   for (const { name, share } of topSelf(profile.nodes, 15)) console.log(`  ${(share * 100).toFixed(1).padStart(5)}%  ${name}`);
@@ -216,6 +276,7 @@ async function main(): Promise<void> {
     { name: 'page', app, url: `/v1/spaces/${docs}/content/page/${pageId}?format=markdown`, headers: auth, expect: 200 },
     { name: 'pages', app, url: `/v1/spaces/${docs}/content/pages`, headers: auth, expect: 200 },
     { name: 'published', app, url: pageUrl, expect: 200 },
+    { name: 'published-304', app, url: pageUrl, headers: { 'if-none-match': String((await app.inject({ method: 'GET', url: pageUrl })).headers.etag) }, expect: 304 },
   ];
   const session = new Session();
   session.connect();

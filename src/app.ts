@@ -127,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('ctx', null as unknown as Context);
   app.addHook('onRequest', (request, _reply, done) => {
     request.ctx = createContext(services, null);
+    if (database.dataVersion) request.ctx.externalSeen = {};
     done();
   });
 

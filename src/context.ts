@@ -92,10 +92,12 @@ export interface Context extends PolicyLedger {
    * wrote, since reads that ran while it was open saw the rows as they were.
    */
   transactionWatch?: { before(): number; committed(before: number): void };
+  /** A request's: the version of SQLite files written by other processes, read once at its first memo lookup (src/db/memo.ts). */
+  externalSeen?: { version?: number };
 }
 
 /** The services shared by every Context of one running app. */
-export type AppServices = Omit<Context, 'actor' | 'checked' | 'audit'>;
+export type AppServices = Omit<Context, 'actor' | 'checked' | 'audit' | 'externalSeen'>;
 
 export function createContext(services: AppServices, actor: Actor | null): Context {
   return { ...services, actor, checked: new Set(), audit: null };

@@ -38,6 +38,13 @@ export class LruCache<K, V> {
     }
   }
 
+  delete(key: K): void {
+    const existing = this.entries.get(key);
+    if (!existing) return;
+    this.total -= existing.weight;
+    this.entries.delete(key);
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -30,10 +30,14 @@ import { listenOnChannel, type ChannelListener } from './notifications.ts';
  * Reads inside a transaction always query: a write's checks must see the rows as they are.
  */
 
-/** The tables whose rows decide access (the migration's trigger list). */
-const ACCESS_TABLES = new Set(['organizations', 'members', 'teams', 'team_members', 'spaces', 'collections', 'content_permissions', 'sites', 'site_spaces', 'revisions']);
+/**
+ * The tables whose rows decide access (the migrations' trigger lists: 2026-11-27-0370), and the two more a
+ * warm published page depends on (2026-11-28-0450: a site's share links, which admit its readers, and the
+ * organization's OpenAPI specs, whose versions its pages show; src/published/warm-pages.ts).
+ */
+const ACCESS_TABLES = new Set(['organizations', 'members', 'teams', 'team_members', 'spaces', 'collections', 'content_permissions', 'sites', 'site_spaces', 'revisions', 'site_share_links', 'openapi_specs']);
 /** Raw SQL that writes one of them (Kysely quotes names, hand-written SQL may not). */
-const RAW_ACCESS_WRITE = /\b(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+"?(organizations|members|teams|team_members|spaces|collections|content_permissions|sites|site_spaces|revisions)"?\b/i;
+const RAW_ACCESS_WRITE = /\b(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+"?(organizations|members|teams|team_members|spaces|collections|content_permissions|sites|site_spaces|revisions|site_share_links|openapi_specs)"?\b/i;
 export const ACCESS_CHANNEL = 'quire_access_changed';
 export const MEMO_SECONDS = 60;
 const MAX_ENTRIES = 20_000;
@@ -169,6 +173,35 @@ export function accessWriteCount(): number {
   return writes;
 }
 
+/**
+ * When something derived from these tables was started: what is made from rows read after this stamp may
+ * be kept while `memoCurrent` holds for it (the published reader's warm pages). Null when nothing may be
+ * kept now (PostgreSQL without a connected listener).
+ */
+export interface MemoStamp {
+  generation: number;
+  external: number;
+}
+
+export function memoStamp(dialect: DialectName): MemoStamp | null {
+  return active(dialect) ? { generation, external: external() } : null;
+}
+
+/** Whether nothing the memo watches has changed since `stamp` was taken (and memory may still be used). */
+export function memoCurrent(stamp: MemoStamp, dialect: DialectName): boolean {
+  return stamp.generation === generation && active(dialect) && stamp.external === external();
+}
+
+/**
+ * Where a request's context keeps the version of the SQLite files it saw at its first lookup (set by the
+ * app for each request: src/app.ts), so that its later lookups do not each ask SQLite again. Another
+ * process's commit is then seen by the next request, as one that lands while a request runs always was for
+ * whatever that request had read already.
+ */
+export interface ExternalSeen {
+  version?: number;
+}
+
 interface Entry<Row> {
   generation: number;
   external: number;
@@ -183,12 +216,13 @@ interface Entry<Row> {
  */
 export function memoized<Args extends string[], Row>(query: (target: { db: Kysely<DB>; dialect: DialectName }, ...args: Args) => Promise<Row[]>) {
   const entries = new Map<string, Entry<Row>>();
-  return async (target: { db: Kysely<DB>; dialect: DialectName }, ...args: Args): Promise<Row[]> => {
+  return async (target: { db: Kysely<DB>; dialect: DialectName; externalSeen?: ExternalSeen }, ...args: Args): Promise<Row[]> => {
     if (target.db.isTransaction || !active(target.dialect)) return query(target, ...args);
     const key = args.join('\u0000');
     const now = Date.now();
     const hit = entries.get(key);
-    const version = external();
+    // A request reads the file's version once, at its first lookup: its reads are then those of that moment.
+    const version = target.externalSeen ? (target.externalSeen.version ??= external()) : external();
     if (hit && hit.generation === generation && hit.external === version && hit.until > now) {
       accessMemoStats.hits++;
       return hit.rows;

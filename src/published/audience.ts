@@ -1,7 +1,7 @@
 import { clearCookie, readCookie, setCookie, type CookieOptions } from './cookies.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decodeJwt } from 'jose';
-import { allows } from '../policy/index.ts';
+import { allows, type SiteAudience } from '../policy/index.ts';
 import { identifyVisitor, siteAudience, unsignedClaimsFromQuery } from '../sites/visitor.ts';
 import type { SiteAddressing } from './resolve.ts';
 
@@ -27,7 +27,7 @@ const MAX_VISITOR_COOKIE_SECONDS = 30 * 24 * 3600;
 const SHARE_COOKIE_SECONDS = 30 * 24 * 3600;
 
 export type Admission =
-  | { kind: 'admitted'; claims: Record<string, unknown>; restricted: boolean }
+  | { kind: 'admitted'; claims: Record<string, unknown>; restricted: boolean; audience: SiteAudience }
   /** A credential arrived in the address: its cookie is set; go to the address without it. */
   | { kind: 'redirect'; location: string }
   | { kind: 'not-found' }
@@ -125,5 +125,5 @@ export async function admit(request: FastifyRequest, reply: FastifyReply, addres
     setCookie(reply, arrived.cookie, arrived.value, cookieOptions(addressing, arrived.maxAge));
     return { kind: 'redirect', location: withoutParameters(request.url, [arrived.parameter]) };
   }
-  return { kind: 'admitted', claims: visitor.claims, restricted: site.visibility === 'share-link' || site.visibility === 'visitor-auth' };
+  return { kind: 'admitted', claims: visitor.claims, restricted: site.visibility === 'share-link' || site.visibility === 'visitor-auth', audience };
 }

@@ -12,7 +12,8 @@ import { redirectFor, rememberPaths } from './redirects.ts';
 import { recordBeacon } from './beacon.ts';
 import { openPreview, PREVIEW_PARAMETER, previewView } from './preview.ts';
 import type { SpaceAddressing } from './space-address.ts';
-import { allows } from '../policy/index.ts';
+import { allows, type SiteAudience } from '../policy/index.ts';
+import { keepWarmPage } from './warm-pages.ts';
 import { firstDocumentUnder, firstPage } from './navigation.ts';
 import { pageNoIndex, renderPage } from './page.ts';
 import { openApiStamp } from './openapi.ts';
@@ -72,6 +73,8 @@ interface Admitted {
    * none. A page's key uses only what its own expressions make of the claims (adaptive.ts).
    */
   claimsKey: string;
+  /** The audience the policy admitted: a warm page is kept for it (warm-pages.ts), or null when none may be kept. */
+  warm: SiteAudience | null;
 }
 
 function claimsKeyOf(claims: Record<string, unknown>): string {
@@ -81,6 +84,7 @@ function claimsKeyOf(claims: Record<string, unknown>): string {
 /** Sends a cached body with its validator: 304 when the reader has it already. */
 function sendBody(a: Admitted, entry: CachedBody, type: string, noindex: boolean): FastifyReply {
   const reply = a.reply.headers({ etag: entry.etag, 'cache-control': a.restricted ? 'private, no-cache' : 'public, no-cache', vary: 'Cookie', ...(noindex ? { 'x-robots-tag': 'noindex' } : {}) });
+  if (a.warm) keepWarmPage(a.request, reply, entry, type, a.warm);
   if (a.request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
   return reply.type(type).send(entry.body);
 }
@@ -117,7 +121,8 @@ export async function serveSite(request: FastifyRequest, reply: FastifyReply, ad
   if (preview && allows(request.ctx, 'site.readPublished', previewAudience)) {
     reply.header('content-security-policy', READER_CSP.replace("frame-ancestors 'none'", "frame-ancestors 'self'")).header('x-robots-tag', 'noindex');
     const view = previewView(await siteView(request.ctx, addressing, addressing.live, {}), addressing.site, preview, String(previewToken));
-    return dispatch({ request, reply, view, live: addressing.live, restricted: true, claims: {}, claimsKey: '' }, addressing.segments);
+    // A preview is never kept: its sealed parameter expires.
+    return dispatch({ request, reply, view, live: addressing.live, restricted: true, claims: {}, claimsKey: '', warm: null }, addressing.segments);
   }
   const admission = await admit(request, reply, addressing);
   switch (admission.kind) {
@@ -136,7 +141,9 @@ export async function serveSite(request: FastifyRequest, reply: FastifyReply, ad
   }
   const live = addressing.live;
   const view = await siteView(request.ctx, addressing, live, admission.claims);
-  const a: Admitted = { request, reply, view, live, restricted: admission.restricted, claims: admission.claims, claimsKey: claimsKeyOf(admission.claims) };
+  // A visitor's token expires by the clock, which nothing notifies: visitor-auth pages are never kept warm.
+  const warm = addressing.site.visibility === 'visitor-auth' ? null : admission.audience;
+  const a: Admitted = { request, reply, view, live, restricted: admission.restricted, claims: admission.claims, claimsKey: claimsKeyOf(admission.claims), warm };
   if (view.visibility !== 'public') reply.header('x-robots-tag', 'noindex');
   return dispatch(a, addressing.segments);
 }
@@ -148,7 +155,7 @@ export async function serveSpace(request: FastifyRequest, reply: FastifyReply, a
   if (!addressing || !allows(request.ctx, 'site.readPublished', audience) || request.method !== 'GET') return bareNotFound(reply);
   const { view, live } = addressing;
   if (view.visibility !== 'public') reply.header('x-robots-tag', 'noindex');
-  return dispatch({ request, reply, view, live, restricted: false, claims: {}, claimsKey: '' }, addressing.segments);
+  return dispatch({ request, reply, view, live, restricted: false, claims: {}, claimsKey: '', warm: audience }, addressing.segments);
 }
 
 async function dispatch(a: Admitted, segments: string[]): Promise<FastifyReply> {

@@ -18,6 +18,7 @@ import type { StoredFile } from '../content/revisions.ts';
 import { SpecProcessingError } from '../openapi/errors.ts';
 import { declaredVersion, parseDescription } from '../openapi/parse.ts';
 import { MAX_DESCRIPTION_BYTES } from '../openapi/process.ts';
+import { onAccessChanged } from '../db/memo.ts';
 
 type Ctx = Pick<Context, 'db'>;
 type FileCtx = Pick<Context, 'db' | 'blobs'>;
@@ -209,6 +210,9 @@ export async function openApiHook(ctx: FileCtx, spaceId: string, documents: Iter
 
 const stamps = new Map<string, { value: string; until: number }>();
 const STAMP_TTL_MS = 2000;
+// A spec's change is watched by the memo (src/db/memo.ts): forgotten at once here, so a warm page kept
+// after the change was made with the new stamp (src/published/warm-pages.ts).
+onAccessChanged(() => stamps.clear());
 
 /**
  * A short key of the latest versions of the specs of the organization that owns `spaceId` ('' for none):

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { assetVersion, findAsset } from './assets.ts';
 import { serveSite, serveSpace } from './handler.ts';
 import { spaceByAddress } from './space-address.ts';
+import { answerWarm } from './warm-pages.ts';
 import { bareErrorPage } from './layout.ts';
 import { siteByAddress, siteByHostname, type SiteAddressing } from './resolve.ts';
 
@@ -22,7 +23,8 @@ export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
   };
 
-  const byPath = { config: { policy: 'site.readPublished' as const }, schema: { hide: true } };
+  // A warm page is answered by the first of the route's own hooks, before the handler (warm-pages.ts).
+  const byPath = { config: { policy: 'site.readPublished' as const }, schema: { hide: true }, onRequest: answerWarm };
   app.get('/sites/:organizationId/:basename', byPath, (request, reply) => site(request, reply, () => siteByAddress(request.ctx, request.url)));
   app.get('/sites/:organizationId/:basename/*', byPath, (request, reply) => site(request, reply, () => siteByAddress(request.ctx, request.url)));
 
