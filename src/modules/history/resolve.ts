@@ -59,8 +59,13 @@ export async function resolveConflicts(ctx: Context, spaceId: string, changeRequ
     assertSameRevisions({ revisions }, body.revisions);
     // A page resolved block by block becomes an edited text: the blocks merged, with the choices made.
     const texts = new Map<string, string>();
+    const blockTitles = new Map<string, string>();
     for (const resolution of body.resolutions) {
-      if (resolution.take === 'blocks') texts.set(resolution.pageId, resolvedText(await alignPageConflict(tx, resolution.pageId, revisions), resolution.blocks!));
+      if (resolution.take !== 'blocks') continue;
+      const view = await alignPageConflict(tx, resolution.pageId, revisions);
+      texts.set(resolution.pageId, resolvedText(view, resolution.blocks!));
+      // Without a title, a rename made on one side only is kept (the space's when both renamed it).
+      blockTitles.set(resolution.pageId, view.title.base === view.title.space ? view.title.changeRequest : view.title.space);
     }
     const heads = await tx.db.selectFrom('revisions').select(['id', 'root']).where('id', 'in', [changeRequest.revision, spaceHead]).execute();
     const rootOf = (id: string) => heads.find((row) => row.id === id)!.root;
@@ -94,7 +99,7 @@ export async function resolveConflicts(ctx: Context, spaceId: string, changeRequ
       if (resolution.take === 'change-request') writer.updatePage(resolution.pageId, await pageContent(tx, sides.ours));
       else if (resolution.take === 'edited' || resolution.take === 'blocks') {
         const text = texts.get(resolution.pageId) ?? resolution.markdown ?? '';
-        writer.updatePage(resolution.pageId, { title: resolution.title ?? sides.theirs.node.title, ...(sides.theirs.node.type === 'document' ? { markdown: text === '' ? null : text } : {}) });
+        writer.updatePage(resolution.pageId, { title: resolution.title ?? (resolution.take === 'blocks' ? blockTitles.get(resolution.pageId) : undefined) ?? sides.theirs.node.title, ...(sides.theirs.node.type === 'document' ? { markdown: text === '' ? null : text } : {}) });
       }
     }
     const { revisionId } = await writer.commit(tx, { spaceId: access.space.id, type: 'update', parents: [changeRequest.revision, spaceHead] });

@@ -68,7 +68,7 @@ const Resolution = Type.Object(
     take: StringEnum(['change-request', 'space', 'edited', 'blocks'] as const, {
       description: 'Keep the change request\'s version of the page, the space\'s, the `title` and `markdown` given, or its text merged block by block with one of `blocks` per conflicting run (getChangeRequestPageConflict).',
     }),
-    title: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'With "edited" or "blocks": the page\'s title (the space\'s when absent).' })),
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'With "edited": the page\'s title (the space\'s when absent). With "blocks": the title (when absent, a rename made on one side only is kept, the space\'s when both renamed it).' })),
     markdown: Type.Optional(Type.String({ maxLength: 2_000_000, description: 'With "edited": the page\'s text as Markdown.' })),
     blocks: Type.Optional(Type.Array(BlockChoiceSchema, { maxItems: 1000, description: 'With "blocks": one choice per conflicting run, in the order getChangeRequestPageConflict lists them.' })),
   },
