@@ -30,6 +30,8 @@ for (const dialect of dialects) {
       const markdown = replaced({ 1: 'First, mine.', 2: 'Second, mine only.', 3: 'Third, mine.' });
       const imported = await editor().api.post(`${url}/content/page/${pageId}/import`, { source: 'markdown', url: `data:text/markdown;base64,${Buffer.from(markdown).toString('base64')}` });
       assert.equal(imported.status, 201, JSON.stringify(imported.body));
+      const renamed = await editor().api.patch(`${url}/content/page/${pageId}`, { title: 'Page, renamed' });
+      assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
       await editContent(t.ctx, spaceId, (writer) => writer.updatePage(pageId, { markdown: replaced({ 1: 'First, the space’s.', 3: 'Third, the space’s.', 4: 'Fourth, the space only.' }) }));
       return { spaceId, pageId, url };
     }
@@ -82,6 +84,7 @@ for (const dialect of dialects) {
       assert.equal(merged.body.result, 'merge', JSON.stringify(merged.body));
       const page = (await editor().api.get(`/v1/spaces/${spaceId}/content/page/${pageId}?format=markdown`)).body;
       assert.equal(page.markdown.trimEnd(), expected);
+      assert.equal(page.title, 'Page, renamed', 'a rename made in the change request only is kept');
       assertError(await editor().api.get(`${url}/conflicts/page/${pageId}`), 409);
     });
 
