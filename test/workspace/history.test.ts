@@ -175,20 +175,24 @@ describe('history, diffs and conflicts in the workspace [sqlite]', { skip, timeo
     await page.getByRole('button', { name: 'Merge into the space' }).click();
     await page.getByRole('heading', { name: 'Conflicts with the space' }).waitFor();
     const conflict = page.locator('.conflict', { hasText: 'Installing' });
-    await conflict.locator('.diff-block-removed', { hasText: 'Run the installer from the downloads page.' }).waitFor();
-    await conflict.locator('.diff-block-added', { hasText: 'Run the setup program.' }).waitFor();
+    // A text conflict opens block by block (test/workspace/conflict-blocks.test.ts); the page's own choices stay.
+    await conflict.locator('.block-run.conflicting', { hasText: 'Run the installer from the downloads page.' }).waitFor();
+    await conflict.locator('.block-run.conflicting', { hasText: 'Run the setup program.' }).waitFor();
     assert.equal((await admin.api.get(url)).body.status, 'draft', 'a refused merge changes nothing');
     // "Update from the space" (offered while the space has moved on) meets the same conflicts; the panel takes the focus.
     await page.reload();
     await page.getByRole('button', { name: 'Update from the space' }).click();
     await page.getByRole('heading', { name: 'Conflicts with the space' }).waitFor();
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'conflicts-title');
-    await conflict.locator('.diff-block-added', { hasText: 'Run the setup program.' }).waitFor();
+    await conflict.locator('.block-run.conflicting', { hasText: 'Run the setup program.' }).waitFor();
     await assertAccessible(page, 'conflicts of a change request');
     await assertKeyboardReachable(page, 'conflicts of a change request');
 
-    // The change request's version is chosen until the person chooses another: here, an edited one.
-    assert.equal(await conflict.getByLabel('This change request\'s version').isChecked(), true);
+    // Block by block is chosen until the person chooses another way: here, the whole page edited.
+    assert.equal(await conflict.getByLabel('Block by block').isChecked(), true);
+    await conflict.getByLabel('This change request\'s version').check();
+    await conflict.locator('.diff-block-removed', { hasText: 'Run the installer from the downloads page.' }).waitFor();
+    await conflict.locator('.diff-block-added', { hasText: 'Run the setup program.' }).waitFor();
     await conflict.getByLabel('An edited version').check();
     const text = conflict.getByLabel('Text (Markdown)');
     assert.equal(await text.inputValue(), 'Run the setup program.\n\nThen sign in.\n');

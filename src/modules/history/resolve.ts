@@ -12,6 +12,7 @@ import { assertActive, moveHead, recordContributor } from '../change-requests/li
 import type { UpdateOutcome } from '../change-requests/merge-service.ts';
 import type { ResolveConflictsBody } from './schemas.ts';
 import { pageContent } from './service.ts';
+import { alignPageConflict, assertSameRevisions, resolvedText } from './page-conflict.ts';
 
 /**
  * Resolving a change request's conflicts with its space (edit level; refused while the space is locked, and
@@ -46,9 +47,25 @@ export async function resolveConflicts(ctx: Context, spaceId: string, changeRequ
       if (seen.has(resolution.pageId)) throw new BadRequest(`The page "${resolution.pageId}" is resolved twice: send one resolution per page.`);
       seen.add(resolution.pageId);
       if (resolution.take === 'edited' && resolution.markdown === undefined) throw new BadRequest(`The page "${resolution.pageId}" is resolved as "edited" without its "markdown": send the text to keep.`);
-      if (resolution.take !== 'edited' && (resolution.markdown !== undefined || resolution.title !== undefined)) {
+      if (resolution.take === 'blocks' && (resolution.blocks === undefined || resolution.markdown !== undefined)) {
+        throw new BadRequest(`The page "${resolution.pageId}" is resolved as "blocks": send "blocks" (one choice per conflicting run), not "markdown".`);
+      }
+      if (resolution.take !== 'blocks' && resolution.blocks !== undefined) throw new BadRequest(`The page "${resolution.pageId}" takes "${resolution.take}": "blocks" goes only with "blocks".`);
+      if ((resolution.take === 'change-request' || resolution.take === 'space') && (resolution.markdown !== undefined || resolution.title !== undefined)) {
         throw new BadRequest(`The page "${resolution.pageId}" takes the ${resolution.take}'s version: "title" and "markdown" go only with "edited".`);
       }
+    }
+    const revisions = { base: changeRequest.revision_merged_ancestor, space: spaceHead, changeRequest: changeRequest.revision };
+    assertSameRevisions({ revisions }, body.revisions);
+    // A page resolved block by block becomes an edited text: the blocks merged, with the choices made.
+    const texts = new Map<string, string>();
+    const blockTitles = new Map<string, string>();
+    for (const resolution of body.resolutions) {
+      if (resolution.take !== 'blocks') continue;
+      const view = await alignPageConflict(tx, resolution.pageId, revisions);
+      texts.set(resolution.pageId, resolvedText(view, resolution.blocks!));
+      // Without a title, a rename made on one side only is kept (the space's when both renamed it).
+      blockTitles.set(resolution.pageId, view.title.base === view.title.space ? view.title.changeRequest : view.title.space);
     }
     const heads = await tx.db.selectFrom('revisions').select(['id', 'root']).where('id', 'in', [changeRequest.revision, spaceHead]).execute();
     const rootOf = (id: string) => heads.find((row) => row.id === id)!.root;
@@ -80,9 +97,9 @@ export async function resolveConflicts(ctx: Context, spaceId: string, changeRequ
     for (const resolution of body.resolutions) {
       const sides = both(resolution.pageId);
       if (resolution.take === 'change-request') writer.updatePage(resolution.pageId, await pageContent(tx, sides.ours));
-      else if (resolution.take === 'edited') {
-        const text = resolution.markdown ?? '';
-        writer.updatePage(resolution.pageId, { title: resolution.title ?? sides.theirs.node.title, ...(sides.theirs.node.type === 'document' ? { markdown: text === '' ? null : text } : {}) });
+      else if (resolution.take === 'edited' || resolution.take === 'blocks') {
+        const text = texts.get(resolution.pageId) ?? resolution.markdown ?? '';
+        writer.updatePage(resolution.pageId, { title: resolution.title ?? (resolution.take === 'blocks' ? blockTitles.get(resolution.pageId) : undefined) ?? sides.theirs.node.title, ...(sides.theirs.node.type === 'document' ? { markdown: text === '' ? null : text } : {}) });
       }
     }
     const { revisionId } = await writer.commit(tx, { spaceId: access.space.id, type: 'update', parents: [changeRequest.revision, spaceHead] });

@@ -4,7 +4,8 @@ import { changeRequestLocation, presentChangeRequest } from '../change-requests/
 import { ChangeRequestSchema, UpdateChangeRequestResult } from '../change-requests/schemas.ts';
 import { presentHistory } from './presenter.ts';
 import { resolveConflicts } from './resolve.ts';
-import { ChangeRequestParams, HistorySchema, ListRevisionsQuery, ResolveConflictsBody, RestoreRevisionBody, RevisionParams, SpaceParams } from './schemas.ts';
+import { ChangeRequestParams, HistorySchema, ListRevisionsQuery, PageConflictParams, PageConflictSchema, PreviewBlocksBody, PreviewBlocksSchema, ResolveConflictsBody, RestoreRevisionBody, RevisionParams, SpaceParams } from './schemas.ts';
+import { getPageConflict, presentPageConflict, previewPageResolution } from './page-conflict.ts';
 import { listSpaceHistory, restoreRevision } from './service.ts';
 
 const errors = { ...errorResponses, 423: errorResponses[409] };
@@ -73,5 +74,41 @@ export const historyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => resolveConflicts(request.ctx, request.params.spaceId, request.params.changeRequestId, request.body),
+  );
+
+  app.get(
+    '/spaces/:spaceId/change-requests/:changeRequestId/conflicts/page/:pageId',
+    {
+      config: { policy: 'space.view' },
+      schema: {
+        tags: ['change-requests'],
+        operationId: 'getChangeRequestPageConflict',
+        summary: 'A page of the change request and of the space aligned block by block: what each side changed, what merges, and the runs of blocks that conflict (a Quire addition)',
+        description:
+          'The page\'s text in the change request\'s merge base, the space\'s head and the change request\'s head, cut into top-level blocks (a `{% tag %}` block with all it holds is one) and aligned. ' +
+          'A run changed on one side is taken; changed on both, it is merged line by line as mergeChangeRequest merges (`merged`) or it is a `conflict`. Each side of a run comes as Markdown and as a JSON document. ' +
+          'Resolve with resolveChangeRequestConflicts, `take: "blocks"`, one choice per conflict in order, and `revisions` as given here. 400 when the change request includes the space\'s content or one side lacks the page.',
+        params: PageConflictParams,
+        response: { 200: PageConflictSchema, ...errorResponses },
+      },
+    },
+    async (request) => presentPageConflict(await getPageConflict(request.ctx, request.params.spaceId, request.params.changeRequestId, request.params.pageId)),
+  );
+
+  app.post(
+    '/spaces/:spaceId/change-requests/:changeRequestId/conflicts/page/:pageId/preview',
+    {
+      config: { policy: 'space.view' },
+      schema: {
+        tags: ['change-requests'],
+        operationId: 'previewChangeRequestPageResolution',
+        summary: 'The page\'s text as resolving it block by block with these choices would write it; nothing is written (a Quire addition)',
+        description: 'The same choices as resolveChangeRequestConflicts\' `blocks`: one per conflicting run. Answers the Markdown and its JSON document. 409 when `revisions` are not the current heads.',
+        params: PageConflictParams,
+        body: PreviewBlocksBody,
+        response: { 200: PreviewBlocksSchema, ...errors },
+      },
+    },
+    async (request) => previewPageResolution(request.ctx, request.params.spaceId, request.params.changeRequestId, request.params.pageId, request.body),
   );
 };

@@ -52,18 +52,83 @@ export const RestoreRevisionBody = Type.Object(
 );
 export type RestoreRevisionBody = Static<typeof RestoreRevisionBody>;
 
-const Resolution = Type.Object(
+export const BlockChoiceSchema = Type.Object(
   {
-    pageId: Id,
-    take: StringEnum(['change-request', 'space', 'edited'] as const, { description: 'Keep the change request\'s version of the page, the space\'s, or the `title` and `markdown` given.' }),
-    title: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'With "edited": the page\'s title (the space\'s when absent).' })),
-    markdown: Type.Optional(Type.String({ maxLength: 2_000_000, description: 'With "edited": the page\'s text as Markdown.' })),
+    take: StringEnum(['space', 'change-request', 'both', 'edited'] as const, {
+      description: 'For one conflicting run of blocks: the space\'s blocks, the change request\'s, both (the change request\'s first), or the `markdown` given.',
+    }),
+    markdown: Type.Optional(Type.String({ maxLength: 200_000, description: 'With "edited": the run\'s blocks as Markdown (empty: none).' })),
   },
   { additionalProperties: false },
 );
 
-export const ResolveConflictsBody = Type.Object(
-  { resolutions: Type.Array(Resolution, { minItems: 1, maxItems: 200, description: 'One per conflicting page.' }) },
+const Resolution = Type.Object(
+  {
+    pageId: Id,
+    take: StringEnum(['change-request', 'space', 'edited', 'blocks'] as const, {
+      description: 'Keep the change request\'s version of the page, the space\'s, the `title` and `markdown` given, or its text merged block by block with one of `blocks` per conflicting run (getChangeRequestPageConflict).',
+    }),
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'With "edited": the page\'s title (the space\'s when absent). With "blocks": the title (when absent, a rename made on one side only is kept, the space\'s when both renamed it).' })),
+    markdown: Type.Optional(Type.String({ maxLength: 2_000_000, description: 'With "edited": the page\'s text as Markdown.' })),
+    blocks: Type.Optional(Type.Array(BlockChoiceSchema, { maxItems: 1000, description: 'With "blocks": one choice per conflicting run, in the order getChangeRequestPageConflict lists them.' })),
+  },
   { additionalProperties: false },
 );
+
+export const ConflictRevisions = Type.Object(
+  {
+    space: Id,
+    changeRequest: Id,
+    base: Type.Optional(Type.String({ ...Id, description: 'Ignored: the read\'s `revisions` may be sent back as they are.' })),
+  },
+  { additionalProperties: false, description: 'The space\'s and the change request\'s heads the choices were made on (`revisions` of getChangeRequestPageConflict): 409 when either moved since.' },
+);
+
+export const ResolveConflictsBody = Type.Object(
+  {
+    resolutions: Type.Array(Resolution, { minItems: 1, maxItems: 200, description: 'One per conflicting page.' }),
+    revisions: Type.Optional(ConflictRevisions),
+  },
+  { additionalProperties: false },
+);
+
+export const PageConflictParams = Type.Object({ spaceId: Id, changeRequestId: Id, pageId: Id });
+
+const SideSchema = Type.Object({
+  markdown: Type.String({ description: 'The run\'s blocks in this version, as Markdown (empty: none).' }),
+  document: Type.Object({ object: Type.Literal('document'), data: Type.Record(Type.String(), Type.Unknown()), nodes: Type.Array(Type.Unknown()) }, { additionalProperties: true }),
+});
+
+export const PageConflictSchema = Type.Object({
+  object: Type.Literal('change-request-page-conflict'),
+  pageId: Type.String(),
+  title: Type.Object({ base: Type.Optional(Type.String()), space: Type.String(), changeRequest: Type.String() }),
+  revisions: Type.Object({ base: Type.String(), space: Type.String(), changeRequest: Type.String() }),
+  conflicts: Type.Number({ description: 'How many runs conflict (choices to send).' }),
+  runs: Type.Array(
+    Type.Object({
+      status: StringEnum(['unchanged', 'space', 'change-request', 'merged', 'conflict'] as const, {
+        description: 'unchanged; changed on one side only (taken); changed on both without overlapping lines (merged); or a conflict to choose.',
+      }),
+      conflict: Type.Optional(Type.Number({ description: 'For a conflict: its index among the choices.' })),
+      base: SideSchema,
+      space: SideSchema,
+      changeRequest: SideSchema,
+      result: Type.Optional(SideSchema),
+    }),
+  ),
+});
+
+export const PreviewBlocksBody = Type.Object(
+  {
+    blocks: Type.Array(BlockChoiceSchema, { maxItems: 1000, description: 'One choice per conflicting run.' }),
+    revisions: Type.Optional(ConflictRevisions),
+  },
+  { additionalProperties: false },
+);
+
+export const PreviewBlocksSchema = Type.Object({
+  markdown: Type.String({ description: 'The page\'s text once resolved with these choices.' }),
+  document: SideSchema.properties.document,
+});
 export type ResolveConflictsBody = Static<typeof ResolveConflictsBody>;

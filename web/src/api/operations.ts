@@ -193,6 +193,8 @@ export const OPERATIONS = {
   restoreRevision: ['POST', '/v1/spaces/{spaceId}/revisions/{revisionId}/restore'],
   updateChangeRequestFromSpace: ['POST', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/update'],
   resolveChangeRequestConflicts: ['POST', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/resolve'],
+  getChangeRequestPageConflict: ['GET', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/conflicts/page/{pageId}'],
+  previewChangeRequestPageResolution: ['POST', '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/conflicts/page/{pageId}/preview'],
   // Favourite spaces (Quire's own operations; web/src/spaces/favorites.ts).
   listMyFavoriteSpaces: ['GET', '/v1/user/favorites/spaces'],
   addMyFavoriteSpace: ['PUT', '/v1/user/favorites/spaces/{spaceId}'],

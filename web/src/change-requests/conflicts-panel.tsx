@@ -3,6 +3,7 @@ import { useQuery } from '../api/cache.ts';
 import { ErrorNote } from '../app/error-note.tsx';
 import { historyApi, type MergeConflict, type Resolution } from '../history/api.ts';
 import { RenderedDiff, type DiffMode } from './rendered-diff.tsx';
+import { BlockMerge, type BlockChoices } from './block-merge.tsx';
 
 /** Kinds of conflict the person can settle here by choosing a version of the page; the others are settled in the editor. */
 const RESOLVABLE = new Set(['body', 'title', 'settings']);
@@ -21,6 +22,10 @@ export function ConflictsPanel(props: { spaceId: string; changeRequestId: string
   // The change request's own version until the person chooses another.
   const [choices, setChoices] = useState<Record<string, Choice>>({});
   const [edits, setEdits] = useState<Record<string, { title: string; markdown: string }>>({});
+  const [blockChoices, setBlockChoices] = useState<Record<string, BlockChoices>>({});
+  // A page whose text conflicts is settled block by block at first; title and settings keep the page's choices.
+  const bodyConflict = (pageId: string) => props.conflicts.some((conflict) => conflict.pageId === pageId && conflict.kind === 'body');
+  const choiceOf = (pageId: string): Choice => choices[pageId] ?? (bodyConflict(pageId) ? 'blocks' : 'change-request');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [left, setLeft] = useState<MergeConflict[] | null>(null);
@@ -33,12 +38,20 @@ export function ConflictsPanel(props: { spaceId: string; changeRequestId: string
     setError(null);
     setBusy(true);
     try {
+      let revisions: { space: string; changeRequest: string } | undefined;
       const resolutions: Resolution[] = pages.map((conflict) => {
-        const take = choices[conflict.pageId!] ?? 'change-request';
+        const take = choiceOf(conflict.pageId!);
         const edit = edits[conflict.pageId!];
+        if (take === 'blocks') {
+          const chosen = blockChoices[conflict.pageId!];
+          if (!chosen) throw new Error(`“${conflict.title}” is still being aligned block by block: wait a moment and resolve again.`);
+          revisions = chosen.conflict.revisions;
+          const title = edits[conflict.pageId!]?.title;
+          return { pageId: conflict.pageId!, take, blocks: chosen.choices, ...(title ? { title } : {}) };
+        }
         return take === 'edited' ? { pageId: conflict.pageId!, take, title: edit.title, markdown: edit.markdown } : { pageId: conflict.pageId!, take };
       });
-      const answer = await historyApi.resolve(props.spaceId, props.changeRequestId, resolutions);
+      const answer = await historyApi.resolve(props.spaceId, props.changeRequestId, resolutions, revisions && { space: revisions.space, changeRequest: revisions.changeRequest });
       if (answer.result === 'conflicts') setLeft(answer.conflicts ?? []);
       else props.onResolved();
     } catch (caught) {
@@ -78,8 +91,12 @@ export function ConflictsPanel(props: { spaceId: string; changeRequestId: string
               changeRequestId={props.changeRequestId}
               conflict={conflict}
               mode={props.mode}
-              choice={choices[conflict.pageId!] ?? 'change-request'}
+              choice={choiceOf(conflict.pageId!)}
               edit={edits[conflict.pageId!]}
+              blocks={bodyConflict(conflict.pageId!) ? blockChoices[conflict.pageId!] : undefined}
+              canBlocks={bodyConflict(conflict.pageId!)}
+              titleConflict={props.conflicts.some((other) => other.pageId === conflict.pageId && other.kind === 'title')}
+              onBlocks={(value) => setBlockChoices((old) => ({ ...old, [conflict.pageId!]: value }))}
               onChoose={(choice) => setChoices({ ...choices, [conflict.pageId!]: choice })}
               onEdit={(edit) => setEdits({ ...edits, [conflict.pageId!]: edit })}
             />
@@ -103,6 +120,10 @@ function ConflictingPage(props: {
   mode: DiffMode;
   choice: Choice;
   edit?: { title: string; markdown: string };
+  blocks?: BlockChoices;
+  canBlocks: boolean;
+  titleConflict: boolean;
+  onBlocks: (value: BlockChoices) => void;
   onChoose: (choice: Choice) => void;
   onEdit: (edit: { title: string; markdown: string }) => void;
 }) {
@@ -117,12 +138,18 @@ function ConflictingPage(props: {
     props.onChoose(choice);
     if (choice === 'edited' && !props.edit && mineText.data) props.onEdit({ title: mineText.data.title, markdown: mineText.data.markdown ?? '' });
   };
+  // Block by block, the page's title is asked for only when both sides renamed it.
+  useEffect(() => {
+    if (props.choice === 'blocks' && props.titleConflict && !props.edit && mineText.data) props.onEdit({ title: mineText.data.title, markdown: mineText.data.markdown ?? '' });
+  }, [props.choice, mineText.data]);
   return (
     <article class="conflict" aria-labelledby={`${name}-title`}>
       <h3 id={`${name}-title`}>{props.conflict.title}</h3>
       <p class="meta">{props.conflict.detail}</p>
       {failed ? (
         <ErrorNote error={failed} />
+      ) : props.choice === 'blocks' ? (
+        <BlockMerge spaceId={props.spaceId} changeRequestId={props.changeRequestId} pageId={pageId} title={props.conflict.title} value={props.blocks} onChange={props.onBlocks} />
       ) : !space.data || !mine.data ? (
         <p aria-busy="true">Loading both versions…</p>
       ) : (
@@ -130,10 +157,21 @@ function ConflictingPage(props: {
       )}
       <fieldset>
         <legend>Keep for “{props.conflict.title}”</legend>
+        {props.canBlocks && (
+          <>
+            <label><input type="radio" name={name} value="blocks" checked={props.choice === 'blocks'} onChange={() => choose('blocks')} /> Block by block</label>{' '}
+          </>
+        )}
         <label><input type="radio" name={name} value="change-request" checked={props.choice === 'change-request'} onChange={() => choose('change-request')} /> This change request's version</label>{' '}
         <label><input type="radio" name={name} value="space" checked={props.choice === 'space'} onChange={() => choose('space')} /> The space's version</label>{' '}
         <label><input type="radio" name={name} value="edited" checked={props.choice === 'edited'} disabled={!mineText.data} onChange={() => choose('edited')} /> An edited version</label>
       </fieldset>
+      {props.choice === 'blocks' && props.titleConflict && props.edit && (
+        <label class="conflict-edit">
+          Title (both sides renamed the page)
+          <input type="text" value={props.edit.title} onInput={(event) => props.onEdit({ ...props.edit!, title: event.currentTarget.value })} />
+        </label>
+      )}
       {props.choice === 'edited' && props.edit && (
         <div class="conflict-edit">
           <label>

@@ -110,3 +110,10 @@ export function RenderedDiff(props: { before?: Document; after?: Document; mode:
     </div>
   );
 }
+
+/** A document drawn read-only with the editor's schema (a run of blocks on the conflicts screen). */
+export function RenderedBlocks(props: { document: Document; label: string; place?: EditorPlace }) {
+  const blocks = useMemo(() => blocksOf(props.document), [props.document]);
+  const kinds = useMemo(() => blocks.map((): Kind => 'same'), [blocks]);
+  return <MarkedBlocks blocks={blocks} kinds={kinds} label={props.label} place={props.place} words={['', '']} />;
+}
