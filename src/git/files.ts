@@ -75,20 +75,44 @@ function linkText(title: string): string {
   return title.replace(/([\\[\]])/g, '\\$1');
 }
 
+/**
+ * The address a link page has in SUMMARY.md: its URL, or, for a link to a page of the space, the path of
+ * that page's file (with `#anchor` for a link to a heading), as GitBook writes it: the same path as the
+ * page's own entry, which the importer reads back as a link to that page (decision 0111). A link to a page
+ * that is not in the tree (another space, or a page since deleted) keeps an empty address.
+ */
+function linkAddress(node: TreePage['node'], byId: Map<string, TreePage>, address: (page: TreePage) => string): string {
+  if (node.href) return node.href;
+  const target = node.target;
+  if (target?.kind === 'url') return target.url;
+  if ((target?.kind === 'page' && !target.space) || (target?.kind === 'anchor' && target.page && !target.space)) {
+    const page = byId.get(target.page!);
+    if (page && page.node.type === 'document') return target.kind === 'anchor' ? `${address(page)}#${encodeURIComponent(target.anchor)}` : address(page);
+  }
+  return '';
+}
+
 /** SUMMARY.md for a tree: groups as `##` headings, pages as nested `*` items. */
 export function summaryText(pages: TreePage[], summaryPath: string): string {
   const folder = folderOfFile(summaryPath);
   const lines: string[] = ['# Table of contents', ''];
+  const byId = new Map<string, TreePage>();
+  const index = (list: TreePage[]) => {
+    for (const page of list) {
+      byId.set(page.node.id, page);
+      index(page.pages);
+    }
+  };
+  index(pages);
+  const address = (page: TreePage) => encodeURI(relativePath(folder, pageFile(page))).replace(/\(/g, '%28').replace(/\)/g, '%29');
   const items = (list: TreePage[], depth: number) => {
     for (const page of list) {
       const indent = '  '.repeat(depth);
       if (page.node.type === 'link') {
-        const href = page.node.href ?? (page.node.target?.kind === 'url' ? page.node.target.url : '');
-        lines.push(`${indent}* [${linkText(page.node.title)}](${href})`);
+        lines.push(`${indent}* [${linkText(page.node.title)}](${linkAddress(page.node, byId, address)})`);
         continue;
       }
-      const target = encodeURI(relativePath(folder, pageFile(page))).replace(/\(/g, '%28').replace(/\)/g, '%29');
-      lines.push(`${indent}* [${linkText(page.node.title)}](${target})`);
+      lines.push(`${indent}* [${linkText(page.node.title)}](${address(page)})`);
       items(page.pages, depth + 1);
     }
   };

@@ -2,6 +2,7 @@ import type { Context } from '../context.ts';
 import type { ContentRef, PageFields } from '../content/nodes.ts';
 import type { Variables } from '../content/nodes.ts';
 import { reusableContentsOf } from '../content/reusable-contents.ts';
+import { pageFile } from '../content/links.ts';
 import { walkPages, type RevisionTree } from '../content/tree.ts';
 import { RevisionWriter } from '../content/writer.ts';
 import type { ImportedContent, ImportedPage } from '../imports/types.ts';
@@ -45,7 +46,7 @@ export async function layContent(ctx: Pick<Context, 'ids'>, content: ImportedCon
       const { node } = page;
       // A page is known by the file it was exported to, its own or the one derived for it (pageFile).
       if (node.type === 'document' && page.file) remember(`file\0${page.file.toLowerCase()}`, node.id);
-      else if (node.type === 'link') remember(keyOf('link', node.title, node.href ?? (node.target?.kind === 'url' ? node.target.url : '')), node.id);
+      else if (node.type === 'link') remember(keyOf('link', node.title, node.href ?? linkKey(node.target, previous)), node.id);
       else remember(keyOf(node.type, node.title, ''), node.id);
     }
   }
@@ -62,11 +63,13 @@ export async function layContent(ctx: Pick<Context, 'ids'>, content: ImportedCon
     return undefined;
   };
 
+  const links: [string, NonNullable<ImportedPage['linkTo']>][] = [];
+  const byFile = new Map<string, string>();
   const add = async (page: ImportedPage, parent: string | null): Promise<void> => {
     await pace();
     const type = page.type === 'group' && parent !== null ? 'document' : page.type;
     const target: ContentRef | undefined = type === 'link' ? { kind: 'url', url: page.href ?? 'about:blank' } : undefined;
-    const id = page.file ? claim(`file\0${page.file.path.toLowerCase()}`) : claim(keyOf(type, page.title, type === 'link' ? (page.href ?? '') : ''));
+    const id = page.file ? claim(`file\0${page.file.path.toLowerCase()}`) : claim(keyOf(type, page.title, type === 'link' ? (page.href ?? (page.linkTo ? `page\0${page.linkTo.key}#${page.linkTo.anchor ?? ''}` : '')) : ''));
     const before = id ? previous?.byId.get(id)?.node : undefined;
     const kept: Partial<PageFields> = {};
     if (before?.emoji && !page.settings?.emoji) kept.emoji = before.emoji;
@@ -83,9 +86,16 @@ export async function layContent(ctx: Pick<Context, 'ids'>, content: ImportedCon
       ...(type === 'document' && page.markdown ? { markdown: page.markdown } : {}),
     };
     const added = writer.addPage(fields, { parent });
+    if (page.linkTo) links.push([added, page.linkTo]);
+    if (page.file) byFile.set(page.file.path, added);
     for (const child of page.pages) await add(child, type === 'link' ? parent : added);
   };
   for (const page of content.pages) await add(page, null);
+  // A link to a page of the repository points at it once every page has its id.
+  for (const [id, to] of links) {
+    const target = byFile.get(to.key);
+    if (target) writer.updatePage(id, { target: to.anchor ? { kind: 'anchor', anchor: to.anchor, page: target } : { kind: 'page', page: target } });
+  }
 
   const previousFiles = new Map((previous?.root.files ?? []).filter((file) => file.git?.path).map((file) => [file.git!.path.toLowerCase(), file]));
   for (const asset of content.assets) {
@@ -107,4 +117,14 @@ export async function layContent(ctx: Pick<Context, 'ids'>, content: ImportedCon
   }
   if (previous) writer.setVariables((previous.root.variables ?? {}) as Variables);
   return writer;
+}
+
+/** What identifies a link page to a page of the space across syncs: the file of the page it points at (and the anchor). */
+function linkKey(target: ContentRef | undefined, tree: RevisionTree): string {
+  if (target?.kind === 'url') return target.url;
+  if ((target?.kind === 'page' && !target.space) || (target?.kind === 'anchor' && target.page && !target.space)) {
+    const page = tree.byId.get(target.page!);
+    if (page?.node.type === 'document') return `page\0${pageFile(page)}#${target.kind === 'anchor' ? target.anchor : ''}`;
+  }
+  return '';
 }

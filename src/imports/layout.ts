@@ -8,7 +8,7 @@ import { pauseForEventLoop, runTask, workerTask } from '../workers/pool.ts';
 
 /** Pages laid between pauses for the event loop (a summary may list tens of thousands). */
 const PAUSE_EVERY = 500;
-import { markdownPage, titleFromName, type MarkdownPageOptions } from './markdown.ts';
+import { markdownPage, splitFrontmatter, titleFromName, type MarkdownPageOptions } from './markdown.ts';
 import { readSummary, type SummaryItem } from './summary.ts';
 import { gitBlobOid, type ImportedPage } from './types.ts';
 
@@ -139,23 +139,70 @@ function emptyPage(key: string, title: string, pages: ImportedPage[] = []): Impo
   return { key, type: 'document', title: title.slice(0, 255) || 'Untitled', pages };
 }
 
+/**
+ * Which entry of a summary holds each Markdown file that several entries name (GitBook writes a link page
+ * to a page of the space as that page's path, so the path appears twice: decision 0111). The owner is the
+ * first entry without an anchor that has sub-entries (a link page has none), else the first whose title is
+ * the file's own heading (a page's file starts with its title), else the first without an anchor, else the
+ * first. Files named once are not in the map.
+ */
+async function fileOwners(groups: { items: SummaryItem[] }[], pathOf: (href: string | undefined) => string | undefined, source: LayoutSource): Promise<Map<string, SummaryItem>> {
+  const mentions = new Map<string, SummaryItem[]>();
+  const walk = (list: SummaryItem[]) => {
+    for (const item of list) {
+      const path = pathOf(item.href);
+      if (path !== undefined && source.markdown.has(path)) {
+        const seen = mentions.get(path);
+        if (seen) seen.push(item);
+        else mentions.set(path, [item]);
+      }
+      walk(item.items);
+    }
+  };
+  for (const group of groups) walk(group.items);
+  const owners = new Map<string, SummaryItem>();
+  for (const [path, items] of mentions) {
+    if (items.length < 2) continue;
+    const plain = items.filter((item) => !item.href!.includes('#'));
+    let heading: string | undefined;
+    try {
+      heading = /^#[ \t]+(.+?)[ \t#]*$/m.exec(splitFrontmatter(await source.text(path), path).body)?.[1];
+    } catch {
+      heading = undefined;
+    }
+    const owner = plain.find((item) => item.items.length > 0) ?? plain.find((item) => heading !== undefined && item.title.trim() === heading.trim()) ?? plain[0] ?? items[0];
+    owners.set(path, owner);
+  }
+  return owners;
+}
+
 /** The pages a summary file gives; `used` collects the Markdown files they read. */
 export async function pagesFromSummary(summaryPath: string, config: LayoutConfig, source: LayoutSource, used: Set<string>): Promise<ImportedPage[]> {
   const folder = posix.dirname(summaryPath) === '.' ? '' : posix.dirname(summaryPath);
+  const groups = await readSummary(await source.text(summaryPath), `the summary "${summaryPath}"`, source.signal);
+  const pathOf = (href: string | undefined): string | undefined => {
+    if (!href || SCHEME.test(href)) return undefined;
+    try {
+      return cleanPath(posix.join(folder, decodeURIComponent(href.split('#')[0])), 'A summary entry');
+    } catch {
+      return undefined;
+    }
+  };
+  const owners = await fileOwners(groups, pathOf, source);
   let counter = 0;
   // In reading order (a page before its children), so the first mention of a file is the one that gets it.
   const page = async (item: SummaryItem): Promise<ImportedPage[]> => {
     const key = `summary:${++counter}`;
     if (counter % PAUSE_EVERY === 0) await pauseForEventLoop();
     let own: ImportedPage;
-    let path: string | undefined;
-    try {
-      path = item.href && !SCHEME.test(item.href) ? cleanPath(posix.join(folder, decodeURIComponent(item.href.split('#')[0])), 'A summary entry') : undefined;
-    } catch {
-      path = undefined;
-    }
+    const path = pathOf(item.href);
+    const owner = path === undefined ? undefined : owners.get(path);
     if (item.href && SCHEME.test(item.href)) {
       own = { key, type: 'link', title: item.title.slice(0, 255), href: item.href, pages: [] };
+    } else if (path && owner && owner !== item && source.markdown.has(path)) {
+      // Another entry of the summary holds this file: this one is a link to that page (decision 0111).
+      const anchor = item.href!.includes('#') ? decodeURIComponent(item.href!.slice(item.href!.indexOf('#') + 1)) : '';
+      own = { key, type: 'link', title: item.title.slice(0, 255), linkTo: { key: path, ...(anchor ? { anchor } : {}) }, pages: [] };
     } else if (path && source.markdown.has(path) && !used.has(path)) {
       used.add(path);
       own = filePage(await source.text(path), path, { title: item.title, fallbackTitle: item.title });
@@ -174,7 +221,7 @@ export async function pagesFromSummary(summaryPath: string, config: LayoutConfig
     return pages;
   };
   const pages: ImportedPage[] = [];
-  for (const group of await readSummary(await source.text(summaryPath), `the summary "${summaryPath}"`, source.signal)) {
+  for (const group of groups) {
     const children = await items(group.items);
     if (group.title === undefined) pages.push(...children);
     // A group's slug is its heading's anchor, else its title as GitBook slugs it (dots kept: the group

@@ -27,6 +27,8 @@ export interface ImportedPage {
   settings?: PageSettings;
   /** Link pages: the URL they point at. */
   href?: string;
+  /** Link pages to a page of the same import: that page's key, and the heading's anchor for a link to a heading. */
+  linkTo?: { key: string; anchor?: string };
   /** The Markdown file the page was read from, when the source is a folder: its body is kept as written. */
   file?: SourceFile;
   pages: ImportedPage[];

@@ -89,6 +89,11 @@ export async function prepareImport(ctx: Pick<Context, 'db' | 'ids'>, content: I
       for (const child of page.pages) await add(child, type === 'link' ? parent : id);
     };
     for (const page of content.pages) await add(page, under ?? null);
+    // A link to a page of the import points at it once every page has its id.
+    for (const [page, id] of pageIds) {
+      const to = page.linkTo && byKey.get(page.linkTo.key);
+      if (to) writer.updatePage(id, { target: page.linkTo!.anchor ? { kind: 'anchor', anchor: page.linkTo!.anchor, page: to } : { kind: 'page', page: to } });
+    }
   }
   const fileIds = new Map<string, string>();
   for (const asset of content.assets) {

@@ -52,5 +52,30 @@ for (const dialect of dialects) {
       assertError(await api.post(pages, { title: 'L', type: 'link', target: { kind: 'space', space: spaceId } }), 400);
       assertError(await api.post(pages, { title: 'G', type: 'group', target: { kind: 'page', page: installId } }), 400, 'Only link pages');
     });
+
+    it('points an existing link at another address or page with PATCH, refusing what a new link would refuse; readers may not', async () => {
+      const cr = await world.members.edit.api.post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'Retarget' });
+      const base = `/v1/spaces/${spaceId}/change-requests/${cr.body.id}`;
+      const api = world.members.edit.api;
+      const link = await api.post(`${base}/content/pages`, { title: 'Status', type: 'link', href: 'https://status.example.com/' });
+      assert.equal(link.status, 201, JSON.stringify(link.body));
+      const page = `${base}/content/page/${link.body.id}`;
+      const toPage = await api.patch(page, { target: { kind: 'page', page: installId } });
+      assert.equal(toPage.status, 200, JSON.stringify(toPage.body));
+      assert.deepEqual(toPage.body.page.target, { kind: 'page', page: installId });
+      assert.equal(toPage.body.page.href, undefined);
+      const toUrl = await api.patch(page, { href: 'https://status.example.org/now' });
+      assert.equal(toUrl.status, 200, JSON.stringify(toUrl.body));
+      assert.deepEqual(toUrl.body.page.target, { kind: 'url', url: 'https://status.example.org/now' });
+      assert.equal(toUrl.body.page.href, 'https://status.example.org/now');
+
+      assertError(await api.patch(page, { href: 'not an address' }), 400);
+      assertError(await api.patch(page, { href: 'https://a.example/', target: { kind: 'page', page: installId } }), 400, 'not both');
+      assertError(await api.patch(page, { target: { kind: 'page', page: 'nowhere' } }), 400, 'target.page');
+      assertError(await api.patch(page, { target: { kind: 'page', page: link.body.id } }), 400, 'itself');
+      assertError(await api.patch(`${base}/content/page/${installId}`, { href: 'https://a.example/' }), 400, 'Only link pages');
+      assertError(await world.members.read.api.patch(page, { href: 'https://a.example/' }), 403);
+      assert.equal((await api.get(`${page}`)).body.href, 'https://status.example.org/now');
+    });
   });
 }

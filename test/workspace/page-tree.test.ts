@@ -181,6 +181,43 @@ describe('the page tree and page properties [sqlite]', { skip }, () => {
     await context.close();
   });
 
+  it('changes where a link page points, to a page and to an address, checking the address as it is typed', async () => {
+    const base = `/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content`;
+    const made = await h.world.admin.api.post(`${base}/pages`, { title: 'Handy', type: 'link', href: 'https://old.example.com/' });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const link = async () => (await h.world.admin.api.get(`${base}/page/${made.body.id}`)).body as TreePage;
+    const { page, context } = await h.signedIn(h.world.admin);
+    await page.goto(`${h.base}/o/${org}/s/${spaceId}/cr/${changeRequestId}/p/${made.body.id}`);
+
+    // From the link's own screen: point it at a page.
+    await page.getByRole('button', { name: 'Change where it points' }).click();
+    assert.equal(await field(page, 'Address').inputValue(), 'https://old.example.com/');
+    await field(page, 'Page it opens').selectOption({ label: 'Install' });
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    for (let tries = 0; tries < 50 && (await link()).target?.kind !== 'page'; tries++) await page.waitForTimeout(100);
+    assert.deepEqual((await link()).target, { kind: 'page', page: ids.Install });
+
+    // From the tree by keyboard (L): back to an address; a bad one is refused as it is typed.
+    await item(page, 'Handy').focus();
+    await page.keyboard.press('l');
+    assert.equal(await field(page, 'Page it opens').inputValue(), ids.Install);
+    await field(page, 'Page it opens').selectOption({ label: 'The address below' });
+    await field(page, 'Address').fill('ftp:/nowhere');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Give a web address that starts with https://').waitFor();
+    await field(page, 'Address').fill('https://new.example.com/path');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    for (let tries = 0; tries < 50 && (await link()).target?.kind !== 'url'; tries++) await page.waitForTimeout(100);
+    const after = await link();
+    assert.equal(after.href, 'https://new.example.com/path');
+    assert.deepEqual(after.target, { kind: 'url', url: 'https://new.example.com/path' });
+    await assertAccessible(page, 'a link page with its retarget button');
+    assert.deepEqual(h.problems, []);
+    await context.close();
+  });
+
   it('sets a cover from the space files and the layout options in the page properties; the published page shows them', async () => {
     const { page, context } = await h.signedIn(h.world.admin);
     await page.goto(`${h.base}/o/${org}/s/${spaceId}/cr/${changeRequestId}/p/${ids.Intro}`);

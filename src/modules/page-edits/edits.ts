@@ -84,6 +84,12 @@ function settingsOf(current: PageFields, body: PatchPageBody): Partial<PageField
   if (body.cover !== undefined) {
     settings.cover = body.cover === null ? undefined : { ...(body.cover.ref ? { ref: body.cover.ref } : {}), ...(body.cover.refDark ? { refDark: body.cover.refDark } : {}), yPos: body.cover.yPos ?? 0 };
   }
+  if (body.href !== undefined || body.target !== undefined) {
+    if (current.type !== 'link') throw new BadRequest(`Only link pages have an "href" or a "target"; this page is a ${current.type}.`);
+    if (body.href !== undefined && body.target !== undefined) throw new BadRequest('Give a link page "href" or "target", not both.');
+    settings.target = body.target ?? { kind: 'url', url: body.href! };
+    settings.href = undefined;
+  }
   if (current.type !== 'document' && (settings.description !== undefined || settings.layout !== undefined || settings.cover !== undefined)) {
     throw new BadRequest(`A ${current.type} page has no description, layout or cover.`);
   }
@@ -141,6 +147,10 @@ export async function patchPage(ctx: Context, input: EditBase, writer: RevisionW
   const page = headPage(input, pageId);
   const current = page.node;
   const settings = settingsOf(current, body);
+  if (settings.target?.kind === 'page') {
+    if (!writer.has(settings.target.page)) throw new BadRequest(`The member "target.page" names no page of this content: "${settings.target.page}".`);
+    if (settings.target.page === pageId) throw new BadRequest('A link page cannot point at itself.');
+  }
   if (body.document !== undefined && current.type !== 'document') throw new BadRequest(`A ${current.type} page has no body: leave out the member "document".`);
   const basePage = input.base?.tree.byId.get(pageId);
   const conflicts = basePage ? settingConflicts(basePage.node, current, settings) : [];

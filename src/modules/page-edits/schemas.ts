@@ -100,6 +100,16 @@ export const PatchPageBody = Type.Object(
     document: Type.Optional(DocumentInput),
     layout: Type.Optional(LayoutInput),
     cover: Type.Optional(CoverInput),
+    href: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, format: 'uri', description: 'Link pages: points the link at this address instead.' })),
+    target: Type.Optional(
+      Type.Union(
+        [
+          Type.Object({ kind: Type.Literal('url'), url: Type.String({ minLength: 1, maxLength: 2048, format: 'uri' }) }, closed),
+          Type.Object({ kind: Type.Literal('page'), page: Id }, closed),
+        ],
+        { description: 'Link pages: points the link at an address or at a page of this content (instead of "href").' },
+      ),
+    ),
     baseRevision: Type.Optional(BaseRevision),
   },
   { ...closed, description: 'What to change; members left out keep their value.' },

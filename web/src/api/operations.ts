@@ -226,6 +226,9 @@ export interface PageWrite {
   baseRevision?: string;
   layout?: Partial<PageLayout>;
   cover?: PageCover | null;
+  /** Link pages: where they point (an address, or a page of the same content). */
+  href?: string;
+  target?: { kind: 'url'; url: string } | { kind: 'page'; page: string };
 }
 
 export const api = {

@@ -9,7 +9,7 @@ import { CommentsPanel } from '../comments/comments-panel.tsx';
 import { firstDocument, PageTree, type TreeMove } from './page-tree.tsx';
 import { PageEditor } from './page-editor.tsx';
 import { NewPageMenu, type NewKind } from './new-page-menu.tsx';
-import { askEmoji, createFromMenu } from './tree-actions.ts';
+import { askEmoji, askLinkTarget, createFromMenu } from './tree-actions.ts';
 import { pageById } from './tree-drop.ts';
 import { useChangeRequestPresence } from '../live/tree-presence.tsx';
 
@@ -59,6 +59,7 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
       await createFromMenu(spaceId, changeRequestId, kind, content.data?.pages ?? []);
     });
   const setEmoji = (target: RevisionPage) => act(() => askEmoji(spaceId, changeRequestId, target));
+  const setLinkTarget = (target: RevisionPage) => act(() => askLinkTarget(spaceId, changeRequestId, target, content.data?.pages ?? []));
   const move = (to: TreeMove) => act(() => api.updatePage(spaceId, changeRequestId, to.pageId, { parent: to.parent, position: to.position }));
   const rename = (target: RevisionPage) => {
     const title = window.prompt('New title of the page', target.title);
@@ -88,12 +89,12 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
         {content.data.pages.length === 0 ? (
           <p class="empty">No pages yet: create the first one.</p>
         ) : (
-          <PageTree pages={content.data.pages} current={pageId} href={(id) => paths.edit(props.organizationId, spaceId, changeRequestId, id)} onMove={merged ? undefined : move} onRename={merged ? undefined : rename} onDelete={merged ? undefined : remove} onEmoji={merged ? undefined : setEmoji} people={people} />
+          <PageTree pages={content.data.pages} current={pageId} href={(id) => paths.edit(props.organizationId, spaceId, changeRequestId, id)} onMove={merged ? undefined : move} onRename={merged ? undefined : rename} onDelete={merged ? undefined : remove} onEmoji={merged ? undefined : setEmoji} onLinkTarget={merged ? undefined : setLinkTarget} people={people} />
         )}
         {!merged && (
           <>
             <p class="tree-actions"><button type="button" class="button" onClick={() => newPage()}>New page</button> <NewPageMenu onChoose={createKind} /></p>
-            <p class="meta">In the tree: drag a page before, after or into another; or Alt+↑/↓ move a page, Alt+→ put it under the page above, Alt+← take it out, F2 rename, E set its emoji, Delete delete.</p>
+            <p class="meta">In the tree: drag a page before, after or into another; or Alt+↑/↓ move a page, Alt+→ put it under the page above, Alt+← take it out, F2 rename, E set its emoji, L change where a link points, Delete delete.</p>
           </>
         )}
         {error && <p class="error-note" role="alert">{error}</p>}
@@ -104,6 +105,11 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
         {bodyless && (
           <p class="notice">
             “{bodyless.title}” is {bodyless.type === 'group' ? 'a group: a heading over the pages in it. Drag pages into it in the tree.' : 'a link page: the reader’s navigation opens where it points.'} Rename it with F2 and set its emoji with E in the tree.
+          </p>
+        )}
+        {bodyless?.type === 'link' && !merged && (
+          <p>
+            <button type="button" class="button" onClick={() => setLinkTarget(bodyless)}>Change where it points</button>
           </p>
         )}
         {pageId && page.data && !merged && !bodyless && (

@@ -64,6 +64,8 @@ export function PageTree(props: {
   onRename?: (page: RevisionPage) => void;
   onDelete?: (page: RevisionPage) => void;
   onEmoji?: (page: RevisionPage) => void;
+  /** Changes where a link page points (L on a link page). */
+  onLinkTarget?: (page: RevisionPage) => void;
   /** Who else has each page open (live co-editing), shown beside it. */
   people?: Map<string, Person[]>;
 }) {
@@ -149,6 +151,7 @@ export function PageTree(props: {
     else if (event.key === 'F2' && props.onRename) props.onRename(at.page);
     else if (event.key === 'Delete' && props.onDelete) props.onDelete(at.page);
     else if ((event.key === 'e' || event.key === 'E') && !event.ctrlKey && !event.metaKey && !event.altKey && props.onEmoji) props.onEmoji(at.page);
+    else if ((event.key === 'l' || event.key === 'L') && !event.ctrlKey && !event.metaKey && !event.altKey && at.page.type === 'link' && props.onLinkTarget) props.onLinkTarget(at.page);
     else return;
     event.preventDefault();
   };

@@ -59,3 +59,45 @@ export async function askEmoji(spaceId: string, changeRequestId: string, page: R
   await api.updatePage(spaceId, changeRequestId, page.id, { emoji: code });
   return true;
 }
+
+/**
+ * Points a link page elsewhere: an address (checked as the new-link dialog checks it) or a page of the
+ * change request, written with the page operation's `href` or `target`. Answers whether it changed.
+ */
+export async function askLinkTarget(spaceId: string, changeRequestId: string, page: RevisionPage, pages: RevisionPage[]): Promise<boolean> {
+  const target = page.target as { kind?: string; url?: unknown; page?: unknown } | undefined;
+  const currentUrl = target?.kind === 'url' && typeof target.url === 'string' ? target.url : (page.href ?? '');
+  const currentPage = target?.kind === 'page' && typeof target.page === 'string' ? target.page : '';
+  const choices = [
+    { value: '', label: 'The address below' },
+    ...documentsOf(pages).filter(({ page: entry }) => entry.id !== page.id).map(({ page: entry, depth }) => ({ value: entry.id, label: `${'— '.repeat(depth)}${entry.title || 'Untitled'}` })),
+  ];
+  const answer = await askForm(
+    `Where "${page.title || 'Untitled'}" points`,
+    [
+      { name: 'page', label: 'Page it opens', kind: 'select', choices, value: currentPage },
+      {
+        name: 'url',
+        label: 'Address',
+        kind: 'url',
+        value: currentPage ? '' : currentUrl,
+        hint: 'Used when no page is chosen above.',
+        check: (value) => (!value.trim() || WEB_ADDRESS.test(value.trim()) ? null : 'Give a web address that starts with https:// or http://.'),
+      },
+    ],
+    'Save',
+  );
+  if (!answer) return false;
+  const chosen = String(answer.page ?? '');
+  const url = String(answer.url ?? '').trim();
+  if (chosen) {
+    if (chosen === currentPage) return false;
+    await api.updatePage(spaceId, changeRequestId, page.id, { target: { kind: 'page', page: chosen } });
+    return true;
+  }
+  if (!url) throw new Error('Choose a page or give an address for the link.');
+  if (!WEB_ADDRESS.test(url)) throw new Error('Give a web address that starts with https:// or http://.');
+  if (url === currentUrl && !currentPage) return false;
+  await api.updatePage(spaceId, changeRequestId, page.id, { href: url });
+  return true;
+}
