@@ -44,6 +44,29 @@ for (const dialect of dialects) {
     });
     after(() => t.close());
 
+    it('sets a page\'s icon (GitBook\'s RevisionPage icon), which replaces its emoji, and refuses a bad one', async () => {
+      const cr = await newChangeRequest();
+      const created = await world.members.edit.api.post(`${cr}/content/pages`, { title: 'Settings', icon: 'gear' });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      assert.equal(created.body.icon, 'gear');
+      assert.equal(created.body.emoji, undefined);
+      const id = created.body.id as string;
+      assertError(await world.members.edit.api.post(`${cr}/content/pages`, { title: 'Both', icon: 'gear', emoji: '1f680' }), 400);
+      assertError(await world.members.edit.api.patch(`${cr}/content/page/${id}`, { icon: 'Not An Icon!' }), 400);
+      assertError(await world.members.edit.api.patch(`${cr}/content/page/${id}`, { icon: 'book', emoji: '1f680' }), 400);
+      // Read-only members may not.
+      assertError(await world.members.read.api.patch(`${cr}/content/page/${id}`, { icon: 'book' }), 403);
+      const emoji = await world.members.edit.api.patch(`${cr}/content/page/${id}`, { emoji: '1f680' });
+      assert.equal(emoji.status, 200, JSON.stringify(emoji.body));
+      assert.deepEqual([emoji.body.page.emoji, emoji.body.page.icon], ['1f680', undefined]);
+      const icon = await world.members.edit.api.patch(`${cr}/content/page/${id}`, { icon: 'book' });
+      assert.deepEqual([icon.body.page.emoji, icon.body.page.icon], [undefined, 'book']);
+      const read = await admin().get(`${cr}/content/page/${id}`);
+      assert.equal(read.body.icon, 'book');
+      const removed = await world.members.edit.api.patch(`${cr}/content/page/${id}`, { icon: null });
+      assert.equal(removed.body.page.icon, undefined);
+    });
+
     it('creates, changes, moves and deletes pages of a change request; the space does not move', async () => {
       const cr = await newChangeRequest();
       const spaceBefore = await currentRevision(t.ctx, spaceId);

@@ -101,5 +101,45 @@ for (const dialect of dialects) {
       assert.equal(liveLines.length, 2, liveDiff);
       assert.ok(liveLines[1].endsWith('(live)'), liveDiff);
     });
+
+    it('keeps a page\'s `icon:` front matter byte for byte through a Git round trip, and writes a changed icon as one line', async () => {
+      const guide = '---\ndescription: How to set it up\nicon: gear\n---\n\n# Setup\n\nOpen the settings.\n';
+      remote.createRepo('icons', {
+        'README.md': '# Welcome\n\nStart here.\n',
+        'SUMMARY.md': '# Table of contents\n\n* [Welcome](README.md)\n* [Setup](setup.md)\n',
+        'setup.md': guide,
+      });
+      const spaceId = await createSpace(t.ctx, world.organizationId);
+      t.clock.advance(1000);
+      assert.equal((await admin().post(`/v1/spaces/${spaceId}/git/import`, { url: remote.url('icons'), ref: REF })).status, 204);
+      await runJobs(t.ctx);
+      assert.equal((await lastOperation(t.ctx, spaceId)).state, 'success');
+      assert.equal((await admin().put(`/v1/spaces/${spaceId}/git/sync`, { url: remote.url('icons'), ref: REF, direction: 'both' })).status, 200);
+      const tree = flatten((await admin().get(`/v1/spaces/${spaceId}/content/pages`)).body.pages as Page[]);
+      const setup = tree.find((p) => p.title === 'Setup')!;
+      const welcome = tree.find((p) => p.title === 'Welcome')!;
+      assert.equal((await admin().get(`/v1/spaces/${spaceId}/content/page/${setup.id}`)).body.icon, 'gear');
+
+      // Another page edited and exported: the icon's file is left exactly as it was.
+      const start = remote.head('icons');
+      const cr = (await world.members.edit.api.post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'Welcome' })).body;
+      assert.equal((await world.members.edit.api.patch(`/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${welcome.id}`, { title: 'Hello' })).status, 200);
+      t.clock.advance(1000);
+      assert.equal((await admin().post(`/v1/spaces/${spaceId}/change-requests/${cr.id}/merge`)).status, 200);
+      await runJobs(t.ctx);
+      assert.notEqual(remote.head('icons'), start);
+      assert.equal(remote.files('icons').get('setup.md')?.toString('utf8'), guide);
+
+      // The icon changed through the API: one line of the file.
+      const before = remote.head('icons');
+      const second = (await world.members.edit.api.post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'Icon' })).body;
+      assert.equal((await world.members.edit.api.patch(`/v1/spaces/${spaceId}/change-requests/${second.id}/content/page/${setup.id}`, { icon: 'wrench' })).status, 200);
+      t.clock.advance(1000);
+      assert.equal((await admin().post(`/v1/spaces/${spaceId}/change-requests/${second.id}/merge`)).status, 200);
+      await runJobs(t.ctx);
+      assert.equal(remote.files('icons').get('setup.md')?.toString('utf8'), guide.replace('icon: gear', 'icon: wrench'));
+      const changed = remote.diff('icons', before, remote.head('icons'), '-U0').split('\n').filter((line) => /^[-+][^-+]/.test(line));
+      assert.deepEqual(changed, ['-icon: gear', '+icon: wrench']);
+    });
   });
 }

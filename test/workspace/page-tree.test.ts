@@ -22,6 +22,7 @@ interface TreePage {
   title: string;
   type: string;
   emoji?: string;
+  icon?: string;
   href?: string;
   target?: { kind: string; page?: string };
   pages?: TreePage[];
@@ -157,6 +158,20 @@ describe('the page tree and page properties [sqlite]', { skip }, () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
     await page.locator('[data-page] span[aria-hidden="true"]', { hasText: '🚀' }).waitFor();
     assert.equal((await tree()).find((entry) => entry.title === 'Install')?.emoji, '1f680');
+    // An icon instead of the emoji (GitBook's page icon): the emoji goes.
+    await item(page, 'Install').focus();
+    await page.keyboard.press('e');
+    await field(page, 'Or an icon').fill('gear');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await page.locator('[data-page] span[aria-hidden="true"]', { hasText: '[gear]' }).waitFor();
+    const withIcon = (await tree()).find((entry) => entry.title === 'Install');
+    assert.deepEqual([withIcon?.icon, withIcon?.emoji], ['gear', undefined]);
+    await item(page, 'Install').focus();
+    await page.keyboard.press('e');
+    await field(page, 'Or an icon').fill('');
+    await field(page, 'Emoji').fill('🚀');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await page.locator('[data-page] span[aria-hidden="true"]', { hasText: '🚀' }).waitFor();
 
     await drag(page, 'Intro', 'Reference', 0.5, 'drop-inside');
     await page.locator('[role="treeitem"][aria-level="2"]', { hasText: 'Intro' }).waitFor();

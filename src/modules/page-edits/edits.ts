@@ -48,8 +48,10 @@ export async function createPage(ctx: Context, input: EditBase, writer: Revision
   if (type === 'link' && body.href && body.target) throw new BadRequest('Give a link page "href" or "target", not both.');
   if (type !== 'link' && (body.href || body.target)) throw new BadRequest(`Only link pages have an "href" or a "target"; this page is a ${type}.`);
   if (body.target?.kind === 'page' && !writer.has(body.target.page)) throw new BadRequest(`The member "target.page" names no page of this content: "${body.target.page}".`);
+  if (body.emoji && body.icon) throw new BadRequest('Give a page "emoji" or "icon", not both: a page shows one or the other.');
   const fields: Omit<PageFields, 'id'> = { type, title: body.title.trim() };
   if (body.emoji) fields.emoji = body.emoji;
+  if (body.icon) fields.icon = body.icon;
   if (body.description) fields.description = body.description;
   if (body.slug) fields.slug = body.slug;
   if (body.href) fields.target = { kind: 'url', url: body.href };
@@ -77,7 +79,16 @@ function settingsOf(current: PageFields, body: PatchPageBody): Partial<PageField
     checkSlug(body.slug);
     settings.slug = body.slug ?? undefined;
   }
-  if (body.emoji !== undefined) settings.emoji = body.emoji ?? undefined;
+  // A page shows an emoji or an icon (GitBook's InputPageBase takes one of them): setting one removes the other.
+  if (typeof body.emoji === 'string' && typeof body.icon === 'string') throw new BadRequest('Give a page "emoji" or "icon", not both: a page shows one or the other.');
+  if (body.emoji !== undefined) {
+    settings.emoji = body.emoji ?? undefined;
+    if (body.emoji !== null && current.icon) settings.icon = undefined;
+  }
+  if (body.icon !== undefined) {
+    settings.icon = body.icon ?? undefined;
+    if (body.icon !== null && current.emoji) settings.emoji = undefined;
+  }
   if (body.layout !== undefined) {
     settings.layout = typeof body.layout === 'string' ? storedLayout(body.layout) : storedLayout({ ...fullLayout(current.layout), ...body.layout });
   }

@@ -56,6 +56,8 @@ const CoverInput = Type.Union([
 
 const Title = Type.String({ minLength: 1, maxLength: 500 });
 const Emoji = Type.Union([Type.String({ minLength: 1, maxLength: 50 }), Type.Null()], { description: 'An emoji (or its code point in hex, as GitBook writes it); null removes it.' });
+const IconName = Type.String({ minLength: 1, maxLength: 50, pattern: '^[a-z0-9-]+$', description: 'Name of the icon, as GitBook names them (Font Awesome names such as "gear"): lowercase letters, digits and dashes.' });
+const Icon = Type.Union([IconName, Type.Null()], { description: 'The page\'s icon (it replaces the emoji: a page shows one or the other); null removes it.' });
 const Position = Type.Integer({ minimum: 0, maximum: 100_000, description: 'The place among the siblings (0 is first); the end when absent.' });
 const BaseRevision = Type.String({
   minLength: 1,
@@ -82,6 +84,7 @@ export const CreatePageBody = Type.Object(
       ),
     ),
     emoji: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
+    icon: Type.Optional(IconName),
     description: Type.Optional(Type.String({ maxLength: 1000 })),
     slug: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   },
@@ -95,6 +98,7 @@ export const PatchPageBody = Type.Object(
     description: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()], { description: 'null or "" removes it.' })),
     slug: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], { description: 'The slug the page asks for; null makes it follow the title again.' })),
     emoji: Type.Optional(Emoji),
+    icon: Type.Optional(Icon),
     parent: Type.Optional(Type.Union([Id, Type.Null()], { description: 'Moves the page (with its subtree) under this page; null moves it to the top level.' })),
     position: Type.Optional(Position),
     document: Type.Optional(DocumentInput),

@@ -221,6 +221,8 @@ export interface PageWrite {
   slug?: string | null;
   emoji?: string | null;
   parent?: string | null;
+  /** The page's icon (a name such as "gear"; it replaces the emoji); null removes it. */
+  icon?: string | null;
   position?: number;
   document?: Document;
   baseRevision?: string;

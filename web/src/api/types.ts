@@ -59,6 +59,8 @@ export interface RevisionPage {
   emoji?: string;
   href?: string;
   pages?: RevisionPage[];
+  /** GitBook's page icon (a name such as "gear"); a page has an emoji or an icon. */
+  icon?: string;
   target?: LinkTarget | { kind: string };
   layout?: PageLayout;
   cover?: PageCover;

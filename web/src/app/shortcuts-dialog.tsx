@@ -8,6 +8,7 @@ const SHORTCUTS: Array<[string, string, string[]]> = [
   ['Page tree', 'Move a page among its siblings', ['Alt ↑', 'Alt ↓']],
   ['Page tree', 'Put a page under the one above; take it out', ['Alt →', 'Alt ←']],
   ['Page tree', 'Rename; delete', ['F2', 'Delete']],
+  ['A page', 'Find in the page (Enter, Shift Enter: next, previous; Escape closes)', ['Ctrl/⌘ F']],
   ['Editor', 'Save now', ['Ctrl/⌘ S']],
   ['Editor', 'Block menu', ['/']],
   ['Editor', 'Headings, lists, quote, code, math, divider', ['#', '-', '1.', '[ ]', '>', '```', '$$', '---']],

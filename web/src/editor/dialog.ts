@@ -31,8 +31,11 @@ function valuesOf(form: HTMLFormElement, fields: FormField[]): FormValues {
  * A modal dialog (the platform's <dialog>: focus kept inside, Escape cancels) asking for the fields of a
  * block or an inline; answers the values, or null when cancelled. Used by the slash menu and by each block's
  * "Edit" button, so every attribute of every block can be changed by keyboard.
+ *
+ * `returnFocus` gives the focus back the moment the dialog closes, synchronously: the editor's dialogs pass
+ * `focusEditor`, which a key typed at once then finds in place (editor-focus.ts says why it must be then).
  */
-export function askForm(title: string, fields: FormField[], confirm = 'Insert'): Promise<FormValues | null> {
+export function askForm(title: string, fields: FormField[], confirm = 'Insert', returnFocus?: () => void): Promise<FormValues | null> {
   return new Promise((resolve) => {
     const id = `editor-dialog-${++dialogCount}`;
     const dialog = document.createElement('dialog');
@@ -129,21 +132,32 @@ export function askForm(title: string, fields: FormField[], confirm = 'Insert'):
     const cancel = document.createElement('button');
     cancel.type = 'button';
     cancel.textContent = 'Cancel';
-    cancel.addEventListener('click', () => dialog.close(''));
     buttons.append(ok, cancel);
     form.append(buttons);
-    let answer: FormValues | null = null;
-    form.addEventListener('submit', (event) => {
-      if (!checks.every((run) => run())) {
-        event.preventDefault();
-        return;
-      }
-      answer = valuesOf(form, fields);
-    });
-    dialog.addEventListener('close', () => {
+    // The dialog ends in the very event that ends it (the submit, the click on Cancel, the Escape key), not at
+    // the platform's `close` event a task later: the focus is back where it came from before the next key
+    // arrives, and that key lands there instead of on the page's body (see returnFocus).
+    let done = false;
+    const finish = (answer: FormValues | null) => {
+      if (done) return;
+      done = true;
+      if (dialog.open) dialog.close();
       dialog.remove();
+      returnFocus?.();
       resolve(answer);
+    };
+    cancel.addEventListener('click', () => finish(null));
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      if (checks.every((run) => run())) finish(valuesOf(form, fields));
     });
+    dialog.addEventListener('keydown', (event) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      event.preventDefault();
+      finish(null);
+    });
+    // Closed any other way (the platform's own close request): cancelled.
+    dialog.addEventListener('close', () => finish(null));
     dialog.append(form);
     document.body.append(dialog);
     dialog.showModal();

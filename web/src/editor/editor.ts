@@ -6,6 +6,7 @@ import { PasteConversion } from './paste.ts';
 import { Place, type EditorPlace } from './place.ts';
 import { schemaExtensions } from './schema.ts';
 import { SlashMenu } from './slash-menu.ts';
+import { FindInPage } from '../find/editor-find.ts';
 import './editor.css';
 
 /**
@@ -24,6 +25,8 @@ export function createPageEditor(options: { element: HTMLElement; document: Docu
       // The screen's own (uploads by paste and drop, web/src/files/): before the paste conversion, so a pasted picture is a file.
       ...(options.extensions ?? []),
       ...(options.editable ? [SlashMenu, LinkPicker, PasteConversion] : []),
+      // Ctrl/⌘-F (web/src/find/): matches drawn as decorations, the document untouched.
+      FindInPage,
     ],
     // Live (web/src/live/): the content is the shared document's, not the page as loaded.
     ...(options.live ? {} : { content: documentToEditor(options.document) }),

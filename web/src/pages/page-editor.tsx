@@ -1,5 +1,5 @@
 import type { Editor } from '@tiptap/core';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { invalidate } from '../api/cache.ts';
 import { api } from '../api/operations.ts';
 import type { DocumentPage } from '../api/types.ts';
@@ -23,6 +23,10 @@ import { UploadsView } from '../files/uploads-view.tsx';
 import { blockComments } from '../comments/block-anchors.ts';
 import { BlockCommentMarks } from '../comments/block-comment-marks.ts';
 import { BlockCommentButton } from '../comments/block-comment-button.tsx';
+
+// Find in page (web/src/find/).
+import { FindInPage } from '../find/find-bar.tsx';
+import { editorFindTarget } from '../find/editor-find.ts';
 
 const UNSAVED = 'This page has changes that are not saved yet. Leave anyway?';
 
@@ -96,8 +100,11 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
     };
   }, [props.page.id]);
 
+  const findTarget = useCallback(() => (editorRef.current && !editorRef.current.isDestroyed ? editorFindTarget(editorRef.current) : null), []);
+
   return (
     <article class="page-editor">
+      <FindInPage target={findTarget} />
       <PageProperties page={props.page} spaceId={props.spaceId} changeRequestId={props.changeRequestId} onChange={(fields) => saverRef.current?.change(fields)} />
       <SaveIndicator status={liveSaveStatus(status, live)} onRetry={() => saverRef.current?.saveNow()} onOverwrite={() => saverRef.current?.overwrite()} onReload={props.onReload} />
       {live && <Presence live={live} />}

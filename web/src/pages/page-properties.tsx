@@ -36,6 +36,13 @@ export function PageProperties(props: { page: DocumentPage; spaceId: string; cha
             Emoji
             <input name="emoji" defaultValue={props.page.emoji ? String.fromCodePoint(...props.page.emoji.split('-').map((part) => parseInt(part, 16))) : ''} maxLength={8} onChange={(event) => props.onChange({ emoji: emojiCode(event.currentTarget.value) })} />
           </label>
+          <label>
+            Icon (instead of the emoji: a name such as gear)
+            <input name="icon" defaultValue={props.page.icon ?? ''} maxLength={50} pattern="[a-z0-9-]+" onChange={(event) => {
+              const value = event.currentTarget.value.trim();
+              if (!value || /^[a-z0-9-]+$/.test(value)) props.onChange({ icon: value || null });
+            }} />
+          </label>
           <PageLayoutOptions page={props.page} spaceId={props.spaceId} changeRequestId={props.changeRequestId} onChange={props.onChange} />
         </div>
       </details>

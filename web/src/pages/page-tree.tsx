@@ -31,6 +31,8 @@ function linkDestination(page: RevisionPage): { url?: string; page?: string } {
 /** What a page shows before its title: its emoji, or a sign of its kind. */
 function pageSign(page: RevisionPage): string {
   if (page.emoji) return emojiOf(page.emoji);
+  // No icon font is bundled: the icon's name, as the editor draws an inline icon.
+  if (page.icon) return `[${page.icon}]`;
   return page.type === 'group' ? '▸' : page.type === 'link' ? '↗' : '';
 }
 

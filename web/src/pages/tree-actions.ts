@@ -46,17 +46,26 @@ export async function createFromMenu(spaceId: string, changeRequestId: string, k
   return api.createLinkPage(spaceId, changeRequestId, { title: String(answer.title).trim(), target: { kind: 'page', page: String(answer.page) } });
 }
 
-/** Sets or removes a page's emoji (any kind of page). */
+/** Sets or removes a page's emoji or icon (any kind of page; a page shows one or the other, the icon first). */
 export async function askEmoji(spaceId: string, changeRequestId: string, page: RevisionPage): Promise<boolean> {
   const answer = await askForm(
-    `Emoji of "${page.title || 'Untitled'}"`,
-    [{ name: 'emoji', label: 'Emoji', value: emojiOf(page.emoji), hint: 'One emoji, such as 🚀 (your system’s emoji picker: Win+. or Ctrl+⌘+Space); leave it empty to remove it.' }],
+    `Emoji or icon of "${page.title || 'Untitled'}"`,
+    [
+      { name: 'emoji', label: 'Emoji', value: emojiOf(page.emoji), hint: 'One emoji, such as 🚀 (your system’s emoji picker: Win+. or Ctrl+⌘+Space); leave both empty to remove them.' },
+      { name: 'icon', label: 'Or an icon', value: page.icon ?? '', hint: 'A name such as gear or book (GitBook’s icons); it replaces the emoji.', check: (value) => (/^[a-z0-9-]*$/.test(value.trim()) ? null : 'Lowercase letters, digits and dashes, such as gear.') },
+    ],
     'Save',
   );
   if (!answer) return false;
+  const icon = String(answer.icon ?? '').trim();
   const code = emojiCode(String(answer.emoji));
-  if ((code ?? undefined) === (page.emoji ?? undefined)) return false;
-  await api.updatePage(spaceId, changeRequestId, page.id, { emoji: code });
+  if (icon) {
+    if (icon === page.icon) return false;
+    await api.updatePage(spaceId, changeRequestId, page.id, { icon });
+    return true;
+  }
+  if ((code ?? undefined) === (page.emoji ?? undefined) && !page.icon) return false;
+  await api.updatePage(spaceId, changeRequestId, page.id, code ? { emoji: code } : { emoji: null, icon: null });
   return true;
 }
 

@@ -5,6 +5,7 @@ import type { BlockSpec } from '../block-spec.ts';
 import { inlinesToDocument, inlinesToEditor } from '../inline.ts';
 import { plainText } from '../plain-text.ts';
 import { askForm } from '../dialog.ts';
+import { focusEditor } from '../editor-focus.ts';
 import { placeData } from '../place.ts';
 
 declare module '@tiptap/core' {
@@ -210,6 +211,7 @@ function editCard(editor: Editor): boolean {
       },
     ],
     'Apply',
+    () => focusEditor(editor),
   ).then((answer) => {
     if (!answer) return void editor.commands.focus();
     const hidden = [...(meta.hidden ?? [])];

@@ -4,6 +4,7 @@ import type { DocumentBlock, DocumentFragment } from '../../../../src/content/ma
 import { fragment, paragraph, textNode } from '../../../../src/content/markdown/nodes.ts';
 import type { BlockSpec } from '../block-spec.ts';
 import { askForm, type FormField, type FormValues } from '../dialog.ts';
+import { focusEditor } from '../editor-focus.ts';
 import { placeData, type PlaceData } from '../place.ts';
 import { plainText } from '../plain-text.ts';
 
@@ -47,7 +48,7 @@ export function withCaption(fragments: DocumentFragment[] | undefined, caption: 
 }
 
 export async function editVoidBlock(editor: Editor, kind: VoidKind, block: DocumentBlock, confirm: string): Promise<DocumentBlock | null> {
-  const values = await askForm(`${kind.title}`, kind.fields(block as never, placeData(editor)), confirm);
+  const values = await askForm(`${kind.title}`, kind.fields(block as never, placeData(editor)), confirm, () => focusEditor(editor));
   return values ? kind.apply(block as never, values) : null;
 }
 

@@ -1,7 +1,8 @@
 import { InputRule, Node, type Editor, type Range } from '@tiptap/core';
-import { NodeSelection } from '@tiptap/pm/state';
+import { NodeSelection, TextSelection } from '@tiptap/pm/state';
 import type { DocumentInline } from '../../../../src/content/markdown/types.ts';
 import { askForm } from '../dialog.ts';
+import { focusEditor } from '../editor-focus.ts';
 import { placeData } from '../place.ts';
 import { emojiByName, emojiCode, loadEmoji } from './emoji.ts';
 import { INLINE_KIND, type InlineKind } from './kinds.ts';
@@ -14,7 +15,7 @@ declare module '@tiptap/core' {
 
 /** Asks for an inline's fields; the inline made, or null when cancelled or when the answers make none. */
 export async function askInline(editor: Editor, kind: InlineKind, inline: DocumentInline, confirm: string): Promise<DocumentInline | null> {
-  const values = await askForm(kind.title, kind.fields(inline as never, placeData(editor)), confirm);
+  const values = await askForm(kind.title, kind.fields(inline as never, placeData(editor)), confirm, () => focusEditor(editor));
   return values ? ((await kind.apply(inline as never, values)) as DocumentInline | null) : null;
 }
 
@@ -32,7 +33,11 @@ function editSelected(editor: Editor, position: number, json: string): void {
   const kind = INLINE_KIND.get(inline.type);
   if (!kind) return;
   void askInline(editor, kind, inline, 'Apply').then((changed) => {
-    if (changed) editor.view.dispatch(editor.state.tr.setNodeAttribute(position, 'json', JSON.stringify(changed)));
+    // The caret after the inline changed: a key typed next writes on, rather than replacing the inline.
+    if (changed) {
+      const tr = editor.state.tr.setNodeAttribute(position, 'json', JSON.stringify(changed));
+      editor.view.dispatch(tr.setSelection(TextSelection.create(tr.doc, position + 1)));
+    }
     editor.commands.focus();
   });
 }

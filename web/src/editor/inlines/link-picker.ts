@@ -1,6 +1,7 @@
 import { Extension, type Editor } from '@tiptap/core';
 import type { ContentRef } from '../../../../src/content/markdown/types.ts';
 import { askForm } from '../dialog.ts';
+import { focusEditor } from '../editor-focus.ts';
 import { placeData } from '../place.ts';
 
 /**
@@ -22,6 +23,7 @@ export async function pickLink(editor: Editor): Promise<void> {
       { name: 'url', label: 'Or an address', kind: 'url', value: ref?.kind === 'url' ? ref.url : '' },
     ],
     ref ? 'Apply' : 'Insert',
+    () => focusEditor(editor),
   );
   if (!values) return void editor.commands.focus();
   const page = String(values.page ?? '');
