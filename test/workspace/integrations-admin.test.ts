@@ -231,4 +231,34 @@ describe('integrations in the workspace [sqlite]', { skip }, () => {
     await shot(page, 'integrations-translations');
     assert.deepEqual(problems, []);
   });
+
+  it('changes the translation engine, and the next translation uses it', { skip: needs('apertium') }, async () => {
+    const { spaceId } = await createSpaceWithPages(t.ctx, world.organizationId, [{ type: 'document', title: 'Dogs', markdown: 'The dog eats the apple.\n' }], { title: 'Dog guide' });
+    await page.goto(`${base}/o/${world.organizationId}/settings/translations`);
+    await page.getByText('Translating with DeepL.').waitFor();
+    await page.getByLabel('Engine', { exact: true }).selectOption('apertium');
+    await page.getByRole('button', { name: 'Use this engine' }).click();
+    await page.getByText('Translating with Apertium.').waitFor();
+    const setting = (await world.admin.api.get(`/v1/orgs/${world.organizationId}/translations-engine`)).body;
+    assert.deepEqual({ engine: setting.engine, chosen: setting.chosen, server: setting.server }, { engine: 'apertium', chosen: 'apertium', server: 'deepl' });
+
+    await page.getByLabel('Space', { exact: true }).selectOption({ label: 'Dog guide' });
+    await page.getByLabel('Into').selectOption('es');
+    await page.getByRole('button', { name: 'Start translating' }).click();
+    await page.getByRole('heading', { name: 'Dog guide → Spanish' }).waitFor();
+    t.clock.advance(60_000);
+    for (let round = 0; round < 20; round++) if ((await runDueJobs(t.ctx, { workerId: 'integrations-admin-test' })).claimed === 0) break;
+    const translations = (await world.admin.api.get(`/v1/orgs/${world.organizationId}/translations`)).body.items as Array<{ source: { space: string }; status: string; result?: { space: string } }>;
+    const spanish = translations.find((translation) => translation.source.space === spaceId)!;
+    assert.equal(spanish.status, 'completed');
+    const [translated] = (await world.admin.api.get(`/v1/spaces/${spanish.result!.space}/content`)).body.pages as Array<{ title: string }>;
+    assert.match(translated.title, /Perros/, 'Apertium, not the DeepL-compatible server, translated it');
+
+    await page.getByLabel('Engine', { exact: true }).selectOption('');
+    await page.getByRole('button', { name: 'Use this engine' }).click();
+    await page.getByText('Translating with DeepL.').waitFor();
+    assert.equal((await world.admin.api.get(`/v1/orgs/${world.organizationId}/translations-engine`)).body.chosen, null);
+    await assertAccessible(page, 'translations, engine');
+    assert.deepEqual(problems, []);
+  });
 });

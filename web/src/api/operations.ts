@@ -197,6 +197,9 @@ export const OPERATIONS = {
   listMyFavoriteSpaces: ['GET', '/v1/user/favorites/spaces'],
   addMyFavoriteSpace: ['PUT', '/v1/user/favorites/spaces/{spaceId}'],
   removeMyFavoriteSpace: ['DELETE', '/v1/user/favorites/spaces/{spaceId}'],
+  // The organization's translation engine (Quire's own operations; web/src/admin/integrations/translations.tsx).
+  getTranslationEngine: ['GET', '/v1/orgs/{organizationId}/translations-engine'],
+  updateTranslationEngine: ['PUT', '/v1/orgs/{organizationId}/translations-engine'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 type Operation = keyof typeof OPERATIONS;
