@@ -11,7 +11,7 @@ import { createWorld, postCollection, postSpace, type World } from '../helpers/f
 import { needs } from '../helpers/system.ts';
 import { createGitTestApp, runJobs } from '../git/helpers.ts';
 import { PASSWORD, startGitServer, USER, type GitServer } from '../git/server.ts';
-import type { TestApp } from '../helpers/app.ts';
+import { type TestApp, dialects } from '../helpers/app.ts';
 import { assertAccessible, CHROMIUM, freePort, shot } from './support.ts';
 
 /**
@@ -56,7 +56,8 @@ paths:
           description: The pets
 `;
 
-describe('integrations in the workspace [sqlite]', { skip }, () => {
+// SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (test/helpers/app.ts).
+for (const dialect of dialects) describe(`integrations in the workspace [${dialect}]`, { skip }, () => {
   let t: TestApp;
   let world: World;
   let base: string;
@@ -70,7 +71,7 @@ describe('integrations in the workspace [sqlite]', { skip }, () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     engine = await upperEngine();
-    t = await createGitTestApp('sqlite', { QUIRE_PUBLIC_URL: base, QUIRE_TRANSLATION_ENGINE: 'deepl', QUIRE_TRANSLATION_URL: engine.url, QUIRE_TRANSLATION_API_KEY: 'test-key' });
+    t = await createGitTestApp(dialect, { QUIRE_PUBLIC_URL: base, QUIRE_TRANSLATION_ENGINE: 'deepl', QUIRE_TRANSLATION_URL: engine.url, QUIRE_TRANSLATION_API_KEY: 'test-key' });
     await t.app.listen({ host: '127.0.0.1', port });
     world = await createWorld(t.ctx, t.app, t.clock);
     remote = await startGitServer();

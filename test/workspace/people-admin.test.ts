@@ -5,7 +5,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { runDueJobs } from '../../src/jobs/index.ts';
 import { verifySignature } from '../../src/modules/webhooks/signature.ts';
 import { createSession } from '../../src/sessions/store.ts';
-import { client, createTestApp, type TestApp } from '../helpers/app.ts';
+import { client, createTestApp, type TestApp, dialects } from '../helpers/app.ts';
 import { createWorld, postCollection, postSpace, type TestUser, type World } from '../helpers/factories.ts';
 import { needs } from '../helpers/system.ts';
 import { Receiver } from '../webhooks/receiver.ts';
@@ -22,7 +22,8 @@ import { assertAccessible, CHROMIUM, freePort, shot } from './support.ts';
 const skip = needs('chromium');
 const CERTIFICATE = readFileSync(new URL('../fixtures/saml-idp-cert.pem', import.meta.url), 'utf8');
 
-describe('people and permissions in the workspace [sqlite]', { skip }, () => {
+// SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (test/helpers/app.ts).
+for (const dialect of dialects) describe(`people and permissions in the workspace [${dialect}]`, { skip }, () => {
   let t: TestApp;
   let world: World;
   let base: string;
@@ -33,7 +34,7 @@ describe('people and permissions in the workspace [sqlite]', { skip }, () => {
   before(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    t = await createTestApp('sqlite', { QUIRE_PUBLIC_URL: base, QUIRE_WEBHOOK_ALLOW_PRIVATE: '1' });
+    t = await createTestApp(dialect, { QUIRE_PUBLIC_URL: base, QUIRE_WEBHOOK_ALLOW_PRIVATE: '1' });
     await t.app.listen({ host: '127.0.0.1', port });
     world = await createWorld(t.ctx, t.app, t.clock);
     receiver = await Receiver.start();

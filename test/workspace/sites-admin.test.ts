@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createTestApp, type TestApp, dialects } from '../helpers/app.ts';
 import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { needs } from '../helpers/system.ts';
@@ -22,7 +22,8 @@ const skip = needs('chromium');
 const require = createRequire(import.meta.url);
 const FONT = readFileSync(require.resolve('katex/dist/fonts/KaTeX_Main-Bold.woff2'));
 
-describe('the Sites screens in a browser [sqlite]', { skip }, () => {
+// SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (test/helpers/app.ts).
+for (const dialect of dialects) describe(`the Sites screens in a browser [${dialect}]`, { skip }, () => {
   let t: TestApp;
   let world: World;
   let base: string;
@@ -38,7 +39,7 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
   before(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    t = await createTestApp('sqlite', { QUIRE_PUBLIC_URL: base });
+    t = await createTestApp(dialect, { QUIRE_PUBLIC_URL: base });
     // The server's clock at the browser's time: the insights chart counts the 30 days up to the browser's today.
     t.clock.advance(Date.now() - t.clock.now().getTime());
     await t.app.listen({ host: '127.0.0.1', port });

@@ -4,6 +4,7 @@ import { SignJWT } from 'jose';
 import type { Page } from 'playwright-core';
 import { createSpaceWithPages, editContent } from '../helpers/content-factory.ts';
 import { needs } from '../helpers/system.ts';
+import { dialects } from '../helpers/app.ts';
 import { assertAccessible, assertKeyboardReachable, shot, startWorkspace, type WorkspaceHarness } from './support.ts';
 
 /**
@@ -17,7 +18,8 @@ import { assertAccessible, assertKeyboardReachable, shot, startWorkspace, type W
  */
 const skip = needs('chromium');
 
-describe('sections, groups, conditions, footer, overrides and MCP servers in the Sites screens [sqlite]', { skip }, () => {
+// SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (test/helpers/app.ts).
+for (const dialect of dialects) describe(`sections, groups, conditions, footer, overrides and MCP servers in the Sites screens [${dialect}]`, { skip }, () => {
   let w: WorkspaceHarness;
   let page: Page;
   let org: string;
@@ -26,7 +28,7 @@ describe('sections, groups, conditions, footer, overrides and MCP servers in the
   const ids: Record<string, string> = {};
 
   before(async () => {
-    w = await startWorkspace('sqlite');
+    w = await startWorkspace(dialect);
     // The server's clock at the browser's: the claims tryout signs a token that expires in minutes.
     w.t.clock.advance(Date.now() - w.t.clock.now().getTime());
     org = w.world.organizationId;
