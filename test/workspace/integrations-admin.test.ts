@@ -12,7 +12,7 @@ import { needs } from '../helpers/system.ts';
 import { createGitTestApp, runJobs } from '../git/helpers.ts';
 import { PASSWORD, startGitServer, USER, type GitServer } from '../git/server.ts';
 import { type TestApp, dialects } from '../helpers/app.ts';
-import { assertAccessible, CHROMIUM, freePort, shot } from './support.ts';
+import { assertAccessible, assertKeyboardReachable, CHROMIUM, freePort, shot } from './support.ts';
 
 /**
  * The integrations settings in Chromium, each checked through the API: a space connected to a Git remote
@@ -105,6 +105,7 @@ for (const dialect of dialects) describe(`integrations in the workspace [${diale
     await page.getByRole('link', { name: 'Git Sync' }).click();
     await page.getByText('This space is not synced with a Git repository.').waitFor();
     await assertAccessible(page, 'git sync, not connected');
+    await assertKeyboardReachable(page, 'git sync, not connected');
 
     await page.getByLabel('Repository address (HTTPS)').fill(remote.url('handbook', null));
     await page.getByLabel('User name').fill(USER);
@@ -127,6 +128,7 @@ for (const dialect of dialects) describe(`integrations in the workspace [${diale
     await page.getByText(remote.head('handbook').slice(0, 12)).waitFor();
     assert.ok((await titles(space.id)).includes('Install'));
     await assertAccessible(page, 'git sync, imported');
+    await assertKeyboardReachable(page, 'git sync, imported');
     await shot(page, 'integrations-git-sync');
 
     // A push to the branch, announced as GitHub does with the secret the screen showed.
@@ -168,6 +170,7 @@ for (const dialect of dialects) describe(`integrations in the workspace [${diale
     await preview.getByText('GET /pets').click();
     await preview.getByRole('cell', { name: 'How many pets to list' }).waitFor();
     await assertAccessible(page, 'openapi');
+    await assertKeyboardReachable(page, 'openapi');
     await shot(page, 'integrations-openapi');
 
     assert.equal((await fetch(`${base}/openapi/${world.organizationId}/petstore`)).status, 404);
@@ -196,6 +199,7 @@ for (const dialect of dialects) describe(`integrations in the workspace [${diale
     await page.goto(`${base}/o/${world.organizationId}/settings/trash`);
     await page.getByRole('button', { name: 'Restore Release notes' }).waitFor();
     await assertAccessible(page, 'trash');
+    await assertKeyboardReachable(page, 'trash');
     await shot(page, 'integrations-trash');
     await page.getByRole('button', { name: 'Restore Release notes' }).click();
     await page.getByRole('button', { name: 'Restore Release notes' }).waitFor({ state: 'detached' });
@@ -229,6 +233,7 @@ for (const dialect of dialects) describe(`integrations in the workspace [${diale
     await page.getByText('Translated by the latest run').waitFor();
     await page.getByText('PETS').waitFor();
     await assertAccessible(page, 'translations');
+    await assertKeyboardReachable(page, 'translations');
     await shot(page, 'integrations-translations');
     assert.deepEqual(problems, []);
   });
@@ -260,6 +265,7 @@ for (const dialect of dialects) describe(`integrations in the workspace [${diale
     await page.getByText('Translating with DeepL.').waitFor();
     assert.equal((await world.admin.api.get(`/v1/orgs/${world.organizationId}/translations-engine`)).body.chosen, null);
     await assertAccessible(page, 'translations, engine');
+    await assertKeyboardReachable(page, 'translations, engine');
     assert.deepEqual(problems, []);
   });
 });

@@ -8,7 +8,7 @@ import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { needs } from '../helpers/system.ts';
 import { createSession } from '../../src/sessions/store.ts';
-import { assertAccessible, CHROMIUM, freePort, shot } from './support.ts';
+import { assertAccessible, assertKeyboardReachable, CHROMIUM, freePort, shot } from './support.ts';
 
 /**
  * The Sites screens of the workspace in Chromium (issue 27, "Sites"): an administrator creates a site from
@@ -87,6 +87,7 @@ for (const dialect of dialects) describe(`the Sites screens in a browser [${dial
     await page.getByRole('heading', { name: 'New site' }).waitFor();
     assert.equal(loaded('overview-tab'), false, 'the overview is not loaded before a site is opened');
     await assertAccessible(page, 'new site');
+    await assertKeyboardReachable(page, 'new site');
     await page.getByLabel('Title').fill('Walrus Docs');
     await page.getByRole('checkbox', { name: 'Guides' }).check();
     await page.getByRole('checkbox', { name: 'API' }).check();
@@ -105,6 +106,7 @@ for (const dialect of dialects) describe(`the Sites screens in a browser [${dial
     assert.equal(home.status, 200);
     assert.match(await home.text(), /Getting started/);
     await assertAccessible(page, 'site overview');
+    await assertKeyboardReachable(page, 'site overview');
     await shot(page, 'sites-overview');
   });
 
@@ -133,6 +135,7 @@ for (const dialect of dialects) describe(`the Sites screens in a browser [${dial
     await page.keyboard.press('Alt+ArrowUp');
     await until(async () => (await titles())[0] === 'Partner zone', 'the new section first');
     await assertAccessible(page, 'site sections');
+    await assertKeyboardReachable(page, 'site sections');
     await shot(page, 'sites-sections');
   });
 
@@ -149,6 +152,7 @@ for (const dialect of dialects) describe(`the Sites screens in a browser [${dial
     await page.getByRole('button', { name: 'Copy' }).click();
     await page.getByRole('status').filter({ hasText: /Copied|Selected/ }).waitFor();
     await assertAccessible(page, 'share links');
+    await assertKeyboardReachable(page, 'share links');
     await shot(page, 'sites-share-links');
 
     const site = (await world.admin.api.get(`/v1/orgs/${org}/sites/${siteId}`)).body;
@@ -178,6 +182,7 @@ for (const dialect of dialects) describe(`the Sites screens in a browser [${dial
     const site = (await world.admin.api.get(`/v1/orgs/${org}/sites/${siteId}`)).body;
     assert.doesNotMatch(await (await fetch(site.urls.published)).text(), /#aa0000/, 'not published before it is saved');
     await assertAccessible(page, 'customization');
+    await assertKeyboardReachable(page, 'customization');
     await shot(page, 'sites-customization');
     await page.getByRole('button', { name: 'Save customization' }).click();
     await page.getByRole('status').filter({ hasText: /^Saved: / }).waitFor();
@@ -215,6 +220,7 @@ for (const dialect of dialects) describe(`the Sites screens in a browser [${dial
     await page.getByRole('button', { name: 'Add redirect' }).click();
     await page.getByRole('cell', { name: '/old-guide', exact: true }).waitFor();
     await assertAccessible(page, 'redirects');
+    await assertKeyboardReachable(page, 'redirects');
     await shot(page, 'sites-redirects');
     await page.getByRole('button', { name: 'Edit /old-guide' }).click();
     await page.locator('tbody input[name=source]').fill('/older-guide');
@@ -252,6 +258,7 @@ for (const dialect of dialects) describe(`the Sites screens in a browser [${dial
     const link = page.getByRole('link', { name: 'Open the site as this visitor' });
     assert.match((await link.getAttribute('href')) ?? '', /\?visitor\.partner=true$/);
     await assertAccessible(page, 'visitors');
+    await assertKeyboardReachable(page, 'visitors');
     await shot(page, 'sites-visitors');
   });
 
@@ -280,6 +287,7 @@ for (const dialect of dialects) describe(`the Sites screens in a browser [${dial
     assert.ok(views >= 2, JSON.stringify(counted.body));
     assert.equal(await page.getByRole('row', { name: new RegExp(`^${today}`) }).getByRole('cell').first().textContent(), String(views));
     await assertAccessible(page, 'insights');
+    await assertKeyboardReachable(page, 'insights');
     await shot(page, 'sites-insights');
   });
 
