@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import type { TranslationConfig } from '../config.ts';
+import type { TranslationConfig, TranslationEngineName } from '../config.ts';
 import { ApertiumEngine } from './apertium.ts';
 import { ApertiumApyEngine } from './apertium-apy.ts';
 import { DeepLEngine } from './deepl.ts';
@@ -49,4 +49,37 @@ function makeEngine(config: TranslationConfig): TranslationEngine | null {
     case 'openai':
       return new OpenAIEngine(config.url!, config.apiKey, config.model!);
   }
+}
+
+/** An engine by name, 'auto' resolved. */
+export type ResolvedEngineName = Exclude<TranslationEngineName, 'auto'>;
+
+/** The engine that an organization without a choice of its own gets: the server's, 'auto' resolved. */
+export function serverEngineName(config: TranslationConfig): ResolvedEngineName {
+  if (config.engine === 'auto') return hasApertium() ? 'apertium' : 'none';
+  return config.engine;
+}
+
+/**
+ * The engines this server offers an organization (decision 0114): the one the operator configured (with its
+ * address and key, which stay the operator's), and Apertium on this machine when its command is installed.
+ * An organization picks among these only, so nobody but the operator points Quire at another server.
+ */
+export function offeredEngines(config: TranslationConfig): ResolvedEngineName[] {
+  const offered = new Set<ResolvedEngineName>();
+  const server = serverEngineName(config);
+  if (server !== 'none') offered.add(server);
+  if (hasApertium()) offered.add('apertium');
+  return [...offered];
+}
+
+/**
+ * The engine of an organization: its own choice when the server still offers it, else the server's. The
+ * configured server engine keeps its address; Apertium chosen beside another configured engine is the local
+ * command.
+ */
+export function engineFor(config: TranslationConfig, chosen: string | null): TranslationEngine | null {
+  const server = serverEngineName(config);
+  if (!chosen || chosen === server || !offeredEngines(config).includes(chosen as ResolvedEngineName)) return translationEngine(config);
+  return translationEngine({ engine: chosen as ResolvedEngineName });
 }

@@ -11,8 +11,8 @@ import { createWorld, postCollection, postSpace, type World } from '../helpers/f
 import { needs } from '../helpers/system.ts';
 import { createGitTestApp, runJobs } from '../git/helpers.ts';
 import { PASSWORD, startGitServer, USER, type GitServer } from '../git/server.ts';
-import type { TestApp } from '../helpers/app.ts';
-import { assertAccessible, CHROMIUM, freePort, shot } from './support.ts';
+import { type TestApp, dialects } from '../helpers/app.ts';
+import { assertAccessible, assertKeyboardReachable, CHROMIUM, freePort, shot } from './support.ts';
 
 /**
  * The integrations settings in Chromium, each checked through the API: a space connected to a Git remote
@@ -56,7 +56,8 @@ paths:
           description: The pets
 `;
 
-describe('integrations in the workspace [sqlite]', { skip }, () => {
+// SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (test/helpers/app.ts).
+for (const dialect of dialects) describe(`integrations in the workspace [${dialect}]`, { skip }, () => {
   let t: TestApp;
   let world: World;
   let base: string;
@@ -70,7 +71,7 @@ describe('integrations in the workspace [sqlite]', { skip }, () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     engine = await upperEngine();
-    t = await createGitTestApp('sqlite', { QUIRE_PUBLIC_URL: base, QUIRE_TRANSLATION_ENGINE: 'deepl', QUIRE_TRANSLATION_URL: engine.url, QUIRE_TRANSLATION_API_KEY: 'test-key' });
+    t = await createGitTestApp(dialect, { QUIRE_PUBLIC_URL: base, QUIRE_TRANSLATION_ENGINE: 'deepl', QUIRE_TRANSLATION_URL: engine.url, QUIRE_TRANSLATION_API_KEY: 'test-key' });
     await t.app.listen({ host: '127.0.0.1', port });
     world = await createWorld(t.ctx, t.app, t.clock);
     remote = await startGitServer();
@@ -104,6 +105,7 @@ describe('integrations in the workspace [sqlite]', { skip }, () => {
     await page.getByRole('link', { name: 'Git Sync' }).click();
     await page.getByText('This space is not synced with a Git repository.').waitFor();
     await assertAccessible(page, 'git sync, not connected');
+    await assertKeyboardReachable(page, 'git sync, not connected');
 
     await page.getByLabel('Repository address (HTTPS)').fill(remote.url('handbook', null));
     await page.getByLabel('User name').fill(USER);
@@ -126,6 +128,7 @@ describe('integrations in the workspace [sqlite]', { skip }, () => {
     await page.getByText(remote.head('handbook').slice(0, 12)).waitFor();
     assert.ok((await titles(space.id)).includes('Install'));
     await assertAccessible(page, 'git sync, imported');
+    await assertKeyboardReachable(page, 'git sync, imported');
     await shot(page, 'integrations-git-sync');
 
     // A push to the branch, announced as GitHub does with the secret the screen showed.
@@ -167,6 +170,7 @@ describe('integrations in the workspace [sqlite]', { skip }, () => {
     await preview.getByText('GET /pets').click();
     await preview.getByRole('cell', { name: 'How many pets to list' }).waitFor();
     await assertAccessible(page, 'openapi');
+    await assertKeyboardReachable(page, 'openapi');
     await shot(page, 'integrations-openapi');
 
     assert.equal((await fetch(`${base}/openapi/${world.organizationId}/petstore`)).status, 404);
@@ -195,6 +199,7 @@ describe('integrations in the workspace [sqlite]', { skip }, () => {
     await page.goto(`${base}/o/${world.organizationId}/settings/trash`);
     await page.getByRole('button', { name: 'Restore Release notes' }).waitFor();
     await assertAccessible(page, 'trash');
+    await assertKeyboardReachable(page, 'trash');
     await shot(page, 'integrations-trash');
     await page.getByRole('button', { name: 'Restore Release notes' }).click();
     await page.getByRole('button', { name: 'Restore Release notes' }).waitFor({ state: 'detached' });
@@ -228,7 +233,39 @@ describe('integrations in the workspace [sqlite]', { skip }, () => {
     await page.getByText('Translated by the latest run').waitFor();
     await page.getByText('PETS').waitFor();
     await assertAccessible(page, 'translations');
+    await assertKeyboardReachable(page, 'translations');
     await shot(page, 'integrations-translations');
+    assert.deepEqual(problems, []);
+  });
+
+  it('changes the translation engine, and the next translation uses it', { skip: needs('apertium') }, async () => {
+    const { spaceId } = await createSpaceWithPages(t.ctx, world.organizationId, [{ type: 'document', title: 'Dogs', markdown: 'The dog eats the apple.\n' }], { title: 'Dog guide' });
+    await page.goto(`${base}/o/${world.organizationId}/settings/translations`);
+    await page.getByText('Translating with DeepL.').waitFor();
+    await page.getByLabel('Engine', { exact: true }).selectOption('apertium');
+    await page.getByRole('button', { name: 'Use this engine' }).click();
+    await page.getByText('Translating with Apertium.').waitFor();
+    const setting = (await world.admin.api.get(`/v1/orgs/${world.organizationId}/translations-engine`)).body;
+    assert.deepEqual({ engine: setting.engine, chosen: setting.chosen, server: setting.server }, { engine: 'apertium', chosen: 'apertium', server: 'deepl' });
+
+    await page.getByLabel('Space', { exact: true }).selectOption({ label: 'Dog guide' });
+    await page.getByLabel('Into').selectOption('es');
+    await page.getByRole('button', { name: 'Start translating' }).click();
+    await page.getByRole('heading', { name: 'Dog guide → Spanish' }).waitFor();
+    t.clock.advance(60_000);
+    for (let round = 0; round < 20; round++) if ((await runDueJobs(t.ctx, { workerId: 'integrations-admin-test' })).claimed === 0) break;
+    const translations = (await world.admin.api.get(`/v1/orgs/${world.organizationId}/translations`)).body.items as Array<{ source: { space: string }; status: string; result?: { space: string } }>;
+    const spanish = translations.find((translation) => translation.source.space === spaceId)!;
+    assert.equal(spanish.status, 'completed');
+    const [translated] = (await world.admin.api.get(`/v1/spaces/${spanish.result!.space}/content`)).body.pages as Array<{ title: string }>;
+    assert.match(translated.title, /Perros/, 'Apertium, not the DeepL-compatible server, translated it');
+
+    await page.getByLabel('Engine', { exact: true }).selectOption('');
+    await page.getByRole('button', { name: 'Use this engine' }).click();
+    await page.getByText('Translating with DeepL.').waitFor();
+    assert.equal((await world.admin.api.get(`/v1/orgs/${world.organizationId}/translations-engine`)).body.chosen, null);
+    await assertAccessible(page, 'translations, engine');
+    await assertKeyboardReachable(page, 'translations, engine');
     assert.deepEqual(problems, []);
   });
 });

@@ -5,11 +5,11 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { runDueJobs } from '../../src/jobs/index.ts';
 import { verifySignature } from '../../src/modules/webhooks/signature.ts';
 import { createSession } from '../../src/sessions/store.ts';
-import { client, createTestApp, type TestApp } from '../helpers/app.ts';
+import { client, createTestApp, type TestApp, dialects } from '../helpers/app.ts';
 import { createWorld, postCollection, postSpace, type TestUser, type World } from '../helpers/factories.ts';
 import { needs } from '../helpers/system.ts';
 import { Receiver } from '../webhooks/receiver.ts';
-import { assertAccessible, CHROMIUM, freePort, shot } from './support.ts';
+import { assertAccessible, assertKeyboardReachable, CHROMIUM, freePort, shot } from './support.ts';
 
 /**
  * The people and permissions settings in Chromium, each screen's main action checked through the API: a role
@@ -22,7 +22,8 @@ import { assertAccessible, CHROMIUM, freePort, shot } from './support.ts';
 const skip = needs('chromium');
 const CERTIFICATE = readFileSync(new URL('../fixtures/saml-idp-cert.pem', import.meta.url), 'utf8');
 
-describe('people and permissions in the workspace [sqlite]', { skip }, () => {
+// SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (test/helpers/app.ts).
+for (const dialect of dialects) describe(`people and permissions in the workspace [${dialect}]`, { skip }, () => {
   let t: TestApp;
   let world: World;
   let base: string;
@@ -33,7 +34,7 @@ describe('people and permissions in the workspace [sqlite]', { skip }, () => {
   before(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    t = await createTestApp('sqlite', { QUIRE_PUBLIC_URL: base, QUIRE_WEBHOOK_ALLOW_PRIVATE: '1' });
+    t = await createTestApp(dialect, { QUIRE_PUBLIC_URL: base, QUIRE_WEBHOOK_ALLOW_PRIVATE: '1' });
     await t.app.listen({ host: '127.0.0.1', port });
     world = await createWorld(t.ctx, t.app, t.clock);
     receiver = await Receiver.start();
@@ -72,6 +73,7 @@ describe('people and permissions in the workspace [sqlite]', { skip }, () => {
     await admin.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
     await admin.getByRole('cell', { name: /^read/ }).first().waitFor();
     await assertAccessible(admin, 'members');
+    await assertKeyboardReachable(admin, 'members');
     await shot(admin, 'settings-members');
 
     await admin.getByLabel('Role of read', { exact: true }).selectOption('review');
@@ -93,6 +95,7 @@ describe('people and permissions in the workspace [sqlite]', { skip }, () => {
     await admin.getByRole('button', { name: 'Add', exact: true }).click();
     await admin.getByRole('button', { name: 'Remove edit from Writers' }).waitFor();
     await assertAccessible(admin, 'teams');
+    await assertKeyboardReachable(admin, 'teams');
     await shot(admin, 'settings-teams');
     const teams = (await world.admin.api.get(`/v1/orgs/${world.organizationId}/teams`)).body.items as Array<{ id: string; title: string; members: number }>;
     const writers = teams.find((team) => team.title === 'Writers')!;
@@ -116,6 +119,7 @@ describe('people and permissions in the workspace [sqlite]', { skip }, () => {
     const field = admin.getByLabel('Link giving the role Comment', { exact: true });
     await field.waitFor();
     await assertAccessible(admin, 'invites');
+    await assertKeyboardReachable(admin, 'invites');
     await shot(admin, 'settings-invites');
     const link = await field.inputValue();
     assert.match(link, new RegExp(`^${base}/o/${world.organizationId}/settings/join\\?invite=`));
@@ -152,6 +156,7 @@ describe('people and permissions in the workspace [sqlite]', { skip }, () => {
     await admin.getByRole('heading', { name: 'Share: Partner handbook' }).waitFor();
     await admin.getByText('from the collection Guides').waitFor();
     await assertAccessible(admin, 'sharing');
+    await assertKeyboardReachable(admin, 'sharing');
     await shot(admin, 'settings-sharing');
     await admin.getByLabel('Person or team').selectOption({ label: `guest (guest) · ${world.guest.email}` });
     await admin.getByLabel('Role', { exact: true }).selectOption('read');
@@ -172,6 +177,7 @@ describe('people and permissions in the workspace [sqlite]', { skip }, () => {
     await admin.getByLabel('Approvals needed').fill('2');
     await admin.getByRole('checkbox', { name: 'review', exact: true }).check();
     await assertAccessible(admin, 'merge rules');
+    await assertKeyboardReachable(admin, 'merge rules');
     await admin.getByRole('button', { name: 'Save merge rules' }).click();
     await admin.getByText('Merge rules saved.').waitFor();
     const rules = (await world.admin.api.get(`/v1/spaces/${spaceId}/merge-rules`)).body;
@@ -185,6 +191,7 @@ describe('people and permissions in the workspace [sqlite]', { skip }, () => {
     await admin.getByRole('button', { name: 'Create token' }).click();
     const secret = await admin.getByLabel('The new token', { exact: true }).inputValue();
     await assertAccessible(admin, 'tokens');
+    await assertKeyboardReachable(admin, 'tokens');
     await shot(admin, 'settings-tokens');
     const script = client(t.app, secret);
     assert.equal((await script.get('/v1/user')).body.id, world.admin.id);
@@ -203,6 +210,7 @@ describe('people and permissions in the workspace [sqlite]', { skip }, () => {
     const secret = await admin.getByLabel('The webhook\'s signing secret', { exact: true }).inputValue();
     await admin.getByText('Nothing was sent yet').waitFor();
     await assertAccessible(admin, 'webhooks');
+    await assertKeyboardReachable(admin, 'webhooks');
     await shot(admin, 'settings-webhooks');
 
     await postSpace(t.clock, world.admin, world.organizationId, { title: 'Announced' });
@@ -257,6 +265,7 @@ describe('people and permissions in the workspace [sqlite]', { skip }, () => {
     const acs = admin.getByLabel('ACS URL (Assertion Consumer Service)', { exact: true });
     await acs.waitFor();
     await assertAccessible(admin, 'identity');
+    await assertKeyboardReachable(admin, 'identity');
     const providers = (await world.admin.api.get(`/v1/orgs/${world.organizationId}/saml`)).body.items as Array<{ label: string; defaultTeam?: { id: string }; service: { acsURL: string } }>;
     assert.equal(providers.length, 1);
     assert.equal(providers[0].defaultTeam?.id, teamId);
@@ -278,6 +287,7 @@ describe('people and permissions in the workspace [sqlite]', { skip }, () => {
     await saml.getByLabel('Role of people who join through it').selectOption('edit');
     await saml.getByLabel('Default team').selectOption('');
     await assertAccessible(admin, 'editing a SAML provider');
+    await assertKeyboardReachable(admin, 'editing a SAML provider');
     await saml.getByRole('button', { name: 'Save Acme IdP' }).click();
     await saml.waitFor({ state: 'detached' });
     const samlStored = (await world.admin.api.get(`/v1/orgs/${org}/saml`)).body.items[0];

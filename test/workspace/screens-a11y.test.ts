@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { parseMarkdown } from '../../src/content/markdown/index.ts';
 import { needs } from '../helpers/system.ts';
+import { dialects } from '../helpers/app.ts';
 import { assertAccessible, assertKeyboardReachable, startWorkspace, type WorkspaceHarness } from './support.ts';
 
 /**
@@ -14,7 +15,8 @@ const skip = needs('chromium');
 
 const MARKDOWN = '# Welcome\n\nSome **bold** words and a [link](https://example.com).\n\n{% hint style="info" %}\nA hint.\n{% endhint %}\n\n* one\n* two\n';
 
-describe('every workspace screen, accessible and keyboard-reachable [sqlite]', { skip }, () => {
+// SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (test/helpers/app.ts).
+for (const dialect of dialects) describe(`every workspace screen, accessible and keyboard-reachable [${dialect}]`, { skip }, () => {
   let h: WorkspaceHarness;
   let page: Page;
   let org = '';
@@ -24,7 +26,7 @@ describe('every workspace screen, accessible and keyboard-reachable [sqlite]', {
   let pageId = '';
 
   before(async () => {
-    h = await startWorkspace('sqlite');
+    h = await startWorkspace(dialect);
     const { admin } = h.world;
     org = h.world.organizationId;
     emptySpaceId = (await admin.api.post(`/v1/orgs/${org}/spaces`, { title: 'Empty' })).body.id;

@@ -3,12 +3,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createTestApp, type TestApp, dialects } from '../helpers/app.ts';
 import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { needs } from '../helpers/system.ts';
 import { createSession } from '../../src/sessions/store.ts';
-import { assertAccessible, CHROMIUM, freePort, shot } from './support.ts';
+import { assertAccessible, assertKeyboardReachable, CHROMIUM, freePort, shot } from './support.ts';
 
 /**
  * The Sites screens of the workspace in Chromium (issue 27, "Sites"): an administrator creates a site from
@@ -22,7 +22,8 @@ const skip = needs('chromium');
 const require = createRequire(import.meta.url);
 const FONT = readFileSync(require.resolve('katex/dist/fonts/KaTeX_Main-Bold.woff2'));
 
-describe('the Sites screens in a browser [sqlite]', { skip }, () => {
+// SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (test/helpers/app.ts).
+for (const dialect of dialects) describe(`the Sites screens in a browser [${dialect}]`, { skip }, () => {
   let t: TestApp;
   let world: World;
   let base: string;
@@ -38,7 +39,7 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
   before(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    t = await createTestApp('sqlite', { QUIRE_PUBLIC_URL: base });
+    t = await createTestApp(dialect, { QUIRE_PUBLIC_URL: base });
     // The server's clock at the browser's time: the insights chart counts the 30 days up to the browser's today.
     t.clock.advance(Date.now() - t.clock.now().getTime());
     await t.app.listen({ host: '127.0.0.1', port });
@@ -86,6 +87,7 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
     await page.getByRole('heading', { name: 'New site' }).waitFor();
     assert.equal(loaded('overview-tab'), false, 'the overview is not loaded before a site is opened');
     await assertAccessible(page, 'new site');
+    await assertKeyboardReachable(page, 'new site');
     await page.getByLabel('Title').fill('Walrus Docs');
     await page.getByRole('checkbox', { name: 'Guides' }).check();
     await page.getByRole('checkbox', { name: 'API' }).check();
@@ -104,6 +106,7 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
     assert.equal(home.status, 200);
     assert.match(await home.text(), /Getting started/);
     await assertAccessible(page, 'site overview');
+    await assertKeyboardReachable(page, 'site overview');
     await shot(page, 'sites-overview');
   });
 
@@ -132,6 +135,7 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
     await page.keyboard.press('Alt+ArrowUp');
     await until(async () => (await titles())[0] === 'Partner zone', 'the new section first');
     await assertAccessible(page, 'site sections');
+    await assertKeyboardReachable(page, 'site sections');
     await shot(page, 'sites-sections');
   });
 
@@ -148,6 +152,7 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
     await page.getByRole('button', { name: 'Copy' }).click();
     await page.getByRole('status').filter({ hasText: /Copied|Selected/ }).waitFor();
     await assertAccessible(page, 'share links');
+    await assertKeyboardReachable(page, 'share links');
     await shot(page, 'sites-share-links');
 
     const site = (await world.admin.api.get(`/v1/orgs/${org}/sites/${siteId}`)).body;
@@ -177,6 +182,7 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
     const site = (await world.admin.api.get(`/v1/orgs/${org}/sites/${siteId}`)).body;
     assert.doesNotMatch(await (await fetch(site.urls.published)).text(), /#aa0000/, 'not published before it is saved');
     await assertAccessible(page, 'customization');
+    await assertKeyboardReachable(page, 'customization');
     await shot(page, 'sites-customization');
     await page.getByRole('button', { name: 'Save customization' }).click();
     await page.getByRole('status').filter({ hasText: /^Saved: / }).waitFor();
@@ -214,6 +220,7 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
     await page.getByRole('button', { name: 'Add redirect' }).click();
     await page.getByRole('cell', { name: '/old-guide', exact: true }).waitFor();
     await assertAccessible(page, 'redirects');
+    await assertKeyboardReachable(page, 'redirects');
     await shot(page, 'sites-redirects');
     await page.getByRole('button', { name: 'Edit /old-guide' }).click();
     await page.locator('tbody input[name=source]').fill('/older-guide');
@@ -251,6 +258,7 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
     const link = page.getByRole('link', { name: 'Open the site as this visitor' });
     assert.match((await link.getAttribute('href')) ?? '', /\?visitor\.partner=true$/);
     await assertAccessible(page, 'visitors');
+    await assertKeyboardReachable(page, 'visitors');
     await shot(page, 'sites-visitors');
   });
 
@@ -279,6 +287,7 @@ describe('the Sites screens in a browser [sqlite]', { skip }, () => {
     assert.ok(views >= 2, JSON.stringify(counted.body));
     assert.equal(await page.getByRole('row', { name: new RegExp(`^${today}`) }).getByRole('cell').first().textContent(), String(views));
     await assertAccessible(page, 'insights');
+    await assertKeyboardReachable(page, 'insights');
     await shot(page, 'sites-insights');
   });
 

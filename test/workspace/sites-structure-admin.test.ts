@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import type { Page } from 'playwright-core';
-import { createSpaceWithPages } from '../helpers/content-factory.ts';
+import { createSpaceWithPages, editContent } from '../helpers/content-factory.ts';
 import { needs } from '../helpers/system.ts';
+import { dialects } from '../helpers/app.ts';
 import { assertAccessible, assertKeyboardReachable, shot, startWorkspace, type WorkspaceHarness } from './support.ts';
 
 /**
@@ -17,7 +18,8 @@ import { assertAccessible, assertKeyboardReachable, shot, startWorkspace, type W
  */
 const skip = needs('chromium');
 
-describe('sections, groups, conditions, footer, overrides and MCP servers in the Sites screens [sqlite]', { skip }, () => {
+// SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (test/helpers/app.ts).
+for (const dialect of dialects) describe(`sections, groups, conditions, footer, overrides and MCP servers in the Sites screens [${dialect}]`, { skip }, () => {
   let w: WorkspaceHarness;
   let page: Page;
   let org: string;
@@ -26,7 +28,7 @@ describe('sections, groups, conditions, footer, overrides and MCP servers in the
   const ids: Record<string, string> = {};
 
   before(async () => {
-    w = await startWorkspace('sqlite');
+    w = await startWorkspace(dialect);
     // The server's clock at the browser's: the claims tryout signs a token that expires in minutes.
     w.t.clock.advance(Date.now() - w.t.clock.now().getTime());
     org = w.world.organizationId;
@@ -134,6 +136,9 @@ describe('sections, groups, conditions, footer, overrides and MCP servers in the
   });
 
   it('tries claims in place: the variants shown are those the API gives that visitor', async () => {
+    await editContent(w.t.ctx, spaces.guides, (writer) => {
+      writer.addPage({ type: 'document', title: 'Beta notes', markdown: '{% if visitor.claims.beta == true %}\nTry the beta dashboard.\n{% endif %}\n\n{% if !visitor.claims.beta %}\nThe stable dashboard is here.\n{% endif %}\n' });
+    });
     const schema = { type: 'object', properties: { beta: { type: 'boolean', description: 'A beta tester reads' } }, additionalProperties: false };
     assert.equal((await w.world.admin.api.put(`/v1/orgs/${org}/sites/${siteId}/adaptive-schema`, { jsonSchema: schema })).status, 200);
     await page.getByRole('navigation', { name: 'Site settings' }).getByRole('link', { name: 'Visitors' }).click();
@@ -144,6 +149,16 @@ describe('sections, groups, conditions, footer, overrides and MCP servers in the
     await page.getByLabel(/^beta/).selectOption('false');
     await page.getByRole('button', { name: 'See what this visitor gets' }).click();
     await outcome.getByText(/^Beta \/beta-guides — hidden \(only when visitor\.claims\.beta == true\)$/).waitFor();
+    // Inside pages: the adaptive blocks of each page, shown or hidden, as the server evaluates them.
+    const inPage = page.getByRole('list', { name: 'Conditional content of Beta notes' });
+    await inPage.getByText('hidden: “Try the beta dashboard.” (when visitor.claims.beta == true)').waitFor();
+    await inPage.getByText('shown: “The stable dashboard is here.” (when !visitor.claims.beta)').waitFor();
+    await page.getByLabel(/^beta/).selectOption('true');
+    await page.getByRole('button', { name: 'See what this visitor gets' }).click();
+    await inPage.getByText('shown: “Try the beta dashboard.” (when visitor.claims.beta == true)').waitFor();
+    await inPage.getByText('hidden: “The stable dashboard is here.” (when !visitor.claims.beta)').waitFor();
+    const fromApi = (await api(`/try-claims?claims=${encodeURIComponent(JSON.stringify({ beta: true }))}`)).body.pages.find((p: { title: string }) => p.title === 'Beta notes');
+    assert.deepEqual(fromApi.blocks.map((b: { shown: boolean }) => b.shown), [true, false]);
     await assertAccessible(page, 'claims tried in place');
     await shot(page, 'sites-claims');
 

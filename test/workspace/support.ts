@@ -62,8 +62,9 @@ export async function assertKeyboardReachable(page: Page, screen: string): Promi
     const selector = 'a[href], button, input:not([type=hidden]), select, textarea, [tabindex="0"], [contenteditable="true"]';
     const controls = [...document.querySelectorAll<HTMLElement>(selector)].filter((element) => {
       if ((element as HTMLButtonElement).disabled || element.getAttribute('tabindex') === '-1') return false;
-      // A group of radio buttons is one Tab stop (arrows choose within it): its checked one.
-      if (element instanceof HTMLInputElement && element.type === 'radio' && !element.checked && element.form?.querySelector(`input[type=radio][name="${element.name}"]:checked`)) return false;
+      // A group of radio buttons is one Tab stop (arrows choose within it): its checked one. A group outside any
+      // form is grouped by name across the document, as the browser does.
+      if (element instanceof HTMLInputElement && element.type === 'radio' && !element.checked && (element.form ?? document).querySelector(`input[type=radio][name="${element.name}"]:checked`)) return false;
       if (element.closest('[contenteditable="true"]') && element.getAttribute('contenteditable') !== 'true') return false;
       if (element.closest('[inert], [hidden], details:not([open]) > :not(summary)')) return false;
       const box = element.getBoundingClientRect();

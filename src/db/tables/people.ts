@@ -39,6 +39,8 @@ export interface OrganizationsTable {
   sso: Flag;
   ai: Flag;
   invite_links: Flag;
+  /** The translation engine the organization chose (decision 0114); null follows the server's configuration. */
+  translation_engine: string | null;
   plan: string;
   /**
    * The declared e-mail domains as a JSON array, kept beside the indexed organization_email_domains table

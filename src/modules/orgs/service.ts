@@ -41,6 +41,7 @@ export async function createOrganization(ctx: Context, input: NewOrganization) {
       sso: 0,
       ai: 0,
       invite_links: 1,
+      translation_engine: null,
       plan: 'enterprise_2024',
       email_domains: '[]',
       signing_key: tx.secrets.encrypt(randomBytes(32)),

@@ -14,9 +14,12 @@ import {
   TranslationPageSchema,
   TranslationParams,
   TranslationSchema,
+  TranslationEngineSchema,
+  UpdateTranslationEngineBody,
   UpdateGlossaryBody,
   UpdateTranslationBody,
 } from './schemas.ts';
+import { getTranslationEngine, setTranslationEngine } from './engine-setting.ts';
 import { createTranslation, deleteTranslation, getTranslation, listTranslationPages, listTranslations, updateTranslation } from './service.ts';
 
 const tags = ['translations'];
@@ -102,5 +105,23 @@ export const translationRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/orgs/:organizationId/translations-glossary/:glossaryEntryId',
     { config: { policy: 'glossary.view' }, schema: { tags, operationId: 'getGlossaryEntry', summary: 'A glossary entry', params: GlossaryEntryParams, response: { 200: GlossaryEntrySchema, ...errorResponses } } },
     async (request) => presentGlossaryEntry(request.ctx, await getGlossaryEntry(request.ctx, request.params.organizationId, request.params.glossaryEntryId)),
+  );
+
+  app.get(
+    '/orgs/:organizationId/translations-engine',
+    {
+      config: { policy: 'glossary.view' },
+      schema: { tags, operationId: 'getTranslationEngine', summary: "The organization's translation engine and the engines it may choose (Quire's own; members)", params: OrganizationParams, response: { 200: TranslationEngineSchema, ...errorResponses } },
+    },
+    async (request) => getTranslationEngine(request.ctx, request.params.organizationId),
+  );
+
+  app.put(
+    '/orgs/:organizationId/translations-engine',
+    {
+      config: { policy: 'organization.admin' },
+      schema: { tags, operationId: 'updateTranslationEngine', summary: "Choose the organization's translation engine among those offered, or null for the server's (Quire's own; administrators)", params: OrganizationParams, body: UpdateTranslationEngineBody, response: { 200: TranslationEngineSchema, ...errorResponses } },
+    },
+    async (request) => setTranslationEngine(request.ctx, request.params.organizationId, request.body.engine),
   );
 };

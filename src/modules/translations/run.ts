@@ -14,7 +14,7 @@ import type { Selectable } from 'kysely';
 import type { TranslationsTable } from '../../db/tables/translations.ts';
 import type { JobRun } from '../../jobs/types.ts';
 import { EngineError, translateAll } from '../../translations/engine.ts';
-import { translationEngine } from '../../translations/engines.ts';
+import { organizationEngine } from './engine-setting.ts';
 import { termsFor } from '../../translations/glossary.ts';
 import { LANGUAGE_NAMES, type TranslationLanguage } from '../../translations/languages.ts';
 import { pageContentHash, PageTranslation } from '../../translations/page.ts';
@@ -82,7 +82,7 @@ async function treeOf(ctx: Context, revisionId: string): Promise<RevisionTree> {
 
 async function translate(ctx: Context, row: TranslationRow): Promise<void> {
   const started = performance.now();
-  const engine = translationEngine(ctx.config.translation);
+  const engine = await organizationEngine(ctx, row.organization_id);
   if (!engine) throw new EngineError('No translation engine is configured: install apertium, or set QUIRE_TRANSLATION_ENGINE and QUIRE_TRANSLATION_URL.');
   const source = await ctx.db.selectFrom('spaces').selectAll().where('id', '=', row.source_space_id).where('deleted_at', 'is', null).executeTakeFirst();
   if (!source) throw new SourceGone(`The source space "${row.source_space_id}" is deleted; restore it and change its content to translate it again.`);

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { ListQuery, StringEnum, Timestamp } from '../../http/schemas.ts';
 import { TRANSLATION_LANGUAGES } from '../../translations/languages.ts';
+import { TRANSLATION_ENGINES } from '../../config.ts';
 
 export const TRANSLATION_STATUSES = ['pending', 'running', 'completed'] as const;
 
@@ -99,3 +100,19 @@ export const GlossaryOperation = Type.Union([
 export const UpdateGlossaryBody = Type.Object({ operations: Type.Array(GlossaryOperation, { maxItems: 1000 }) }, { additionalProperties: false });
 export type UpdateGlossaryBody = Static<typeof UpdateGlossaryBody>;
 export const GlossaryEntryParams = Type.Object({ organizationId: Type.String({ minLength: 1, maxLength: 100 }), glossaryEntryId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+const EngineName = StringEnum(TRANSLATION_ENGINES.filter((name) => name !== 'auto'), { description: 'A machine-translation engine (src/translations/).' });
+
+/** Quire's own: the organization's translation engine (decision 0114). */
+export const TranslationEngineSchema = Type.Object({
+  engine: EngineName,
+  chosen: Type.Union([EngineName, Type.Null()], { description: "The organization's own choice; null follows the server's." }),
+  server: EngineName,
+  offered: Type.Array(EngineName, { description: 'The engines this server offers the organization.' }),
+});
+
+export const UpdateTranslationEngineBody = Type.Object(
+  { engine: Type.Union([Type.String({ minLength: 1, maxLength: 40 }), Type.Null()], { description: "One of the offered engines, or null for the server's." }) },
+  { additionalProperties: false },
+);
+export type UpdateTranslationEngineBody = Static<typeof UpdateTranslationEngineBody>;

@@ -11,7 +11,7 @@ import { cancelPending } from '../../jobs/queue.ts';
 import { allows, authorize } from '../../policy/index.ts';
 import type { TranslationActor } from '../../policy/translation.ts';
 import { describePairs, supportsPair } from '../../translations/engine.ts';
-import { translationEngine } from '../../translations/engines.ts';
+import { organizationEngine } from './engine-setting.ts';
 import { isTranslationLanguage } from '../../translations/languages.ts';
 import type { TranslationRow } from '../../db/rows.ts';
 import type { TranslationView } from './views.ts';
@@ -78,8 +78,8 @@ export async function listTranslations(ctx: Context, organizationId: string, que
 }
 
 /** Refuses a pair the configured engine cannot translate (or any pair, without an engine), naming the pairs it has. */
-async function checkEngine(ctx: Context, from: string, to: string): Promise<void> {
-  const engine = translationEngine(ctx.config.translation);
+async function checkEngine(ctx: Context, organizationId: string, from: string, to: string): Promise<void> {
+  const engine = await organizationEngine(ctx, organizationId);
   if (!engine) {
     throw new BadRequest('No translation engine is configured on this Quire: the operator installs apertium (with a pair such as apertium-eng-spa) or sets QUIRE_TRANSLATION_ENGINE and QUIRE_TRANSLATION_URL.');
   }
@@ -108,7 +108,7 @@ export async function createTranslation(ctx: Context, organizationId: string, bo
   authorize(ctx, 'translation.create', actor);
   const from = body.source.language ?? (isTranslationLanguage(source.space.language) ? source.space.language : 'en');
   if (from === body.language) throw new BadRequest(`language: the space is already in "${from}"; choose another language to translate it into.`);
-  await checkEngine(ctx, from, body.language);
+  await checkEngine(ctx, org.organization.id, from, body.language);
   checkInstructions(body.instructions);
   const view = await inTransaction(ctx, async (tx): Promise<TranslationView> => {
     const existing = await tx.db.selectFrom('translations').select('id').where('source_space_id', '=', source.space.id).where('language', '=', body.language).executeTakeFirst();

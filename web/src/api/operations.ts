@@ -199,6 +199,11 @@ export const OPERATIONS = {
   listMyFavoriteSpaces: ['GET', '/v1/user/favorites/spaces'],
   addMyFavoriteSpace: ['PUT', '/v1/user/favorites/spaces/{spaceId}'],
   removeMyFavoriteSpace: ['DELETE', '/v1/user/favorites/spaces/{spaceId}'],
+  // The organization's translation engine (Quire's own operations; web/src/admin/integrations/translations.tsx).
+  getTranslationEngine: ['GET', '/v1/orgs/{organizationId}/translations-engine'],
+  updateTranslationEngine: ['PUT', '/v1/orgs/{organizationId}/translations-engine'],
+  // Conditional content a visitor's claims show in each page (Quire's own; web/src/admin/sites/claims-tryout.tsx).
+  tryVisitorClaims: ['GET', '/v1/orgs/{organizationId}/sites/{siteId}/try-claims'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 type Operation = keyof typeof OPERATIONS;

@@ -4,6 +4,9 @@ import { sortStructure } from '../moves.ts';
 import { presentStructure } from '../structure-presenter.ts';
 import { loadStructureView } from '../structure-view.ts';
 import { getPublishedSite } from '../published.ts';
+import { tryClaimsContent } from '../try-claims.ts';
+import { Type } from 'typebox';
+import { BadRequest } from '../../../errors.ts';
 import { PublishedContentSiteSchema, PublishedQuery, ShareKeyQuery, SiteParams, SiteStructureItemSchema, SiteStructureSchema, SortStructureBody } from '../structure-schemas.ts';
 import { structureAccess } from '../placement.ts';
 
@@ -57,5 +60,48 @@ export const structureRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => getPublishedSite(request.ctx, request.params.organizationId, request.params.siteId, request.query),
+  );
+
+  app.get(
+    '/orgs/:organizationId/sites/:siteId/try-claims',
+    {
+      config: { policy: 'site.view' },
+      schema: {
+        tags: ['sites'],
+        operationId: 'tryVisitorClaims',
+        summary: "The conditional content a visitor with these claims gets in each page of the site (Quire's own; members)",
+        description:
+          'For every page of the site spaces a visitor with `claims` gets (conditions of sections and site spaces applied) that holds adaptive `if` blocks: each block in document order, its condition, whether it is shown, and its first words. `claims` is a JSON object, as a signed visitor token carries it.',
+        params: SiteParams,
+        querystring: Type.Object({ claims: Type.Optional(Type.String({ maxLength: 8192, description: 'The claims as a JSON object; empty for none.' })) }, { additionalProperties: false }),
+        response: {
+          200: Type.Object({
+            pages: Type.Array(
+              Type.Object({
+                siteSpace: Type.String(),
+                space: Type.String(),
+                page: Type.String(),
+                title: Type.String(),
+                path: Type.String(),
+                blocks: Type.Array(Type.Object({ condition: Type.String(), shown: Type.Boolean(), text: Type.String() })),
+              }),
+            ),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      let claims: unknown = {};
+      if (request.query.claims) {
+        try {
+          claims = JSON.parse(request.query.claims);
+        } catch {
+          throw new BadRequest('The query parameter "claims" is not JSON; give the claims as a JSON object.');
+        }
+      }
+      if (typeof claims !== 'object' || claims === null || Array.isArray(claims)) throw new BadRequest('The query parameter "claims" must be a JSON object.');
+      return tryClaimsContent(request.ctx, request.params.organizationId, request.params.siteId, claims as Record<string, unknown>);
+    },
   );
 };

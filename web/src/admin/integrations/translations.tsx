@@ -84,7 +84,8 @@ export function TranslationsSection(props: { organizationId: string }) {
 
   return (
     <>
-      <p class="lead">Quire translates a space into another space with its machine-translation engine (set by the server's <code>QUIRE_TRANSLATION_ENGINE</code>), and translates again each page that changes; pages edited by hand in the translation are kept.</p>
+      <p class="lead">Quire translates a space into another space with a machine-translation engine, and translates again each page that changes; pages edited by hand in the translation are kept.</p>
+      <EngineChoice organizationId={props.organizationId} />
       <form class="row" onSubmit={start} aria-label="Translate a space">
         <div class="field">
           <label for="translation-source">Space</label>
@@ -148,6 +149,52 @@ function TranslationPages(props: { organizationId: string; translation: Translat
         <li key={page.page}>{titles.get(page.page) ?? page.page} <span class="meta">{PAGE_WORDS[page.status]} · {page.words} word(s) · {when(page.translatedAt)}</span></li>
       ))}
     </ul>
+  );
+}
+
+interface EngineSetting {
+  engine: string;
+  chosen: string | null;
+  server: string;
+  offered: string[];
+}
+
+const ENGINE_NAMES: Record<string, string> = { apertium: 'Apertium', deepl: 'DeepL', libretranslate: 'LibreTranslate', openai: 'OpenAI-compatible model', none: 'none' };
+
+/**
+ * The engine the organization translates with: one of those the server offers, or the server's own
+ * (administrators change it; the next run of each translation uses it).
+ */
+function EngineChoice(props: { organizationId: string }) {
+  const key = `admin:${props.organizationId}:translations-engine`;
+  const setting = useQuery(key, () => call<EngineSetting>('getTranslationEngine', { organizationId: props.organizationId }));
+  const action = useAction();
+  const [picked, setPicked] = useState<string | null>(null);
+  if (setting.error) return <ErrorNote error={setting.error} />;
+  if (!setting.data) return <p aria-busy="true">Loading…</p>;
+  const current = picked ?? setting.data.chosen ?? '';
+  const save = (event: Event) => {
+    event.preventDefault();
+    void action.run(async () => {
+      await call('updateTranslationEngine', { organizationId: props.organizationId }, { engine: current === '' ? null : current });
+      setPicked(null);
+      invalidate(key);
+    });
+  };
+  const name = (engine: string) => ENGINE_NAMES[engine] ?? engine;
+  return (
+    <form class="row" onSubmit={save} aria-label="Translation engine">
+      <div class="field">
+        <label for="translation-engine">Engine</label>
+        <select id="translation-engine" value={current} onChange={(event) => setPicked((event.currentTarget as HTMLSelectElement).value)}>
+          <option value="">The server's ({name(setting.data.server)})</option>
+          {setting.data.offered.map((engine) => <option key={engine} value={engine}>{name(engine)}</option>)}
+        </select>
+      </div>
+      <button type="submit" class="button" disabled={action.busy || current === (setting.data.chosen ?? '')}>Use this engine</button>
+      <p class="meta" role="status">Translating with {name(setting.data.engine)}.</p>
+      <ActionError error={action.error} />
+    </form>
   );
 }
 

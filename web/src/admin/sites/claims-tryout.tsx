@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useQuery } from '../../api/cache.ts';
 import { siteKey, sitesApi } from './sites-api.ts';
-import type { JsonSchema, SectionGroup, Site, SiteSection, SiteSpace, SiteStructure } from './types.ts';
+import type { ClaimsContent, JsonSchema, SectionGroup, Site, SiteSection, SiteSpace, SiteStructure } from './types.ts';
 
 /** A claim's typed value from what was typed: the schema's booleans and numbers become such. */
 function typed(text: string, type: string | undefined): unknown {
@@ -45,6 +45,7 @@ export function ClaimsTryout(props: { organizationId: string; site: Site; schema
   const properties = Object.entries(props.schema.properties ?? {});
   const [values, setValues] = useState<Record<string, string>>({});
   const [shown, setShown] = useState<Shown | null>(null);
+  const [content, setContent] = useState<ClaimsContent | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const structure = useQuery(`${siteKey(organizationId, site.id)}structure`, () => sitesApi.structure(organizationId, site.id));
@@ -52,7 +53,7 @@ export function ClaimsTryout(props: { organizationId: string; site: Site; schema
   const entered = Object.entries(values).filter(([, value]) => value !== '');
   const query = new URLSearchParams(entered.map(([name, value]) => [`visitor.${name}`, value]));
   const address = site.urls.published ? `${site.urls.published}${query.size ? `?${query}` : ''}` : null;
-  const change = (name: string, value: string) => { setValues({ ...values, [name]: value }); setShown(null); };
+  const change = (name: string, value: string) => { setValues({ ...values, [name]: value }); setShown(null); setContent(null); };
   const tryThem = async (event: Event) => {
     event.preventDefault();
     if (!props.signingKey) return;
@@ -60,8 +61,9 @@ export function ClaimsTryout(props: { organizationId: string; site: Site; schema
     setError(null);
     try {
       const claims = Object.fromEntries(entered.map(([name, value]) => [name, typed(value, props.schema.properties?.[name]?.type)]));
-      const answer = await sitesApi.publishedFor(organizationId, site.id, await signVisitorToken(props.signingKey, claims));
+      const [answer, inPages] = await Promise.all([sitesApi.publishedFor(organizationId, site.id, await signVisitorToken(props.signingKey, claims)), sitesApi.tryClaims(organizationId, site.id, claims)]);
       setShown(visibleIds(answer.structure));
+      setContent(inPages);
     } catch (caught) {
       setError((caught as Error).message);
     } finally {
@@ -92,6 +94,7 @@ export function ClaimsTryout(props: { organizationId: string; site: Site; schema
       {error && <p class="error-note" role="alert">{error}</p>}
       <div role="status" class="claims-result">
         {shown && structure.data && <Outcome structure={structure.data} shown={shown} />}
+        {shown && content && <PageContent content={content} />}
       </div>
     </form>
   );
@@ -120,6 +123,30 @@ function Outcome(props: { structure: SiteStructure; shown: Shown }) {
           : props.structure.structure.map((item) => ((item as SectionGroup).object === 'site-section-group'
             ? <li key={item.id}>Group {item.title}<ul>{(item as SectionGroup).sections.map(section)}</ul></li>
             : section(item as SiteSection)))}
+      </ul>
+    </>
+  );
+}
+
+/** Per page, the adaptive blocks this visitor gets and those hidden from them, as the server evaluated them. */
+function PageContent(props: { content: ClaimsContent }) {
+  if (props.content.pages.length === 0) return <p class="meta">No page this visitor gets has conditional content.</p>;
+  return (
+    <>
+      <p><strong>Conditional content in pages:</strong></p>
+      <ul aria-label="Conditional content in pages">
+        {props.content.pages.map((page) => (
+          <li key={`${page.siteSpace}:${page.page}`}>
+            {page.title} <span class="meta">/{page.path}</span>
+            <ul aria-label={`Conditional content of ${page.title}`}>
+              {page.blocks.map((block, index) => (
+                <li key={index} class={block.shown ? '' : 'hidden-item'}>
+                  {block.shown ? 'shown' : 'hidden'}: “{block.text || '(empty)'}” <span class="meta">(when {block.condition})</span>
+                </li>
+              ))}
+            </ul>
+          </li>
+        ))}
       </ul>
     </>
   );

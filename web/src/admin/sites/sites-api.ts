@@ -1,5 +1,5 @@
 import { callOperation } from '../../api/operations.ts';
-import type { Customization, CustomFont, JsonSchema, List, McpServer, PublishedSite, PublishingAuth, Redirect, RedirectDestination, SectionGroup, ShareLink, Site, SiteSection, SiteSpace, SiteStructure, StructurePointer, Visibility } from './types.ts';
+import type { ClaimsContent, Customization, CustomFont, JsonSchema, List, McpServer, PublishedSite, PublishingAuth, Redirect, RedirectDestination, SectionGroup, ShareLink, Site, SiteSection, SiteSpace, SiteStructure, StructurePointer, Visibility } from './types.ts';
 
 /** The sites screens' calls: each a documented `/v1` operation named once in web/src/api/operations.ts. */
 export const sitesApi = {
@@ -71,6 +71,7 @@ export const sitesApi = {
   updateMcpServer: (organizationId: string, siteId: string, siteMcpServerId: string, body: { name?: string; url?: string; headers?: Record<string, string> }) =>
     callOperation<McpServer>('updateSiteMcpServerById', { organizationId, siteId, siteMcpServerId }, body),
   deleteMcpServer: (organizationId: string, siteId: string, siteMcpServerId: string) => callOperation<void>('deleteSiteMcpServerById', { organizationId, siteId, siteMcpServerId }),
+  tryClaims: (organizationId: string, siteId: string, claims: Record<string, unknown>) => callOperation<ClaimsContent>('tryVisitorClaims', { organizationId, siteId }, undefined, { claims: JSON.stringify(claims) }),
   revokeShareLink: (organizationId: string, siteId: string, shareLinkId: string) => callOperation<void>('deleteSiteShareLinkById', { organizationId, siteId, shareLinkId }),
 };
 

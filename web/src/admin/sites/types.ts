@@ -125,3 +125,8 @@ export interface McpServer {
   url: string;
   headers: Record<string, string>;
 }
+
+/** The conditional blocks a visitor's claims show or hide, per page (tryVisitorClaims). */
+export interface ClaimsContent {
+  pages: Array<{ siteSpace: string; space: string; page: string; title: string; path: string; blocks: Array<{ condition: string; shown: boolean; text: string }> }>;
+}
