@@ -3,7 +3,6 @@ import type { Node as ProseMirrorNode } from '@tiptap/pm/model';
 import { Plugin, PluginKey, type EditorState, type Transaction } from '@tiptap/pm/state';
 import { Decoration, DecorationSet } from '@tiptap/pm/view';
 import { closeHistory } from '@tiptap/pm/history';
-import { yUndoPluginKey } from '@tiptap/y-tiptap';
 import type { FindCount, FindTarget } from './find-target.ts';
 
 interface Match {
@@ -136,10 +135,18 @@ function countOf(state: EditorState): FindCount {
   return { count: find.matches.length, current: find.current };
 }
 
+/**
+ * The shared document's undo manager when the page is open live. Found by the plugin's key name rather than
+ * by importing y-tiptap's key, which would pull Yjs into the editor's chunk for pages that are not live.
+ */
+function liveUndo(state: EditorState): { stopCapturing(): void } | undefined {
+  const plugin = state.plugins.find((p) => (p as unknown as { key: string }).key.startsWith('y-undo$'));
+  return (plugin?.getState(state) as { undoManager?: { stopCapturing(): void } } | undefined)?.undoManager;
+}
+
 /** Starts a step of undo of its own, whether the page is open live (the shared document's undo) or not. */
 function ownUndoStep(editor: Editor, tr: Transaction): Transaction {
-  const undo = yUndoPluginKey.getState(editor.state) as { undoManager?: { stopCapturing(): void } } | undefined;
-  undo?.undoManager?.stopCapturing();
+  liveUndo(editor.state)?.stopCapturing();
   return closeHistory(tr);
 }
 
@@ -179,7 +186,7 @@ export function editorFindTarget(editor: Editor): FindTarget {
       for (const match of [...find.matches].reverse()) tr.insertText(text, match.from, match.to);
       editor.view.dispatch(closeHistory(tr));
       // What comes next is a step of its own too.
-      (yUndoPluginKey.getState(editor.state) as { undoManager?: { stopCapturing(): void } } | undefined)?.undoManager?.stopCapturing();
+      liveUndo(editor.state)?.stopCapturing();
       return countOf(editor.state);
     },
     count: () => countOf(editor.state),
