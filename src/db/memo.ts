@@ -65,18 +65,35 @@ function external(): number {
 const connected = new Set<number>();
 let listeners = 0;
 
-/** Forgets everything remembered (each entry carries the generation it was read in). */
-export function accessChanged(): void {
+/**
+ * The tables of ACCESS_TABLES that say what content is (a revision) or what a published site shows, and
+ * nothing about who may read or edit a space or change request: a write to them alone forgets the memo but
+ * is not a change of access for `onAccessChanged`'s listeners. Revisions are written on every save (a live
+ * document's write every couple of seconds while people type), and each one used to make every process
+ * re-check every live socket.
+ */
+const CONTENT_TABLES = new Set(['revisions', 'sites', 'site_spaces']);
+/** The payload suffix of a notice from a content table (migration 2026-11-28-0463); the payload starts with the schema. */
+export const CONTENT_NOTICE = '#content';
+
+/**
+ * Forgets everything remembered (each entry carries the generation it was read in); `who` false when only
+ * content tables were written (CONTENT_TABLES): the listeners of access changes are then not told.
+ */
+export function accessChanged(who = true): void {
   generation++;
-  for (const listener of changeListeners) listener();
+  if (who) for (const listener of changeListeners) listener();
 }
 
 /** Called on every access change this process learns of (its own writes, other processes' notices). */
 const changeListeners = new Set<() => void>();
 
 /**
- * Tells `listener` of every access change (the live server re-checks its sockets: src/live/server.ts); it is
- * called often and synchronously, so it should only schedule work. Returns the function that stops it.
+ * Tells `listener` of every change of who may do what (the live server re-checks its sockets:
+ * src/live/server.ts): a write to the access tables other than CONTENT_TABLES, a change request's status
+ * changed (it decides whether its live documents are written), a session ended, a token revoked; not a
+ * revision written. It is called often and synchronously, so it should only schedule work. Returns the
+ * function that stops it.
  */
 export function onAccessChanged(listener: () => void): () => void {
   changeListeners.add(listener);
@@ -103,30 +120,52 @@ function tablesIn(node: unknown, found: Set<string>, depth = 0): void {
   for (const value of Object.values(record)) if (value && typeof value === 'object') tablesIn(value, found, depth + 1);
 }
 
-/** Whether a query writes one of the access tables. */
-function writesAccess(node: RootOperationNode): boolean {
+/** Whether an update sets a change request's status (a draft or open change request is edited live, others are read). */
+function setsChangeRequestStatus(node: RootOperationNode): boolean {
+  if (node.kind !== 'UpdateQueryNode') return false;
+  const found = new Set<string>();
+  tablesIn(node.table, found);
+  if (!found.has('change_requests')) return false;
+  return (node.updates ?? []).some((update) => (update.column as { column?: { name?: string } }).column?.name === 'status');
+}
+
+/**
+ * Which access tables a query writes: 'none', 'content' (only CONTENT_TABLES: the memo forgets, access
+ * listeners are not told) or 'access'.
+ */
+function writesAccess(node: RootOperationNode): 'none' | 'content' | 'access' {
+  if (setsChangeRequestStatus(node)) return 'access';
+  const tables = accessTablesWritten(node);
+  if (tables.length === 0) return 'none';
+  return tables.every((table) => CONTENT_TABLES.has(table)) ? 'content' : 'access';
+}
+
+function accessTablesWritten(node: RootOperationNode): string[] {
   switch (node.kind) {
     case 'SelectQueryNode':
       // A select only writes through a data-modifying `with`, which Quire does not use on these tables; the
       // walk below would find one.
-      if (!node.with) return false;
+      if (!node.with) return [];
       break;
-    case 'RawNode':
-      return RAW_ACCESS_WRITE.test(node.sqlFragments.join(' '));
+    case 'RawNode': {
+      const raw = node.sqlFragments.join(' ');
+      if (/\bupdate\s+"?change_requests"?\b[\s\S]*\bset\b[\s\S]*\bstatus\b/i.test(raw)) return ['change_requests'];
+      const written = [...raw.matchAll(new RegExp(RAW_ACCESS_WRITE.source, 'gi'))].map((match) => match[1].toLowerCase());
+      return written;
+    }
     case 'InsertQueryNode':
     case 'UpdateQueryNode':
     case 'DeleteQueryNode':
     case 'MergeQueryNode':
       break;
     default:
-      return false;
+      return [];
   }
   const target = node.kind === 'InsertQueryNode' || node.kind === 'MergeQueryNode' ? node.into : node.kind === 'UpdateQueryNode' ? node.table : node.kind === 'DeleteQueryNode' ? node.from : node.with;
   const found = new Set<string>();
   tablesIn(target, found);
   if (node.kind === 'SelectQueryNode' || node.with) tablesIn(node.with, found);
-  for (const table of found) if (ACCESS_TABLES.has(table)) return true;
-  return false;
+  return [...found].filter((table) => ACCESS_TABLES.has(table));
 }
 
 /**
@@ -135,29 +174,38 @@ function writesAccess(node: RootOperationNode): boolean {
  * after a commit that wrote them (through `accessTransactions`, the Context's `transactionWatch`).
  */
 export class AccessWrites implements KyselyPlugin {
-  private readonly pending = new WeakSet<object>();
+  private readonly pending = new WeakMap<object, boolean>();
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    if (writesAccess(args.node)) {
+    const kind = writesAccess(args.node);
+    if (kind !== 'none') {
       writes++;
-      accessChanged();
-      this.pending.add(args.queryId);
+      if (kind === 'access') lastWhoWrite = writes;
+      accessChanged(kind === 'access');
+      this.pending.set(args.queryId, kind === 'access');
     }
     return args.node;
   }
 
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    if (this.pending.has(args.queryId)) accessChanged();
+    const who = this.pending.get(args.queryId);
+    if (who !== undefined) accessChanged(who);
     return args.result;
   }
 }
 
 let writes = 0;
-/** The Context's `transactionWatch` (set in buildApp): after a commit that wrote access tables, forget what was read while it was open. */
+/** The value of `writes` at the last write that changed who may do what (not only content tables). */
+let lastWhoWrite = 0;
+/**
+ * The Context's `transactionWatch` (set in buildApp): after a commit that wrote access tables, forget what
+ * was read while it was open; the access listeners are told when a write of who may do what was sent while
+ * it was open (by it, or by another transaction at the same time: told once more, never less).
+ */
 export const accessTransactions = {
   before: (): number => writes,
   committed(before: number): void {
-    if (writes !== before) accessChanged();
+    if (writes !== before) accessChanged(lastWhoWrite > before);
   },
 };
 
@@ -247,8 +295,11 @@ export function listenForAccessChanges(databaseUrl: string, onError: (error: unk
   const listener = listenOnChannel(databaseUrl, ACCESS_CHANNEL, {
     // The channel is the database's: when Quire's tables live in a schema of their own, changes in other
     // schemas (other installations, or tests, on the same database) are not this process's.
-    onNotification: (changedSchema) => {
-      if (schema === undefined || changedSchema === schema) accessChanged();
+    onNotification: (payload) => {
+      // The payload: the schema written, followed by CONTENT_NOTICE when only content tables were.
+      const content = payload.endsWith(CONTENT_NOTICE);
+      const changedSchema = content ? payload.slice(0, -CONTENT_NOTICE.length) : payload;
+      if (schema === undefined || changedSchema === schema) accessChanged(!content);
     },
     onConnect: () => {
       accessChanged();

@@ -7,6 +7,7 @@ export class LiveMetrics {
   readonly updates: Counter;
   readonly refused: Counter<'reason'>;
   readonly writes: Histogram;
+  readonly rechecks: Counter;
   private readonly sizes = new Map<string, number>();
 
   constructor(registry: Registry, server: () => Hocuspocus) {
@@ -18,6 +19,7 @@ export class LiveMetrics {
     this.messages = new Counter({ name: 'quire_live_messages_total', help: 'Messages received on live connections (sync, awareness)', registers });
     this.updates = new Counter({ name: 'quire_live_updates_total', help: 'Document updates received from writers and stored', registers });
     this.refused = new Counter({ name: 'quire_live_refused_total', help: 'Live connections closed by a limit, by reason', labelNames: ['reason'], registers });
+    this.rechecks = new Counter({ name: 'quire_live_access_rechecks_total', help: 'Re-checks of every live connection\'s session or token and access (periodic, or on a notice of an access change)', registers });
     this.writes = new Histogram({ name: 'quire_live_revision_write_seconds', help: 'Time to write a live document to its change request as a revision', buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers });
   }
 

@@ -98,8 +98,9 @@ export class LiveServer {
     this.timers.push(setInterval(() => void this.pollHeads(), 1000).unref());
     this.timers.push(setInterval(() => void this.recheck(), config.live.recheckSeconds * 1000).unref());
     // Any change of access this process learns of (its own writes; on PostgreSQL every process's, and ended
-    // sessions and revoked tokens: migrations 2026-11-27-0370 and 2026-11-28-0440) re-checks the sockets
-    // within a moment; the periodic re-check stays the bound when a notice is missed.
+    // sessions and revoked tokens: migrations 2026-11-27-0370 and 2026-11-28-0440; a change request's status,
+    // migration 2026-11-28-0463) re-checks the sockets within a moment; the periodic re-check stays the bound
+    // when a notice is missed. A revision written (every live write) is not a change of access: it re-checks nothing.
     this.stopListening = onAccessChanged(() => this.recheckShortly());
   }
 
@@ -318,6 +319,7 @@ export class LiveServer {
   }
 
   private async recheckOnce(): Promise<void> {
+    this.metrics.rechecks.inc();
     for (const document of this.hocuspocus.documents.values()) {
       for (const { connection } of document.getConnections().map((connection) => ({ connection }))) {
         const live = connection.context as LiveContext | undefined;

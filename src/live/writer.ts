@@ -100,12 +100,15 @@ export async function writeLive(services: AppServices, name: LiveName, doc: Y.Do
     log.warn({ document: name.key, err: error }, 'live document and an API edit changed the same lines; the live text was written over them');
     written = await patchPageIn(ctx, target, name.pageId, { document });
   }
-  const body = written.page ? await written.page.body() : null;
-  const merged = body && body.format === 'document' ? body.document : undefined;
   // Laid back into the live document only when the page's body changed since the last write: otherwise the
   // written page differs from the live one by the writer's normalisation alone, and laying that back made
   // the editors normalise again, a new edit that was written again, without end (the page never "saved").
-  const extra = merged && (await bodyChangedSince(operator, stored.baseRevision, current.revision, name.pageId)) ? await updateTowards(at, merged) : null;
+  // Asked first: reading the written page back parses all its Markdown, work a write that only carries the
+  // live text (nearly every write) does not need.
+  const changedSince = await bodyChangedSince(operator, stored.baseRevision, current.revision, name.pageId);
+  const body = changedSince && written.page ? await written.page.body() : null;
+  const merged = body && body.format === 'document' ? body.document : undefined;
+  const extra = merged ? await updateTowards(at, merged) : null;
   if (extra) Y.applyUpdate(doc, extra, null);
   // The state vector of what was written: a browser whose own edits it covers shows them as saved.
   return { size: await compactLive(operator, name, extra, written.revision), written: Y.encodeStateVectorFromUpdate(at) };

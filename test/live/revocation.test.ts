@@ -145,4 +145,45 @@ describe('live sockets closed on revocation across two processes [postgres]', { 
     await until('the removed person\'s socket is closed', () => client.closes.length > 0, 30_000);
     assert.deepEqual(owner.closes, []);
   });
+
+  /** How many times process `i` has re-checked its live sockets (its /metrics). */
+  async function rechecks(i: number): Promise<number> {
+    const response = await fetch(`${processes[i].base}/metrics`);
+    const match = /^quire_live_access_rechecks_total (\d+)/m.exec(await response.text());
+    assert.ok(match, 'the re-check counter is on /metrics');
+    return Number(match[1]);
+  }
+
+  it('a revision written through another process re-checks no socket', async () => {
+    const eve = await editor('eve@example.com');
+    const client = connect({ name: pageName(), token: eve.token });
+    await until('the page is open live', () => client.paragraphs()[0] === 'One.');
+    const before = await rechecks(1);
+    const head = await api(0).get(`/v1/spaces/${spaceId}/change-requests/${changeRequestId}`);
+    const document = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'One, edited.', marks: [] }] }] }] };
+    const patched = await api(0).patch(`/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content/page/${pageId}`, { document, baseRevision: head.body.revision });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    // Process 1 has heard of the revision (it lays the API edit into the live document) ...
+    await until('the API edit reaches the client', () => client.paragraphs()[0] === 'One, edited.', 30_000);
+    // ... and a notice is acted on within 200 ms of its arrival: a second later, still no re-check.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert.equal(await rechecks(1), before);
+    assert.deepEqual(client.closes, []);
+  });
+
+  it('turns the live sockets of a change request archived through another process read-only', async () => {
+    const fay = await editor('fay@example.com');
+    const cr = await api(0, fay.token).post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'Archived' });
+    assert.equal(cr.status, 201, JSON.stringify(cr.body));
+    const page = await api(0, fay.token).post(`/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content/pages`, {
+      title: 'Release',
+      document: { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Draft.', marks: [] }] }] }] },
+    });
+    assert.equal(page.status, 201, JSON.stringify(page.body));
+    const client = connect({ name: `${organizationId}/${spaceId}/${cr.body.id}/${page.body.id}`, token: fay.token });
+    await until('the page is open live', () => client.paragraphs()[0] === 'Draft.');
+    const archived = await api(0, fay.token).patch(`/v1/spaces/${spaceId}/change-requests/${cr.body.id}`, { status: 'archived' });
+    assert.equal(archived.status, 200, JSON.stringify(archived.body));
+    await until('the socket is closed to reconnect read-only', () => client.closes.some((reason) => /permissions changed/.test(reason)), 30_000);
+  });
 });

@@ -66,5 +66,6 @@ export function apiOf(base: string, token: string) {
   return {
     get: (path: string) => call('GET', path),
     post: (path: string, body: unknown = {}) => call('POST', path, body),
+    patch: (path: string, body: unknown = {}) => call('PATCH', path, body),
   };
 }
