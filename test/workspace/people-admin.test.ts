@@ -249,6 +249,7 @@ for (const dialect of dialects) describe(`people and permissions in the workspac
     assert.equal(await rows.count(), 1);
     assert.match(await rows.first().innerText(), /Ada Admin[\s\S]*updateMemberInOrganizationById[\s\S]*succeeded/);
     await assertAccessible(admin, 'audit log');
+    await assertKeyboardReachable(admin, 'audit log');
     await shot(admin, 'settings-audit-log');
     const href = await admin.getByRole('link', { name: 'Export (JSON lines)' }).getAttribute('href');
     const exported = await admin.context().request.get(`${base}${href}`);
