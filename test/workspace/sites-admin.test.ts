@@ -110,14 +110,20 @@ for (const dialect of dialects) describe(`the Sites screens in a browser [${dial
     await shot(page, 'sites-overview');
   });
 
-  it('orders the site spaces by keyboard and sets the default space', async () => {
-    const before = (await api('/site-spaces')).body.items.map((s: { title: string }) => s.title);
-    assert.deepEqual(before, ['Guides', 'API']);
+  it('orders the site spaces by keyboard and by drag and drop, and sets the default space', async () => {
+    const titles = async () => (await api('/site-spaces')).body.items.map((s: { title: string }) => s.title) as string[];
+    assert.deepEqual(await titles(), ['Guides', 'API']);
     const first = page.locator('.site-space-row').first();
     await first.focus();
     await page.keyboard.press('Alt+ArrowDown');
-    await until(async () => (await api('/site-spaces')).body.items[0].title === 'API', 'API first');
+    await until(async () => (await titles())[0] === 'API', 'API first');
     await page.getByRole('status').filter({ hasText: 'moved to position 2' }).waitFor();
+    // By drag and drop: Guides (now second) dropped on API goes back before it, then back again by keyboard.
+    await page.locator('.site-space-row', { hasText: 'Guides' }).first().dragTo(page.locator('.site-space-row', { hasText: 'API' }).first());
+    await until(async () => (await titles())[0] === 'Guides', 'Guides first again, dragged');
+    await page.locator('.site-space-row', { hasText: 'Guides' }).first().focus();
+    await page.keyboard.press('Alt+ArrowDown');
+    await until(async () => (await titles())[0] === 'API', 'API first again');
     await page.getByRole('button', { name: 'Make default API' }).click();
     await until(async () => (await world.admin.api.get(`/v1/orgs/${org}/sites/${siteId}`)).body.defaultSpace === spaces.api, 'API the default');
   });
