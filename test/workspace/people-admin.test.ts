@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { inflateRawSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { runDueJobs } from '../../src/jobs/index.ts';
@@ -17,7 +18,7 @@ import { assertAccessible, assertKeyboardReachable, CHROMIUM, freePort, shot } f
  * the link), a space shared with a guest who then signs in and reads it, access inherited from a collection
  * shown with the collection's name, merge rules, an API token made (used, then revoked), a webhook made whose
  * delivery shows in its log signed with the secret shown once (and is redelivered), the audit log filtered and exported, and a SAML
- * provider with the values to give the identity provider. axe runs on each screen in light and dark.
+ * provider with the values to give the identity provider, whose "Test sign-in" starts a SAML sign-in. axe runs on each screen in light and dark.
  */
 const skip = needs('chromium');
 const CERTIFICATE = readFileSync(new URL('../fixtures/saml-idp-cert.pem', import.meta.url), 'utf8');
@@ -299,6 +300,19 @@ for (const dialect of dialects) describe(`people and permissions in the workspac
     assert.equal(samlStored.defaultRole, 'edit');
     assert.equal(samlStored.defaultTeam, undefined);
     await admin.getByRole('heading', { name: 'Acme SSO' }).waitFor();
+
+    // "Test sign-in" starts a real sign-in in a new tab: Quire sends the browser to the identity provider's
+    // address with a SAML request naming the provider's ACS (the identity provider is answered in the browser).
+    await admin.context().route('https://idp.acme.test/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>IdP</title>' }));
+    const [idp] = await Promise.all([admin.context().waitForEvent('page'), admin.getByRole('link', { name: 'Test sign-in' }).first().click()]);
+    await idp.waitForURL(/^https:\/\/idp\.acme\.test\/sso\?/);
+    const samlRequest = new URL(idp.url()).searchParams.get('SAMLRequest');
+    assert.ok(samlRequest, idp.url());
+    const request = inflateRawSync(Buffer.from(samlRequest, 'base64')).toString('utf8');
+    assert.match(request, /AuthnRequest/);
+    assert.ok(request.includes(samlStored.service.acsURL), request);
+    await idp.close();
+    await admin.context().unroute('https://idp.acme.test/**');
 
     // OpenID Connect: a new label and team; the client secret left empty is kept.
     const created = await world.admin.api.post(`/v1/orgs/${org}/oidc`, { label: 'Okta', issuer: 'https://okta.acme.test', clientId: 'quire', clientSecret: 'walrus-secret', defaultRole: 'read' });
