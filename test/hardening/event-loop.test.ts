@@ -23,8 +23,10 @@ import { INLINE_BELOW } from '../../src/workers/pool.ts';
  */
 
 const ENTRIES = 3_000;
-const bigSummary = (entries: number) => `# Summary\n\n${Array.from({ length: entries }, (_, i) => `* [P${i}](p${i % 20}.md)`).join('\n')}\n`;
-const twentyPages = () => Array.from({ length: 20 }, (_, i) => ({ name: `p${i}.md`, data: `# P${i}\n\nText of page ${i}.\n` }));
+// Each entry names a file of its own: a path named twice is one page and links to it (decision 0111), and these
+// tests are about the work of many pages.
+const bigSummary = (entries: number) => `# Summary\n\n${Array.from({ length: entries }, (_, i) => `* [P${i}](p${i}.md)`).join('\n')}\n`;
+const pagesOf = (entries: number) => Array.from({ length: entries }, (_, i) => ({ name: `p${i}.md`, data: `# P${i}\n\nText of page ${i}.\n` }));
 
 /** Runs `work` while a second client reads /readyz every 5 ms; how many reads it answered meanwhile, and the loop's worst delay. */
 async function whileReading(t: TestApp, work: () => Promise<void>): Promise<{ answeredDuring: number; loopMaxMs: number }> {
@@ -68,7 +70,7 @@ for (const dialect of dialects) {
     });
 
     it(`a Git import of a SUMMARY.md of ${ENTRIES.toLocaleString('en-US')} entries lays its pages in steps, indexes them in several transactions, and /readyz answers meanwhile`, async () => {
-      remote.createRepo('big-summary', { 'SUMMARY.md': bigSummary(ENTRIES), ...Object.fromEntries(twentyPages().map((page) => [page.name, page.data])) });
+      remote.createRepo('big-summary', { 'SUMMARY.md': bigSummary(ENTRIES), ...Object.fromEntries(pagesOf(ENTRIES).map((page) => [page.name, page.data])) });
       const { spaceId } = await createSpaceWithPages(t.ctx, world.organizationId, [{ type: 'document', title: 'Kept', markdown: 'Kept.' }]);
       const pausesBefore = layStats.pauses;
       const transactionsBefore = writeStats.transactions;
@@ -95,8 +97,8 @@ for (const dialect of dialects) {
     });
 
     it('a re-import that removes most pages leaves exactly the remaining pages in the index', async () => {
-      remote.createRepo('many', { 'SUMMARY.md': bigSummary(2_500), ...Object.fromEntries(twentyPages().map((page) => [page.name, page.data])) });
-      remote.createRepo('few', { 'SUMMARY.md': bigSummary(10), ...Object.fromEntries(twentyPages().map((page) => [page.name, page.data])) });
+      remote.createRepo('many', { 'SUMMARY.md': bigSummary(2_500), ...Object.fromEntries(pagesOf(2_500).map((page) => [page.name, page.data])) });
+      remote.createRepo('few', { 'SUMMARY.md': bigSummary(10), ...Object.fromEntries(pagesOf(10).map((page) => [page.name, page.data])) });
       const { spaceId } = await createSpaceWithPages(t.ctx, world.organizationId, [{ type: 'document', title: 'Kept', markdown: 'Kept.' }]);
       const importFrom = async (repo: string) => {
         const reply = await world.members.edit.api.post(`/v1/spaces/${spaceId}/git/import`, { url: remote.url(repo), ref: 'refs/heads/main' });
@@ -113,7 +115,7 @@ for (const dialect of dialects) {
 
     it('a zip import of a large SUMMARY.md is taken while /readyz answers', async () => {
       const { spaceId } = await createSpaceWithPages(t.ctx, world.organizationId, [{ type: 'document', title: 'Intro', markdown: 'Hello.' }]);
-      const zip = dataUrl('application/zip', buildZip([{ name: 'SUMMARY.md', data: bigSummary(ENTRIES) }, ...twentyPages()]));
+      const zip = dataUrl('application/zip', buildZip([{ name: 'SUMMARY.md', data: bigSummary(ENTRIES) }, ...pagesOf(ENTRIES)]));
       let status = 0;
       const { answeredDuring, loopMaxMs } = await whileReading(t, async () => {
         const reply = await world.members.edit.api.post(`/v1/spaces/${spaceId}/content/import`, { source: 'zip', url: zip });
