@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { parseMarkdown } from '../content/markdown/index.ts';
+import { LruCache } from '../lru.ts';
 import { refuseNul } from '../http/text-rules.ts';
 import { FrontmatterError } from '../content/markdown/frontmatter.ts';
 import { MarkdownLimitError } from '../content/markdown/limits.ts';
@@ -51,14 +53,48 @@ export async function readMarkdownPage(text: string, options: MarkdownPageOption
 }
 
 /**
- * markdownReferences of many pages (a file set), in batches on the workers; the first refusal in page order
- * wins, as if they were read one by one. `signal` is the import's deadline.
+ * The references of bodies read before in this process, by a digest of the body: markdownReferences is a
+ * pure function of the text, so a body imported again (the same archive once more, a Git Sync where a push
+ * changed a few files) is not read again. Only bodies that were read without a refusal are kept, so a
+ * refused body is read, and refused, every time. About 2,000,000 references in at most 100,000 bodies.
  */
-export function readReferences(pages: NamedBody[], signal?: AbortSignal): Promise<string[][]> {
-  return runTaskInBatches(REFERENCES, pages, {
-    sizeOf: (page) => page.markdown.length,
-    what: (batch) => (batch.length === 1 ? `the Markdown of "${batch[0].name}"` : `the Markdown of ${batch.length} pages from "${batch[0].name}" on`),
-    signal,
-    errors: ERRORS,
-  });
+const knownReferences = new LruCache<string, readonly string[]>(100_000, 2_000_000);
+
+/** Counts the bodies read with the Markdown reader and those answered from memory, for tests and measurements. */
+export const referenceStats = { read: 0, remembered: 0 };
+
+/** Empties the memory of references, as a freshly started process has it. */
+export function clearKnownReferences(): void {
+  knownReferences.clear();
+}
+
+function digest(markdown: string): string {
+  return createHash('sha256').update(markdown).digest('base64url');
+}
+
+/**
+ * markdownReferences of many pages (a file set), in batches on the workers; the first refusal in page order
+ * wins, as if they were read one by one (bodies answered from memory were read without a refusal before,
+ * so the first refusal among the others is the first of all). `signal` is the import's deadline.
+ */
+export async function readReferences(pages: NamedBody[], signal?: AbortSignal): Promise<string[][]> {
+  const keys = pages.map((page) => digest(page.markdown));
+  const found: Array<readonly string[] | undefined> = keys.map((key) => knownReferences.get(key));
+  const unread = pages.flatMap((_page, i) => (found[i] === undefined ? [i] : []));
+  referenceStats.remembered += pages.length - unread.length;
+  if (unread.length > 0) {
+    const read = await runTaskInBatches(REFERENCES, unread.map((i) => pages[i]), {
+      sizeOf: (page) => page.markdown.length,
+      what: (batch) => (batch.length === 1 ? `the Markdown of "${batch[0].name}"` : `the Markdown of ${batch.length} pages from "${batch[0].name}" on`),
+      signal,
+      errors: ERRORS,
+    });
+    referenceStats.read += unread.length;
+    unread.forEach((at, i) => {
+      found[at] = read[i];
+      knownReferences.set(keys[at], read[i], 1 + read[i].length);
+    });
+  }
+  // Copies: the remembered lists stay as they were read whatever a caller does with its own.
+  return found.map((references) => [...references!]);
 }

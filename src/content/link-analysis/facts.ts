@@ -14,7 +14,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Context } from '../../context.ts';
-import { parseOptions } from '../documents.ts';
+import { parseOptionsAt } from '../documents.ts';
+import type { ParseOptions } from '../markdown/index.ts';
 import { folderOfFile, pageFile } from '../links.ts';
 import { LruCache } from '../../lru.ts';
 import { getObjects } from '../objects.ts';
@@ -68,33 +69,57 @@ export function resolutionKey(tree: RevisionTree): string {
   return key;
 }
 
-function factsKey(tree: RevisionTree, page: TreePage, bodyHash: string): string {
-  return `${bodyHash}|${folderOfFile(pageFile(page)).join('/')}|${resolutionKey(tree)}`;
+/**
+ * The resolvers of one analysis, by folder: how a body names files and pages depends only on the tree and
+ * the folder of its file, so the pages of one folder share them (and the maps a resolver builds lazily, such
+ * as the files by name, are built once per folder rather than once per page).
+ */
+class FolderOptions {
+  private readonly byFolder = new Map<string, ParseOptions>();
+  constructor(private readonly tree: RevisionTree) {}
+
+  /** The folder of the page's file, as the key of facts and of resolvers. */
+  static folderOf(page: TreePage): string {
+    return folderOfFile(pageFile(page)).join('/');
+  }
+
+  get(folder: string): ParseOptions {
+    let options = this.byFolder.get(folder);
+    if (!options) {
+      options = parseOptionsAt(this.tree, folder === '' ? [] : folder.split('/'));
+      this.byFolder.set(folder, options);
+    }
+    return options;
+  }
 }
 
-function remember(tree: RevisionTree, page: TreePage, bodyHash: string, found: BodyFacts, weight: number): BodyFacts {
-  facts.set(factsKey(tree, page, bodyHash), found, weight);
+function factsKey(tree: RevisionTree, folder: string, bodyHash: string): string {
+  return `${bodyHash}|${folder}|${resolutionKey(tree)}`;
+}
+
+function remember(tree: RevisionTree, folder: string, bodyHash: string, found: BodyFacts, weight: number): BodyFacts {
+  facts.set(factsKey(tree, folder, bodyHash), found, weight);
   return found;
 }
 
-/** Facts as written, resolved in the page's tree: no body is read. */
-function resolved(tree: RevisionTree, page: TreePage, written: Extract<WrittenFacts, { treeDependent: false }>): BodyFacts {
+/** Facts as written, resolved with the resolvers of the page's folder: no body is read. */
+function resolved(options: ParseOptions, written: Extract<WrittenFacts, { treeDependent: false }>): BodyFacts {
   let anchors: ReadonlySet<string> | undefined;
-  return { refs: resolveWritten(written.refs, parseOptions(tree, page)), anchors: () => (anchors ??= new Set(written.anchors)) };
+  return { refs: resolveWritten(written.refs, options), anchors: () => (anchors ??= new Set(written.anchors)) };
 }
 
 /** A body whose structure depends on its tree, read in it (its facts cannot be kept as written). */
-function readInTree(tree: RevisionTree, page: TreePage, source: string): BodyFacts {
+function readInTree(options: ParseOptions, source: string): BodyFacts {
   bodyFactsStats.parsed++;
-  const document = readMarkdownBody(source, parseOptions(tree, page));
+  const document = readMarkdownBody(source, options);
   const anchors = new Set(documentAnchors(document));
   return { refs: documentRefs(document), anchors: () => anchors };
 }
 
 /** A body read now (level 3); its facts as written go to `newlyRead`. */
-function readSource(tree: RevisionTree, page: TreePage, hash: string, source: string, newlyRead: Map<string, WrittenFacts>): BodyFacts {
+function readSource(options: ParseOptions, hash: string, source: string, newlyRead: Map<string, WrittenFacts>): BodyFacts {
   const readBefore = newlyRead.get(hash);
-  if (readBefore && !readBefore.treeDependent) return resolved(tree, page, readBefore);
+  if (readBefore && !readBefore.treeDependent) return resolved(options, readBefore);
   if (!MAY_REFER.test(source)) {
     // No reference and (no tag) nothing that depends on the tree: read only if an anchor is asked for.
     let anchors: ReadonlySet<string> | undefined;
@@ -111,23 +136,29 @@ function readSource(tree: RevisionTree, page: TreePage, hash: string, source: st
       },
     };
   }
-  if (readBefore) return readInTree(tree, page, source);
+  if (readBefore) return readInTree(options, source);
   bodyFactsStats.parsed++;
   const { facts: written } = readWritten(source);
   newlyRead.set(hash, written);
-  return written.treeDependent ? readInTree(tree, page, source) : resolved(tree, page, written);
+  return written.treeDependent ? readInTree(options, source) : resolved(options, written);
 }
 
 /** The facts of the body of every document page in `pages` (pages without a body have none). */
 export async function pageFacts(ctx: Pick<Context, 'db' | 'dialect'>, tree: RevisionTree, pages: TreePage[]): Promise<PageFacts> {
   const byPage = new Map<string, BodyFacts>();
   const newlyRead = new Map<string, WrittenFacts>();
+  const options = new FolderOptions(tree);
+  const folders = new Map<TreePage, string>();
   let unknown: TreePage[] = [];
   for (const page of pages) {
     if (page.node.type !== 'document' || !page.node.body) continue;
-    const known = facts.get(factsKey(tree, page, page.node.body));
+    const folder = FolderOptions.folderOf(page);
+    const known = facts.get(factsKey(tree, folder, page.node.body));
     if (known) byPage.set(page.node.id, known);
-    else unknown.push(page);
+    else {
+      unknown.push(page);
+      folders.set(page, folder);
+    }
   }
   if (unknown.length === 0) return { byPage, newlyRead };
 
@@ -135,7 +166,8 @@ export async function pageFacts(ctx: Pick<Context, 'db' | 'dialect'>, tree: Revi
   const unread: TreePage[] = [];
   for (const page of unknown) {
     const written = stored.get(page.node.body!);
-    if (written && !written.treeDependent) byPage.set(page.node.id, remember(tree, page, page.node.body!, resolved(tree, page, written), 1 + written.refs.length + written.anchors.length));
+    const folder = folders.get(page)!;
+    if (written && !written.treeDependent) byPage.set(page.node.id, remember(tree, folder, page.node.body!, resolved(options.get(folder), written), 1 + written.refs.length + written.anchors.length));
     else unread.push(page);
   }
   unknown = unread;
@@ -145,8 +177,9 @@ export async function pageFacts(ctx: Pick<Context, 'db' | 'dialect'>, tree: Revi
   for (const page of unknown) {
     const hash = page.node.body!;
     const source = bodies.get(hash)!;
-    const found = stored.has(hash) ? readInTree(tree, page, source) : readSource(tree, page, hash, source, newlyRead);
-    byPage.set(page.node.id, remember(tree, page, hash, found, 1 + found.refs.length + Math.ceil(source.length / 1000)));
+    const folder = folders.get(page)!;
+    const found = stored.has(hash) ? readInTree(options.get(folder), source) : readSource(options.get(folder), hash, source, newlyRead);
+    byPage.set(page.node.id, remember(tree, folder, hash, found, 1 + found.refs.length + Math.ceil(source.length / 1000)));
   }
   return { byPage, newlyRead };
 }
