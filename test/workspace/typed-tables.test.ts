@@ -13,7 +13,8 @@ import { assertAccessible, startWorkspace, type WorkspaceHarness } from './suppo
  * people, files, select and link column, and a table the editor cannot hold (a cell with a list). Each typed
  * cell is changed through its control (and a text cell by typing), a row added and one deleted; the page's
  * Markdown, read through /v1, is the expected one, equals what importing it gives, and keeps the other table
- * byte for byte. The controls are reached by Tab with visible focus, and axe finds nothing (light and dark).
+ * byte for byte. The controls are reached by Tab with visible focus, and axe finds nothing (light and dark);
+ * read in the space, the controls take no edit.
  */
 const skip = needs('chromium');
 
@@ -162,6 +163,14 @@ for (const dialect of dialects) {
       assert.equal(importedMarkdown, markdown);
       const importedDocument = (await api.get(`/v1/spaces/${spaceId}/content/page/${imported.id}`)).body.document as Document;
       assert.deepEqual(tableOf(importedDocument, 0).data, tableOf(saved, 0).data);
+
+      // Read in the space (not in a change request), the controls show the values and take no edit.
+      await page.goto(`${base}/o/${world.organizationId}/s/${spaceId}/p/${imported.id}`);
+      const count = page.getByLabel(cellLabel('Count', 1));
+      await count.waitFor();
+      assert.equal(await count.inputValue(), '42.5');
+      assert.equal(await count.isDisabled(), true);
+      assert.equal(await page.getByRole('button', { name: '3 of 5' }).nth(1).isDisabled(), true);
       assert.deepEqual(h.problems, []);
     });
   });

@@ -1,7 +1,7 @@
 import type { Editor } from '@tiptap/core';
 import type { Node as PMNode } from '@tiptap/pm/model';
 import { Plugin, TextSelection, type EditorState, type Transaction } from '@tiptap/pm/state';
-import type { NodeView } from '@tiptap/pm/view';
+import type { EditorView, NodeView } from '@tiptap/pm/view';
 import { placeData } from '../place.ts';
 import { cellControl } from './table-controls.ts';
 import { isTyped, readColumn, readValue, writeValue } from './table-values.ts';
@@ -58,6 +58,26 @@ export function focusTypedCellAtSelection(editor: Editor, direction: 1 | -1): vo
   }
 }
 
+const editableWatchers = new WeakMap<Editor, Set<(editable: boolean) => void>>();
+
+/**
+ * Calls `callback` when the editor becomes editable or read-only (a live page is read-only until it is in
+ * step): ProseMirror redraws no node view then, but sets the body's `contenteditable`, which one observer per
+ * editor watches. Answers the function that stops the watch.
+ */
+function watchEditable(editor: Editor, view: EditorView, callback: (editable: boolean) => void): () => void {
+  let watchers = editableWatchers.get(editor);
+  if (!watchers) {
+    const all = new Set<(editable: boolean) => void>();
+    new MutationObserver(() => all.forEach((watcher) => watcher(view.editable))).observe(view.dom, { attributes: true, attributeFilter: ['contenteditable'] });
+    editableWatchers.set(editor, all);
+    watchers = all;
+  }
+  watchers.add(callback);
+  const set = watchers;
+  return () => void set.delete(callback);
+}
+
 function setCellAttributes(dom: HTMLElement, node: PMNode): void {
   for (const name of ['colspan', 'rowspan'] as const) {
     if (node.attrs[name] !== 1) dom.setAttribute(name, String(node.attrs[name]));
@@ -66,17 +86,17 @@ function setCellAttributes(dom: HTMLElement, node: PMNode): void {
 }
 
 /** The label of a typed cell: its column's title and its row (as "Count, row 2"). */
-function labelOf(editor: Editor, getPos: GetPos, title: string): string {
+function labelOf(view: EditorView, getPos: GetPos, title: string): string {
   const pos = getPos();
   if (typeof pos !== 'number') return title;
-  const $cell = editor.state.doc.resolve(pos);
+  const $cell = view.state.doc.resolve(pos);
   // Rows count from the first record: a header row is not one.
   const headed = $cell.node($cell.depth - 1).firstChild?.firstChild?.type.name === 'tableHeader';
   return `${title}, row ${$cell.index($cell.depth - 1) + (headed ? 0 : 1)}`;
 }
 
 /** The node view of `tableCell`: a text cell as before, a typed cell with its control. */
-export function cellNodeView({ editor, node: first, getPos }: { editor: Editor; node: PMNode; getPos: GetPos }): NodeView {
+export function cellNodeView({ editor, view, node: first, getPos }: { editor: Editor; view: EditorView; node: PMNode; getPos: GetPos }): NodeView {
   let node = first;
   const dom = document.createElement('td');
   setCellAttributes(dom, node);
@@ -101,24 +121,26 @@ export function cellNodeView({ editor, node: first, getPos }: { editor: Editor; 
   const control = cellControl({
     column,
     data: placeData(editor),
-    editable: editor.isEditable,
+    editable: () => view.editable,
     commit(value) {
       const pos = getPos();
-      if (typeof pos !== 'number' || !editor.isEditable) return;
-      editor.view.dispatch(editor.state.tr.setNodeAttribute(pos, 'value', writeValue(value)));
+      if (typeof pos !== 'number' || !view.editable) return;
+      view.dispatch(view.state.tr.setNodeAttribute(pos, 'value', writeValue(value)));
     },
   });
   dom.append(control.dom);
-  control.set(readValue(node.attrs.value), labelOf(editor, getPos, title));
+  const stopWatching = watchEditable(editor, view, (editable) => {
+    for (const item of dom.querySelectorAll<HTMLInputElement>(CONTROLS)) item.disabled = !editable;
+  });
+  control.set(readValue(node.attrs.value), labelOf(view, getPos, title));
   // The cursor follows the focus into the cell, so the table's toolbar acts on its row and column.
   dom.addEventListener('focusin', () => {
     // Rows added or deleted above leave this cell's view as it was: its label is brought up to date.
-    control.set(readValue(node.attrs.value), labelOf(editor, getPos, title));
+    control.set(readValue(node.attrs.value), labelOf(view, getPos, title));
     const pos = getPos();
-    if (typeof pos !== 'number' || !editor.isEditable) return;
-    const { $from } = editor.state.selection;
-    if ($from.pos === pos + 1) return;
-    editor.view.dispatch(editor.state.tr.setSelection(TextSelection.create(editor.state.doc, pos + 1)));
+    if (typeof pos !== 'number' || !view.editable) return;
+    if (view.state.selection.$from.pos === pos + 1) return;
+    view.dispatch(view.state.tr.setSelection(TextSelection.create(view.state.doc, pos + 1)));
   });
   // Tab from the cell's last field goes to the next cell (Shift-Tab from its first, to the previous one).
   dom.addEventListener('keydown', (event) => {
@@ -129,7 +151,7 @@ export function cellNodeView({ editor, node: first, getPos }: { editor: Editor; 
     if (at + direction >= 0 && at + direction < controls.length) return;
     const pos = getPos();
     if (typeof pos !== 'number') return;
-    const next = neighbourCell(editor.state.doc, pos, direction);
+    const next = neighbourCell(view.state.doc, pos, direction);
     if (next !== null && enterCell(editor, next, direction)) event.preventDefault();
   });
   return {
@@ -138,11 +160,12 @@ export function cellNodeView({ editor, node: first, getPos }: { editor: Editor; 
       if (updated.type !== node.type || updated.attrs.column !== node.attrs.column) return false;
       node = updated;
       setCellAttributes(dom, node);
-      control.set(readValue(node.attrs.value), labelOf(editor, getPos, title));
+      control.set(readValue(node.attrs.value), labelOf(view, getPos, title));
       return true;
     },
     stopEvent: () => true,
     ignoreMutation: () => true,
+    destroy: stopWatching,
   };
 }
 

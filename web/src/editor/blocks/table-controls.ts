@@ -16,7 +16,8 @@ export interface CellControl {
 export interface ControlContext {
   column: TypedColumn;
   data: PlaceData | null;
-  editable: boolean;
+  /** Whether the editor takes edits now (a live page is read-only until it is in step). */
+  editable(): boolean;
   commit(value: DocumentTableValue | undefined): void;
 }
 
@@ -37,7 +38,7 @@ function numberControl(context: ControlContext): CellControl {
   const input = element('input', 'typed-number');
   input.type = 'number';
   input.step = 'any';
-  input.disabled = !context.editable;
+  input.disabled = !context.editable();
   input.addEventListener('input', () => {
     const text = input.value.trim();
     if (text === '') context.commit(undefined);
@@ -56,7 +57,7 @@ function numberControl(context: ControlContext): CellControl {
 function checkboxControl(context: ControlContext): CellControl {
   const input = element('input', 'typed-checkbox');
   input.type = 'checkbox';
-  input.disabled = !context.editable;
+  input.disabled = !context.editable();
   input.addEventListener('change', () => context.commit(input.checked));
   return {
     dom: input,
@@ -74,7 +75,7 @@ function ratingControl(context: ControlContext, max: number): CellControl {
   const stars = Array.from({ length: Math.max(1, Math.min(max, 10)) }, (_, index) => {
     const star = element('button', 'typed-star');
     star.type = 'button';
-    star.disabled = !context.editable;
+    star.disabled = !context.editable();
     // Choosing the rating it has clears it.
     star.addEventListener('click', () => context.commit(current === index + 1 ? undefined : index + 1));
     group.append(star);
@@ -97,7 +98,7 @@ function ratingControl(context: ControlContext, max: number): CellControl {
 /** A choice of one (a single select, a link to a page): a select with "none" first. */
 function singleControl(context: ControlContext, choices: () => Promise<Choice[]>, toValue: (choice: string) => DocumentTableValue, ofValue: (value: DocumentTableValue | undefined) => { value: string; label?: string }): CellControl {
   const select = element('select', 'typed-select');
-  select.disabled = !context.editable;
+  select.disabled = !context.editable();
   let loaded: Choice[] = [];
   let shown: DocumentTableValue | undefined;
   const fill = () => {
@@ -128,7 +129,7 @@ function listControl(context: ControlContext, noun: string, choices: () => Promi
   const wrap = element('span', 'typed-list');
   const chips = element('span', 'typed-chips');
   const add = element('select', 'typed-add');
-  add.disabled = !context.editable;
+  add.disabled = !context.editable();
   wrap.append(chips, add);
   let loaded: Choice[] = [];
   let values: string[] = [];
@@ -139,7 +140,7 @@ function listControl(context: ControlContext, noun: string, choices: () => Promi
       ...values.map((id) => {
         const chip = element('button', 'typed-chip');
         chip.type = 'button';
-        chip.disabled = !context.editable;
+        chip.disabled = !context.editable();
         chip.textContent = `${nameOf(id)} ×`;
         chip.setAttribute('aria-label', `Remove ${nameOf(id)} from ${cellLabel}`);
         chip.addEventListener('click', () => {
