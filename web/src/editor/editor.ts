@@ -8,6 +8,7 @@ import { schemaExtensions } from './schema.ts';
 import { SlashMenu } from './slash-menu.ts';
 import { FindInPage } from '../find/editor-find.ts';
 import './editor.css';
+import './blocks/table-typed.css';
 
 /**
  * The page editor: TipTap 3 with Quire's schema only (schema.ts). TipTap's own <style> element is not injected: the

@@ -1,12 +1,12 @@
 import { callOrReturn, Extension, getExtensionField, mergeAttributes, Node, type Editor, type JSONContent } from '@tiptap/core';
 import { addColumnAfter, addRowAfter, deleteColumn, deleteRow, goToNextCell, isInTable, selectedRect, tableEditing, toggleHeader } from '@tiptap/pm/tables';
-import type { ContentRef, DocumentBlockTable, DocumentFragment, DocumentTableDefinition, DocumentTableDefinitionText, DocumentTableRecord } from '../../../../src/content/markdown/types.ts';
+import type { DocumentBlockTable, DocumentFragment, DocumentTableDefinition, DocumentTableDefinitionText, DocumentTableRecord } from '../../../../src/content/markdown/types.ts';
 import type { BlockSpec } from '../block-spec.ts';
 import { inlinesToDocument, inlinesToEditor } from '../inline.ts';
 import { plainText } from '../plain-text.ts';
-import { askForm } from '../dialog.ts';
-import { focusEditor } from '../editor-focus.ts';
-import { placeData } from '../place.ts';
+import { editCard, type TableMeta } from './table-card.ts';
+import { cellNodeView, columnsKept, focusTypedCellAtSelection } from './table-cells.ts';
+import { fitsColumn, isTyped, readColumn, readValue, writeValue } from './table-values.ts';
 
 declare module '@tiptap/core' {
   interface NodeConfig {
@@ -29,23 +29,21 @@ const TableRoles = Extension.create({
 
 type Align = DocumentTableDefinitionText['textAlignment'];
 
-/** What the table node keeps beside its cells: the view's settings, the width, the hidden columns' definitions. */
-interface TableMeta {
-  view: Record<string, unknown> & { type: string; targetDefinition?: string; coverDefinition?: string };
-  fullWidth?: boolean;
-  hidden?: DocumentTableDefinition[];
-}
 
-/** A cell's attributes: its column's definition (id, alignment) so a column keeps them through edits. */
+/**
+ * A cell's attributes: its column's definition (id, type, alignment) so a column keeps them through edits, and
+ * in a typed column its value (table-values.ts).
+ */
 const cellAttributes = {
   colspan: { default: 1 },
   rowspan: { default: 1 },
   colwidth: { default: null },
   align: { default: 'left', renderHTML: () => ({}) },
   column: { default: '', renderHTML: () => ({}) },
+  value: { default: '', renderHTML: () => ({}) },
 };
 
-const cell = (name: string, tag: string, role: string) =>
+const cell = (name: string, tag: string, role: string, typed: boolean) =>
   Node.create({
     name,
     content: 'inline*',
@@ -54,10 +52,11 @@ const cell = (name: string, tag: string, role: string) =>
     addAttributes: () => cellAttributes,
     parseHTML: () => [{ tag, getAttrs: (element) => ({ align: ['center', 'right'].includes((element as HTMLElement).getAttribute('align') ?? '') ? (element as HTMLElement).getAttribute('align') : 'left' }) }],
     renderHTML: ({ node, HTMLAttributes }) => [tag, mergeAttributes(HTMLAttributes, { class: `align-${node.attrs.align}` }), 0],
+    ...(typed ? { addNodeView: () => cellNodeView } : {}),
   });
 
-const TableCell = cell('tableCell', 'td', 'cell');
-const TableHeader = cell('tableHeader', 'th', 'header_cell');
+const TableCell = cell('tableCell', 'td', 'cell', true);
+const TableHeader = cell('tableHeader', 'th', 'header_cell', false);
 
 const TableRow = Node.create({
   name: 'tableRow',
@@ -88,17 +87,23 @@ const TableNode = Node.create({
   parseHTML: () => [{ tag: 'table' }],
   renderHTML: ({ HTMLAttributes }) => ['table', mergeAttributes(HTMLAttributes, { class: 'table' }), ['tbody', 0]],
   addProseMirrorPlugins() {
-    return [tableEditing()];
+    return [tableEditing(), columnsKept];
   },
   addKeyboardShortcuts() {
     return {
       // Tab goes to the next cell, and adds a row after the last; Shift-Tab goes back.
+      // A typed cell reached so hands the focus to its control.
       Tab: ({ editor }) => {
         if (!isInTable(editor.state)) return false;
-        if (runOn(editor, goToNextCell(1))) return true;
-        return runOn(editor, addRowAfter) && runOn(editor, goToNextCell(1));
+        const moved = runOn(editor, goToNextCell(1)) || (runOn(editor, addRowAfter) && runOn(editor, goToNextCell(1)));
+        if (moved) focusTypedCellAtSelection(editor, 1);
+        return moved;
       },
-      'Shift-Tab': ({ editor }) => isInTable(editor.state) && runOn(editor, goToNextCell(-1)),
+      'Shift-Tab': ({ editor }) => {
+        const moved = isInTable(editor.state) && runOn(editor, goToNextCell(-1));
+        if (moved) focusTypedCellAtSelection(editor, -1);
+        return moved;
+      },
     };
   },
   addCommands() {
@@ -179,75 +184,25 @@ const TableNode = Node.create({
   },
 });
 
-/**
- * The card the cursor is in: its link (a page of the space, or an address) and its cover (a picture of the
- * space's files), the cards view's target and cover columns, made when first used.
- */
-function editCard(editor: Editor): boolean {
-  const { $from } = editor.state.selection;
-  let depth = $from.depth;
-  while (depth > 0 && $from.node(depth).type.name !== 'tableRow') depth--;
-  if (depth === 0) return false;
-  const rowPosition = $from.before(depth);
-  const tablePosition = $from.before(depth - 1);
-  const row = $from.node(depth);
-  const tableNode = $from.node(depth - 1);
-  const meta = JSON.parse(tableNode.attrs.meta) as TableMeta;
-  const values = JSON.parse(row.attrs.hidden) as DocumentTableRecord['values'];
-  const target = meta.view.targetDefinition ? (values[meta.view.targetDefinition] as ContentRef | undefined) : undefined;
-  const cover = meta.view.coverDefinition ? (values[meta.view.coverDefinition] as string[] | undefined) : undefined;
-  const data = placeData(editor);
-  void askForm(
-    'Card',
-    [
-      { name: 'page', label: 'Link to page', kind: 'select', value: target?.kind === 'page' ? target.page : '', choices: async () => [{ label: '(an address, or none)', value: '' }, ...(data ? await data.pages() : [])] },
-      { name: 'url', label: 'Or an address', kind: 'url', value: target?.kind === 'url' ? target.url : '' },
-      {
-        name: 'cover',
-        label: 'Cover picture',
-        kind: 'select',
-        value: cover?.[0] ?? '',
-        choices: async () => [{ label: '(none)', value: '' }, ...(data ? (await data.files()).filter((file) => file.contentType.startsWith('image/')).map((file) => ({ label: file.name, value: file.id })) : cover?.[0] ? [{ label: cover[0], value: cover[0] }] : [])],
-      },
-    ],
-    'Apply',
-    () => focusEditor(editor),
-  ).then((answer) => {
-    if (!answer) return void editor.commands.focus();
-    const hidden = [...(meta.hidden ?? [])];
-    const view = { ...meta.view };
-    if (!view.targetDefinition) {
-      view.targetDefinition = 'target';
-      hidden.push({ id: 'target', title: '', type: 'content-ref' });
-    }
-    if (!view.coverDefinition) {
-      view.coverDefinition = 'cover';
-      hidden.push({ id: 'cover', title: '', type: 'files' });
-    }
-    const next = { ...values };
-    const link: ContentRef | null = answer.page ? { kind: 'page', page: String(answer.page) } : String(answer.url ?? '').trim() ? { kind: 'url', url: String(answer.url).trim() } : null;
-    if (link) next[view.targetDefinition] = link;
-    else delete next[view.targetDefinition];
-    if (answer.cover) next[view.coverDefinition] = [String(answer.cover)];
-    else delete next[view.coverDefinition];
-    editor.view.dispatch(
-      editor.state.tr.setNodeAttribute(rowPosition, 'hidden', JSON.stringify(next)).setNodeAttribute(tablePosition, 'meta', JSON.stringify({ ...meta, view, hidden })),
-    );
-    editor.commands.focus();
-  });
-  return true;
-}
-
 /** Row `row` of `rows` as an order index that sorts as text (as the Markdown import numbers them). */
 function orderIndex(row: number, rows: number): string {
   return `a${String(row).padStart(Math.max(4, String(rows).length), '0')}`;
 }
 
-function editableTable(block: DocumentBlockTable): boolean {
+/** A column the editor shows: text, or a type it has a control for (a rating of 1 to 10 stars). */
+function editableColumn(column: DocumentTableDefinition | undefined): boolean {
+  if (!column) return false;
+  if (column.type === 'rating') return Number.isInteger(column.max) && column.max >= 1 && column.max <= 10;
+  return column.type === 'text' || isTyped(column);
+}
+
+/** Whether the editor can hold the table as a table (else it is kept whole, read-only, and written back as read). */
+export function editableTable(block: DocumentBlockTable): boolean {
   const { view, definition, records } = block.data;
   if (view.type !== 'grid' && view.type !== 'cards') return false;
-  // The columns shown are text; a column the view hides (a card's link, its cover) may be of any type.
-  if (view.columns.length === 0 || new Set(view.columns).size !== view.columns.length || view.columns.some((id) => definition[id]?.type !== 'text')) return false;
+  // The columns shown are text or of a type the editor has a control for; a column the view hides (a card's
+  // link, its cover) may be of any type.
+  if (view.columns.length === 0 || new Set(view.columns).size !== view.columns.length || view.columns.some((id) => !editableColumn(definition[id]))) return false;
   if (view.type === 'grid' && Object.keys(definition).length !== view.columns.length) return false;
   const fragments = new Map(block.fragments.map((item) => [item.fragment, item]));
   const used = new Set<string>();
@@ -255,6 +210,11 @@ function editableTable(block: DocumentBlockTable): boolean {
     for (const [column, value] of Object.entries(record.values)) {
       if (!(column in definition)) return false;
       if (!view.columns.includes(column)) continue;
+      const typed = definition[column];
+      if (isTyped(typed)) {
+        if (!fitsColumn(typed, value)) return false;
+        continue;
+      }
       if (typeof value !== 'string') return false;
       const found = fragments.get(value);
       if (!found || found.nodes.length !== 1 || found.nodes[0].type !== 'paragraph' || used.has(value)) return false;
@@ -264,9 +224,11 @@ function editableTable(block: DocumentBlockTable): boolean {
 }
 
 /**
- * `table` (a grid or cards view of text columns, each cell a paragraph) ↔ a ProseMirror table: a header row of
- * the column titles (absent when the view hides it), a row per record in order, cells with marks and links.
- * A table with other columns (numbers, files, people…) is kept whole.
+ * `table` (a grid or cards view) ↔ a ProseMirror table: a header row of the column titles (absent when the
+ * view hides it), a row per record in order. A text column's cells hold one paragraph (marks and links); a
+ * typed column's cells (number, checkbox, rating, people, files, options, a link) hold the value in their
+ * `value` attribute, edited with a control (table-cells.ts). A table beyond that (a cell holding a list, a
+ * value of the wrong kind) is kept whole.
  */
 export const table: BlockSpec = {
   documentTypes: ['table'],
@@ -279,7 +241,7 @@ export const table: BlockSpec = {
     const hideHeader = view.type === 'grid' && view.hideHeader;
     const ordered = Object.entries(records).sort(([idA, a], [idB, b]) => (a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : idA < idB ? -1 : idA > idB ? 1 : 0));
     if (hideHeader && ordered.length === 0) return null;
-    const attrsOf = (id: string) => ({ align: (definition[id] as DocumentTableDefinitionText).textAlignment, column: JSON.stringify(definition[id]) });
+    const attrsOf = (id: string) => ({ align: definition[id].type === 'text' ? definition[id].textAlignment : 'left', column: JSON.stringify(definition[id]) });
     const fragments = new Map(block.fragments.map((item) => [item.fragment, item]));
     const rows: JSONContent[] = [];
     if (!hideHeader) rows.push({ type: 'tableRow', content: view.columns.map((id) => ({ type: 'tableHeader', attrs: attrsOf(id), content: definition[id].title ? [{ type: 'text', text: definition[id].title }] : [] })) });
@@ -291,6 +253,7 @@ export const table: BlockSpec = {
         attrs: { hidden: JSON.stringify(hidden) },
         content: view.columns.map((id) => {
           const value = record.values[id];
+          if (isTyped(definition[id])) return { type: 'tableCell', attrs: { ...attrsOf(id), value: writeValue(value) } };
           const paragraph = typeof value === 'string' ? fragments.get(value)?.nodes[0] : undefined;
           const content = paragraph && paragraph.type === 'paragraph' ? inlinesToEditor(paragraph.nodes) : [];
           return { type: 'tableCell', attrs: attrsOf(id), content };
@@ -315,17 +278,21 @@ export const table: BlockSpec = {
     for (let index = 0; index < width; index++) {
       const cells = rows.map((row) => row.content?.[index]).filter((cell): cell is JSONContent => cell !== undefined);
       const kept = cells.map((cell) => String(cell.attrs?.column ?? '')).find(Boolean);
-      const before = kept ? (JSON.parse(kept) as DocumentTableDefinitionText) : null;
+      const before = readColumn(kept);
       const taken = (id: string) => columns.includes(id) || hiddenDefinitions.some((hidden) => hidden.id === id);
       let id = before && !taken(before.id) ? before.id : `c${index}`;
       for (let n = width; taken(id); n++) id = `c${n}`;
       const headerCell = headerRow?.content?.[index];
       const title = headerCell ? plainText(inlinesToDocument(headerCell.content)) : (before?.title ?? '');
+      columns.push(id);
+      if (isTyped(before)) {
+        definition[id] = { ...before, id, title };
+        continue;
+      }
       const align = (cells[0]?.attrs?.align ?? 'left') as Align;
       const column: DocumentTableDefinitionText = { id, title, type: 'text', textAlignment: align };
-      if (before?.verticalAlignment) column.verticalAlignment = before.verticalAlignment;
+      if (before?.type === 'text' && before.verticalAlignment) column.verticalAlignment = before.verticalAlignment;
       definition[id] = column;
-      columns.push(id);
     }
     for (const hidden of hiddenDefinitions) definition[hidden.id] = hidden;
     const records: Record<string, DocumentTableRecord> = {};
@@ -335,6 +302,11 @@ export const table: BlockSpec = {
       const hidden = JSON.parse(String(row.attrs?.hidden ?? '{}')) as DocumentTableRecord['values'];
       for (const definitionOf of hiddenDefinitions) if (hidden[definitionOf.id] !== undefined) values[definitionOf.id] = hidden[definitionOf.id];
       (row.content ?? []).forEach((cellNode, columnIndex) => {
+        if (isTyped(definition[columns[columnIndex]])) {
+          const value = readValue(cellNode.attrs?.value);
+          if (value !== undefined) values[columns[columnIndex]] = value;
+          return;
+        }
         const nodes = inlinesToDocument(cellNode.content);
         if (plainText(nodes) === '' && nodes.every((item) => item.object === 'text')) return;
         const name = `r${rowIndex}c${columnIndex}`;
