@@ -51,7 +51,7 @@ for (const dialect of dialects) {
       for (const [who, user] of cast(world)) {
         const reply = await user.api.get(path());
         if (who === 'outsider') assertError(reply, 404);
-        else if (who === 'guest') assertError(reply, 403);
+        else if (who === 'guest') assertError(reply, 403, /Guests cannot see the translation engine/);
         else assert.deepEqual(reply.body, { engine: 'deepl', chosen: null, server: 'deepl', offered: ['deepl', 'apertium'] }, who);
       }
     });
@@ -59,7 +59,8 @@ for (const dialect of dialects) {
     it('is chosen by administrators only, among the offered engines', async () => {
       for (const [who, user] of cast(world)) {
         if (who === 'admin') continue;
-        assertError(await user.api.put(path(), { engine: 'apertium' }), who === 'outsider' ? 404 : 403);
+        if (who === 'outsider') assertError(await user.api.put(path(), { engine: 'apertium' }), 404);
+        else assertError(await user.api.put(path(), { engine: 'apertium' }), 403, /Only administrators of the organization can choose its translation engine/);
       }
       assert.equal((await world.admin.api.get(path())).body.chosen, null, 'no refused call changed it');
       assertError(await world.admin.api.put(path(), { engine: 'libretranslate' }), 400, /does not offer/);
