@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertError, createTestApp, dialects, type TestApp } from '../helpers/app.ts';
-import { createSpaceWithPages, editContent } from '../helpers/content-factory.ts';
+import { createAdaptiveSite } from '../helpers/adaptive-site.ts';
+import { importMarkdownInto } from '../helpers/api-suite.ts';
 import { cast, createWorld, type World } from '../helpers/factories.ts';
-import { createSite, type SiteHandle } from '../published/support.ts';
+import type { SiteHandle } from '../published/support.ts';
 import { conditionalBlockStats } from '../../src/modules/sites/conditional-blocks.ts';
 
 /**
@@ -42,14 +43,7 @@ for (const dialect of dialects) {
     before(async () => {
       t = await createTestApp(dialect);
       world = await createWorld(t.ctx, t.app, t.clock);
-      ({ spaceId } = await createSpaceWithPages(t.ctx, world.organizationId, [
-        { type: 'document', title: 'Pricing', markdown: PRICING },
-        { type: 'document', title: 'Plain', markdown: 'The same page for every reader.\n' },
-      ]));
-      await editContent(t.ctx, spaceId, (writer) => {
-        writer.putReusableContent({ id: 'notice', title: 'Notice', markdown: NOTICE, git: { oid: '0'.repeat(40), path: '.gitbook/includes/notice.md' } });
-      });
-      site = await createSite(world.admin, world.organizationId, { title: 'Plans', visibility: 'public', spaces: [spaceId] });
+      ({ spaceId, site } = await createAdaptiveSite(t, world, { pricing: PRICING, notice: NOTICE }));
       const content = (await world.admin.api.get(`/v1/spaces/${spaceId}/content`)).body.pages as Array<{ id: string; title: string }>;
       pricing = content.find((page) => page.title === 'Pricing')!.id;
     });
@@ -109,7 +103,7 @@ for (const dialect of dialects) {
       assert.equal(cr.status, 201, JSON.stringify(cr.body));
       const crUrl = `/v1/spaces/${spaceId}/change-requests/${cr.body.id}`;
       const markdown = PRICING.replace('visitor.claims.region == "eu"', 'visitor.claims.region == "us"').replace('Frankfurt', 'Virginia');
-      const imported = await world.admin.api.post(`${crUrl}/content/page/${pricing}/import`, { source: 'markdown', url: `data:text/markdown;base64,${Buffer.from(markdown).toString('base64')}` });
+      const imported = await importMarkdownInto(world.admin, crUrl, pricing, markdown);
       assert.equal(imported.status, 201, JSON.stringify(imported.body));
       const merged = await world.admin.api.post(`${crUrl}/merge`);
       assert.equal(merged.status, 200, JSON.stringify(merged.body));
