@@ -1,9 +1,12 @@
 /**
- * `node --import tsx scripts/readyz-probe.ts [--database postgres://…] [--case NAME]… [--runs N]`: the worst
- * `/readyz` delay while one large or hostile request runs, for the cases of issue 24 that held the event loop:
+ * `node --import tsx scripts/readyz-probe.ts [--database postgres://…] [--case NAME]… [--runs N] [--entries N]`: the
+ * worst `/readyz` delay while one large or hostile request runs, for the cases of issue 24 that held the event loop:
  *
- * - `zip-summary`: a zip import whose SUMMARY.md lists 50,000 entries;
- * - `git-summary`: the same SUMMARY.md through a Git import (the job runs in the same process);
+ * - `zip-summary`: a zip import whose SUMMARY.md lists 50,000 entries (--entries), each naming a file of its own:
+ *   a path named twice is one page and link pages to it (decision 0111), and the case is about 50,000 pages. An
+ *   archive holds at most 10,000 entries, so it carries the first 9,999 files; Quire makes the entries whose file
+ *   is missing empty pages;
+ * - `git-summary`: the same SUMMARY.md through a Git import, with every file (the job runs in the same process);
  * - `git-redirects`: a `.gitbook.yaml` of 100,000 redirects through a Git import (refused, saying why), then
  *   one of 10,000 (the most Quire takes, stored);
  * - `comment`: comments whose Markdown is hard to parse (20,000 characters each: headings, an unclosed code
@@ -26,16 +29,17 @@ import { startGitServer } from '../test/git/server.ts';
 import { createSpaceWithPages } from '../test/helpers/content-factory.ts';
 import { createWorld } from '../test/helpers/factories.ts';
 import { buildZip, dataUrl } from '../test/imports/helpers.ts';
+import { DEFAULT_LIMITS } from '../src/imports/limits.ts';
 import type { TestApp } from '../test/helpers/app.ts';
 import { watchStalls, type Stall } from './readyz-stalls.ts';
 
 const CASES = ['zip-summary', 'git-summary', 'git-redirects', 'comment'] as const;
 type CaseName = (typeof CASES)[number];
 
-const usage = `usage: node --import tsx scripts/readyz-probe.ts [--database postgres://…] [--case ${CASES.join('|')}]… [--runs N] [--stalls]`;
+const usage = `usage: node --import tsx scripts/readyz-probe.ts [--database postgres://…] [--case ${CASES.join('|')}]… [--runs N] [--entries N] [--stalls]`;
 let values;
 try {
-  ({ values } = parseArgs({ options: { database: { type: 'string' }, case: { type: 'string', multiple: true }, runs: { type: 'string' }, stalls: { type: 'boolean' }, help: { type: 'boolean' } }, strict: true }));
+  ({ values } = parseArgs({ options: { database: { type: 'string' }, case: { type: 'string', multiple: true }, runs: { type: 'string' }, entries: { type: 'string' }, stalls: { type: 'boolean' }, help: { type: 'boolean' } }, strict: true }));
 } catch (error) {
   console.error(`${(error as Error).message}\n${usage}`);
   process.exit(2);
@@ -48,16 +52,20 @@ const chosen = (values.case ?? [...CASES]) as CaseName[];
 const showStalls = values.stalls === true;
 const unknown = chosen.filter((name) => !CASES.includes(name));
 const runs = values.runs === undefined ? 1 : Number(values.runs);
-if (unknown.length > 0 || !Number.isInteger(runs) || runs < 1) {
-  console.error(`${unknown.length ? `unknown case ${unknown.join(', ')}` : '--runs must be a positive integer'}\n${usage}`);
+const entries = values.entries === undefined ? 50_000 : Number(values.entries);
+if (unknown.length > 0 || !Number.isInteger(runs) || runs < 1 || !Number.isInteger(entries) || entries < 1) {
+  console.error(`${unknown.length ? `unknown case ${unknown.join(', ')}` : '--runs and --entries must be positive integers'}\n${usage}`);
   process.exit(2);
 }
 if (values.database) process.env.TEST_DATABASE_URL = values.database;
 const dialect = values.database || process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite';
 
 const manyRedirects = (count: number) => `redirects:\n${Array.from({ length: count }, (_, i) => `  r${i}: README.md`).join('\n')}\n`;
-const bigSummary = (entries: number) => `# Summary\n\n${Array.from({ length: entries }, (_, i) => `* [P${i}](p${i % 100}.md)`).join('\n')}\n`;
-const hundredPages = () => Array.from({ length: 100 }, (_, i) => ({ name: `p${i}.md`, data: `# P${i}\n` }));
+// Each entry names a file of its own (decision 0111: a path named twice is one page and links to it).
+const bigSummary = (entries: number) => `# Summary\n\n${Array.from({ length: entries }, (_, i) => `* [P${i}](p${i}.md)`).join('\n')}\n`;
+const pagesOf = (count: number) => Array.from({ length: count }, (_, i) => ({ name: `p${i}.md`, data: `# P${i}\n` }));
+/** The most files an archive beside its SUMMARY.md may hold. */
+const ZIP_FILES = DEFAULT_LIMITS.maxEntries - 1;
 const COMMENTS = [
   '# Same\n\n'.repeat(2_500),
   '```\n' + 'code line\n'.repeat(1_990),
@@ -65,6 +73,23 @@ const COMMENTS = [
   '*a '.repeat(3_300) + 'x' + ' a*'.repeat(3_300),
   '>'.repeat(19_990) + ' deep',
 ].map((markdown) => markdown.slice(0, 20_000));
+
+/**
+ * Runs `work` with Git's automatic gc off: a commit of tens of thousands of new files starts a gc in the
+ * background, which writes into the work tree's .git while the test server removes it.
+ */
+function withoutAutoGc(work: () => void): void {
+  const saved = { count: process.env.GIT_CONFIG_COUNT, key: process.env.GIT_CONFIG_KEY_0, value: process.env.GIT_CONFIG_VALUE_0 };
+  Object.assign(process.env, { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'gc.auto', GIT_CONFIG_VALUE_0: '0' });
+  try {
+    work();
+  } finally {
+    for (const [name, value] of [['GIT_CONFIG_COUNT', saved.count], ['GIT_CONFIG_KEY_0', saved.key], ['GIT_CONFIG_VALUE_0', saved.value]] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
 
 /** An answer's body, shortened for a failed check. */
 const show = (body: unknown) => String(JSON.stringify(body)).slice(0, 300);
@@ -114,11 +139,11 @@ try {
   const world = await createWorld(t.ctx, t.app, t.clock);
   const api = world.members.edit.api;
   const { spaceId } = await createSpaceWithPages(t.ctx, world.organizationId, [{ type: 'document', title: 'Intro', markdown: 'Hello.' }]);
-  remote.createRepo('summary', { 'SUMMARY.md': bigSummary(50_000), ...Object.fromEntries(hundredPages().map((page) => [page.name, page.data])) });
   remote.createRepo('redirects', { '.gitbook.yaml': manyRedirects(100_000), 'README.md': '# Top\n' });
   remote.createRepo('redirects-10k', { '.gitbook.yaml': manyRedirects(10_000), 'README.md': '# Top\n' });
-  const summaryZip = dataUrl('application/zip', buildZip([{ name: 'SUMMARY.md', data: bigSummary(50_000) }, ...hundredPages()]));
+  const summaryZip = dataUrl('application/zip', buildZip([{ name: 'SUMMARY.md', data: bigSummary(entries) }, ...pagesOf(Math.min(entries, ZIP_FILES))]));
 
+  let summaryRepo = false;
   const gitImport = async (repo: string, expect: 'success' | 'failure') => {
     const target = await createSpaceWithPages(t.ctx, world.organizationId, [{ type: 'document', title: 'Kept', markdown: 'Kept.' }]);
     return async () => {
@@ -135,7 +160,13 @@ try {
       assert.equal(reply.status, 201, show(reply.body));
       await runJobs(t.ctx);
     },
-    'git-summary': () => gitImport('summary', 'success'),
+    'git-summary': async () => {
+      if (!summaryRepo) {
+        withoutAutoGc(() => remote.createRepo('summary', { 'SUMMARY.md': bigSummary(entries), ...Object.fromEntries(pagesOf(entries).map((page) => [page.name, page.data])) }));
+        summaryRepo = true;
+      }
+      return gitImport('summary', 'success');
+    },
     'git-redirects': async () => {
       const refused = await gitImport('redirects', 'failure');
       const taken = await gitImport('redirects-10k', 'success');

@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check';
 import { buildZip } from '../../test/imports/helpers.ts';
+import { DEFAULT_LIMITS } from '../../src/imports/limits.ts';
 
 export type JsonSchema = {
   type?: string | string[];
@@ -109,13 +110,16 @@ export const MARKDOWN_BOMBS = [
 
 const dataUrl = (type: string, content: Buffer | string) => `data:${type};base64,${Buffer.from(content).toString('base64')}`;
 const manyRedirects = (count: number) => `redirects:\n${Array.from({ length: count }, (_, i) => `  r${i}: README.md`).join('\n')}\n`;
-const bigSummary = (entries: number) => `# Summary\n\n${Array.from({ length: entries }, (_, i) => `* [P${i}](p${i % 100}.md)`).join('\n')}\n`;
-const hundredPages = () => Array.from({ length: 100 }, (_, i) => ({ name: `p${i}.md`, data: `# P${i}\n` }));
+// Each entry names a file of its own (decision 0111: a path named twice is one page and links to it).
+const bigSummary = (entries: number) => `# Summary\n\n${Array.from({ length: entries }, (_, i) => `* [P${i}](p${i}.md)`).join('\n')}\n`;
+const pagesOf = (count: number) => Array.from({ length: count }, (_, i) => ({ name: `p${i}.md`, data: `# P${i}\n` }));
 
 /**
  * Sources that have stalled or broken the server, for members named `url` (imports take data: URLs): a NUL
  * late in Markdown, HTML and an archive entry, 20,000 identical headings, an archive of 500 pages of 1 MB,
- * `.gitbook.yaml` with 10,000, 20,000 and 100,000 redirects, a SUMMARY.md of 50,000 entries. Built once, when first asked for.
+ * `.gitbook.yaml` with 10,000, 20,000 and 100,000 redirects, a SUMMARY.md of 50,000 entries each naming its own file
+ * (the archive carries the first 9,999 of them, the most it may hold beside SUMMARY.md; the other entries are
+ * pages without a file). Built once, when first asked for.
  */
 let hostileSources: string[] | undefined;
 export function hostileSourceUrls(): string[] {
@@ -126,7 +130,7 @@ export function hostileSourceUrls(): string[] {
     dataUrl('application/zip', buildZip([{ name: 'README.md', data: '# Top\n' }, { name: 'late.md', data: `# Late\n\n${'text\n'.repeat(3000)}x\u0000y\n` }])),
     dataUrl('application/zip', buildZip(Array.from({ length: 500 }, (_, i) => ({ name: `page-${i}.md`, data: Buffer.alloc(1_000_000, 'a') })))),
     dataUrl('application/zip', buildZip([{ name: '.gitbook.yaml', data: manyRedirects(20_000) }, { name: 'README.md', data: '# Top\n' }])),
-    dataUrl('application/zip', buildZip([{ name: 'SUMMARY.md', data: bigSummary(50_000) }, ...hundredPages()])),
+    dataUrl('application/zip', buildZip([{ name: 'SUMMARY.md', data: bigSummary(50_000) }, ...pagesOf(DEFAULT_LIMITS.maxEntries - 1)])),
     // The most redirects Quire takes, and ten times more (refused, saying why).
     dataUrl('application/zip', buildZip([{ name: '.gitbook.yaml', data: manyRedirects(10_000) }, { name: 'README.md', data: '# Top\n' }])),
     dataUrl('application/zip', buildZip([{ name: '.gitbook.yaml', data: manyRedirects(100_000) }, { name: 'README.md', data: '# Top\n' }])),

@@ -5,7 +5,7 @@ import { collectionRules, spaceRules, type CollectionActor, type SpaceActor } fr
 import { commentRules, type CommentActor } from './comment.ts';
 import { mayMergePast, type MergeRules, type RuleViolation } from './merge-rules.ts';
 import { readsPublished, siteRules } from './site.ts';
-import { glossaryRules, translationRules, type TranslationActor } from './translation.ts';
+import { glossaryRules, translationEngineRules, translationRules, type TranslationActor } from './translation.ts';
 import { openAPISpecRules, type OpenAPISpecActor } from './openapi.ts';
 
 /**
@@ -106,6 +106,8 @@ export const policies = {
   'translation.delete': { allow: (a: TranslationActor | null) => a === null || translationRules.edit(a), denied: 'You need the create role in this organization to delete translations.' },
   'glossary.view': { allow: glossaryRules.view, denied: 'Guests cannot read the glossary of this organization.' },
   'glossary.edit': { allow: glossaryRules.edit, denied: 'You need the create role in this organization to change its glossary.' },
+  'translationEngine.view': { allow: translationEngineRules.view, denied: 'Guests cannot see the translation engine of this organization.' },
+  'translationEngine.update': { allow: translationEngineRules.update, denied: 'Only administrators of the organization can choose its translation engine.' },
   // OpenAPI specifications (src/policy/openapi.ts). Lists filter spec by spec with the view rule.
   'openapi.list': { allow: (_a: OrganizationActor) => true, denied: 'You cannot list the OpenAPI specifications of this organization.' },
   'openapi.create': { allow: organizationRules.createContent, denied: 'You need the create role in this organization to add OpenAPI specifications.' },

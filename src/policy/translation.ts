@@ -27,3 +27,9 @@ export const glossaryRules = {
   view: (a: OrganizationActor) => a.role !== null,
   edit: organizationRules.createContent,
 };
+
+/** The organization's translation engine (decision 0114): members read it, administrators choose it. */
+export const translationEngineRules = {
+  view: (a: OrganizationActor) => a.role !== null,
+  update: organizationRules.admin,
+};

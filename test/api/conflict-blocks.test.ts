@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { assertError, createTestApp, dialects, type TestApp } from '../helpers/app.ts';
+import { describe, it } from 'node:test';
+import { assertError, dialects } from '../helpers/app.ts';
+import { importMarkdownInto, useApiSuite } from '../helpers/api-suite.ts';
 import { createSpaceWithPages, editContent } from '../helpers/content-factory.ts';
-import { cast, createWorld, type World } from '../helpers/factories.ts';
+import { cast } from '../helpers/factories.ts';
 
 const BASE = ['Intro.', 'First paragraph.', 'Second paragraph.', 'Third paragraph.', 'Fourth paragraph.'];
 const text = (blocks: string[]) => `${blocks.join('\n\n')}\n`;
@@ -11,34 +12,27 @@ const replaced = (changes: Record<number, string>) => text(BASE.map((block, inde
 /** A page's conflicts block by block: getChangeRequestPageConflict, its preview, and resolveChangeRequestConflicts with `take: "blocks"`. */
 for (const dialect of dialects) {
   describe(`conflicts block by block [${dialect}]`, () => {
-    let t: TestApp;
-    let world: World;
-    before(async () => {
-      t = await createTestApp(dialect);
-      world = await createWorld(t.ctx, t.app, t.clock);
-    });
-    after(() => t.close());
-
-    const editor = () => world.members.edit;
+    const suite = useApiSuite(dialect);
+    const { editor } = suite;
 
     /** A change request and the space that both changed blocks 1 and 3 of one page; the space also block 4, the change request block 2. */
     async function conflicting() {
-      const { spaceId } = await createSpaceWithPages(t.ctx, world.organizationId, [{ type: 'document', title: 'Page', markdown: text(BASE) }]);
+      const { spaceId } = await createSpaceWithPages(suite.t.ctx, suite.world.organizationId, [{ type: 'document', title: 'Page', markdown: text(BASE) }]);
       const pageId = (await editor().api.get(`/v1/spaces/${spaceId}/content/pages`)).body.pages[0].id as string;
       const cr = (await editor().api.post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'Blocks' })).body;
       const url = `/v1/spaces/${spaceId}/change-requests/${cr.id}`;
       const markdown = replaced({ 1: 'First, mine.', 2: 'Second, mine only.', 3: 'Third, mine.' });
-      const imported = await editor().api.post(`${url}/content/page/${pageId}/import`, { source: 'markdown', url: `data:text/markdown;base64,${Buffer.from(markdown).toString('base64')}` });
+      const imported = await importMarkdownInto(editor(), url, pageId, markdown);
       assert.equal(imported.status, 201, JSON.stringify(imported.body));
       const renamed = await editor().api.patch(`${url}/content/page/${pageId}`, { title: 'Page, renamed' });
       assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
-      await editContent(t.ctx, spaceId, (writer) => writer.updatePage(pageId, { markdown: replaced({ 1: 'First, the space’s.', 3: 'Third, the space’s.', 4: 'Fourth, the space only.' }) }));
+      await editContent(suite.t.ctx, spaceId, (writer) => writer.updatePage(pageId, { markdown: replaced({ 1: 'First, the space’s.', 3: 'Third, the space’s.', 4: 'Fourth, the space only.' }) }));
       return { spaceId, pageId, url };
     }
 
     it('aligns the page by block, previews the choices and resolves with them', async () => {
       const { pageId, url, spaceId } = await conflicting();
-      const refused = await world.admin.api.post(`${url}/merge`);
+      const refused = await suite.world.admin.api.post(`${url}/merge`);
       assert.deepEqual(refused.body.conflicts.map((conflict: { kind: string }) => conflict.kind), ['body']);
 
       const read = await editor().api.get(`${url}/conflicts/page/${pageId}`);
@@ -80,7 +74,7 @@ for (const dialect of dialects) {
       const resolved = await editor().api.post(`${url}/resolve`, { resolutions: [{ pageId, take: 'blocks', blocks: choices }], revisions: { space: read.body.revisions.space, changeRequest: read.body.revisions.changeRequest } });
       assert.equal(resolved.status, 200, JSON.stringify(resolved.body));
       assert.equal(resolved.body.result, 'update');
-      const merged = await world.admin.api.post(`${url}/merge`);
+      const merged = await suite.world.admin.api.post(`${url}/merge`);
       assert.equal(merged.body.result, 'merge', JSON.stringify(merged.body));
       const page = (await editor().api.get(`/v1/spaces/${spaceId}/content/page/${pageId}?format=markdown`)).body;
       assert.equal(page.markdown.trimEnd(), expected);
@@ -98,7 +92,7 @@ for (const dialect of dialects) {
     it('lets readers see the alignment and editors resolve; guests and outsiders are refused', async () => {
       const { pageId, url } = await conflicting();
       const read = (await editor().api.get(`${url}/conflicts/page/${pageId}`)).body;
-      for (const [name, user] of cast(world)) {
+      for (const [name, user] of cast(suite.world)) {
         const canRead = ['admin', 'create', 'review', 'edit', 'comment', 'read'].includes(name);
         const canEdit = ['admin', 'create', 'review', 'edit'].includes(name);
         const seen = await user.api.get(`${url}/conflicts/page/${pageId}`);

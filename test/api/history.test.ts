@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { assertError, createTestApp, dialects, type TestApp } from '../helpers/app.ts';
+import { describe, it } from 'node:test';
+import { assertError, dialects } from '../helpers/app.ts';
+import { useApiSuite } from '../helpers/api-suite.ts';
 import { createSpaceWithPages, currentRevision, editContent } from '../helpers/content-factory.ts';
-import { cast, createWorld, type World } from '../helpers/factories.ts';
+import { cast } from '../helpers/factories.ts';
 
 const BODY = `${['One.', 'Two.', 'Three.'].join('\n\n')}\n`;
 const withLine = (n: number, text: string, body = BODY) => `${body.trimEnd().split('\n\n').map((line, i) => (i === n - 1 ? text : line)).join('\n\n')}\n`;
@@ -10,29 +11,22 @@ const withLine = (n: number, text: string, body = BODY) => `${body.trimEnd().spl
 /** A space's history (listRevisions), restoring a revision through a change request, resolving conflicts. */
 for (const dialect of dialects) {
   describe(`space history, restore and conflict resolution [${dialect}]`, () => {
-    let t: TestApp;
-    let world: World;
-    before(async () => {
-      t = await createTestApp(dialect);
-      world = await createWorld(t.ctx, t.app, t.clock);
-    });
-    after(() => t.close());
-
-    const editor = () => world.members.edit;
+    const suite = useApiSuite(dialect);
+    const { editor } = suite;
 
     /** A space with pages A and B, then A edited in a second revision and B deleted in a third. */
     async function spaceWithHistory() {
-      const { spaceId, revisionId: first } = await createSpaceWithPages(t.ctx, world.organizationId, [
+      const { spaceId, revisionId: first } = await createSpaceWithPages(suite.t.ctx, suite.world.organizationId, [
         { type: 'document', title: 'A', markdown: BODY },
         { type: 'document', title: 'B', markdown: BODY, emoji: '1f600' },
       ]);
       const listed = (await editor().api.get(`/v1/spaces/${spaceId}/content/pages`)).body.pages as Array<{ id: string; title: string }>;
       const a = listed.find((page) => page.title === 'A')!.id;
       const b = listed.find((page) => page.title === 'B')!.id;
-      t.clock.advance(1000);
-      const second = await editContent(t.ctx, spaceId, (writer) => writer.updatePage(a, { markdown: withLine(2, 'Two, edited.'), title: 'A, renamed' }));
-      t.clock.advance(1000);
-      const third = await editContent(t.ctx, spaceId, (writer) => writer.removePage(b));
+      suite.t.clock.advance(1000);
+      const second = await editContent(suite.t.ctx, spaceId, (writer) => writer.updatePage(a, { markdown: withLine(2, 'Two, edited.'), title: 'A, renamed' }));
+      suite.t.clock.advance(1000);
+      const third = await editContent(suite.t.ctx, spaceId, (writer) => writer.removePage(b));
       return { spaceId, a, b, first, second, third };
     }
 
@@ -64,12 +58,12 @@ for (const dialect of dialects) {
       const cr = (await editor().api.post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'Third line' })).body;
       const edit = await editor().api.patch(`/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${a}`, { title: 'A, third' });
       assert.equal(edit.status, 200, JSON.stringify(edit.body));
-      const merged = await world.admin.api.post(`/v1/spaces/${spaceId}/change-requests/${cr.id}/merge`);
+      const merged = await suite.world.admin.api.post(`/v1/spaces/${spaceId}/change-requests/${cr.id}/merge`);
       assert.equal(merged.body.result, 'merge', JSON.stringify(merged.body));
       const top = (await editor().api.get(`/v1/spaces/${spaceId}/revisions`)).body.items[0];
       assert.equal(top.id, merged.body.revision);
       assert.deepEqual(top.mergedFrom, { id: cr.id, number: cr.number, subject: 'Third line' });
-      assert.equal(top.createdBy.id, world.admin.id);
+      assert.equal(top.createdBy.id, suite.world.admin.id);
       assert.deepEqual(top.pages, [{ id: a, title: 'A, third', change: 'page_edited' }]);
     });
 
@@ -79,12 +73,12 @@ for (const dialect of dialects) {
       assert.equal(reply.status, 201, JSON.stringify(reply.body));
       assert.match(reply.headers.location as string, new RegExp(`/v1/spaces/${spaceId}/change-requests/${reply.body.id}$`));
       assert.match(reply.body.subject, /^Restore the space as it was on /);
-      assert.equal(await currentRevision(t.ctx, spaceId), third, 'nothing changes in the space before the merge');
+      assert.equal(await currentRevision(suite.t.ctx, spaceId), third, 'nothing changes in the space before the merge');
       const titles = async (url: string) => ((await editor().api.get(url)).body.pages as Array<{ title: string }>).map((page) => page.title);
       assert.deepEqual(await titles(`/v1/spaces/${spaceId}/change-requests/${reply.body.id}/content/pages`), ['A', 'B']);
       const changes = (await editor().api.get(`/v1/spaces/${spaceId}/change-requests/${reply.body.id}/changes`)).body.changes.map((change: { type: string }) => change.type).sort();
       assert.deepEqual(changes, ['page_created', 'page_edited']);
-      const merged = await world.admin.api.post(`/v1/spaces/${spaceId}/change-requests/${reply.body.id}/merge`);
+      const merged = await suite.world.admin.api.post(`/v1/spaces/${spaceId}/change-requests/${reply.body.id}/merge`);
       assert.equal(merged.body.result, 'merge', JSON.stringify(merged.body));
       assert.deepEqual(await titles(`/v1/spaces/${spaceId}/content/pages`), ['A', 'B']);
       assert.equal((await editor().api.get(`/v1/spaces/${spaceId}/revisions/${merged.body.revision}`)).body.type, 'merge');
@@ -114,7 +108,7 @@ for (const dialect of dialects) {
     });
 
     it('resolves conflicts: each page takes the side chosen or the text edited, and the change request then merges', async () => {
-      const { spaceId } = await createSpaceWithPages(t.ctx, world.organizationId, [
+      const { spaceId } = await createSpaceWithPages(suite.t.ctx, suite.world.organizationId, [
         { type: 'document', title: 'A', markdown: BODY },
         { type: 'document', title: 'B', markdown: BODY },
         { type: 'document', title: 'C', markdown: BODY },
@@ -132,11 +126,11 @@ for (const dialect of dialects) {
       await importInto(b, withLine(1, 'One (change request).'));
       await importInto(c, withLine(1, 'One (change request).'));
       await importInto(d, withLine(3, 'Three (change request).'));
-      await editContent(t.ctx, spaceId, (writer) => {
+      await editContent(suite.t.ctx, spaceId, (writer) => {
         for (const page of [a, b, c]) writer.updatePage(page, { markdown: withLine(1, 'One (space).') });
         writer.updatePage(d, { markdown: withLine(2, 'Two (space).') });
       });
-      const refused = await world.admin.api.post(`${url}/merge`);
+      const refused = await suite.world.admin.api.post(`${url}/merge`);
       assert.equal(refused.body.result, 'conflicts');
       assert.deepEqual(refused.body.conflicts.map((conflict: { pageId: string }) => conflict.pageId).sort(), [a, b, c].sort());
 
@@ -157,8 +151,8 @@ for (const dialect of dialects) {
       assert.equal(resolved.status, 200, JSON.stringify(resolved.body));
       assert.equal(resolved.body.result, 'update');
       const after = (await editor().api.get(url)).body;
-      assert.deepEqual([after.revision, after.outdated, after.revisionMergedAncestor], [resolved.body.revision, false, await currentRevision(t.ctx, spaceId)]);
-      const merged = await world.admin.api.post(`${url}/merge`);
+      assert.deepEqual([after.revision, after.outdated, after.revisionMergedAncestor], [resolved.body.revision, false, await currentRevision(suite.t.ctx, spaceId)]);
+      const merged = await suite.world.admin.api.post(`${url}/merge`);
       assert.equal(merged.body.result, 'merge', JSON.stringify(merged.body));
       const body = async (pageId: string) => (await editor().api.get(`/v1/spaces/${spaceId}/content/page/${pageId}?format=markdown`)).body;
       assert.equal((await body(a)).markdown, withLine(1, 'One (change request).'));
@@ -174,7 +168,7 @@ for (const dialect of dialects) {
       const cr = (await editor().api.post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'Up to date' })).body;
       const url = `/v1/spaces/${spaceId}/change-requests/${cr.id}/resolve`;
       assertError(await editor().api.post(url, { resolutions: [{ pageId: a, take: 'space' }] }), 400, 'no conflict');
-      await editContent(t.ctx, spaceId, (writer) => writer.updatePage(a, { markdown: 'Space.\n' }));
+      await editContent(suite.t.ctx, spaceId, (writer) => writer.updatePage(a, { markdown: 'Space.\n' }));
       assertError(await editor().api.post(url, { resolutions: [{ pageId: a, take: 'edited' }] }), 400, 'markdown');
       assertError(await editor().api.post(url, { resolutions: [{ pageId: a, take: 'space', markdown: 'x' }] }), 400, 'only with "edited"');
       assertError(await editor().api.post(url, { resolutions: [{ pageId: a, take: 'space' }, { pageId: a, take: 'space' }] }), 400, 'twice');
@@ -186,7 +180,7 @@ for (const dialect of dialects) {
     it('refuses to restore or resolve while the space is locked', async () => {
       const { spaceId, a, first } = await spaceWithHistory();
       const cr = (await editor().api.post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'Before the lock' })).body;
-      await world.admin.api.patch(`/v1/spaces/${spaceId}`, { editMode: 'locked' });
+      await suite.world.admin.api.patch(`/v1/spaces/${spaceId}`, { editMode: 'locked' });
       assertError(await editor().api.post(`/v1/spaces/${spaceId}/revisions/${first}/restore`, {}), 423);
       assertError(await editor().api.post(`/v1/spaces/${spaceId}/change-requests/${cr.id}/resolve`, { resolutions: [{ pageId: a, take: 'space' }] }), 423);
       assert.equal((await editor().api.get(`/v1/spaces/${spaceId}/revisions`)).status, 200, 'the history is still read');
@@ -194,7 +188,7 @@ for (const dialect of dialects) {
 
     it('lets each role do what its level allows', async () => {
       const { spaceId, a, first } = await spaceWithHistory();
-      for (const [name, user] of cast(world)) {
+      for (const [name, user] of cast(suite.world)) {
         const list = await user.api.get(`/v1/spaces/${spaceId}/revisions`);
         const restore = await user.api.post(`/v1/spaces/${spaceId}/revisions/${first}/restore`, { pageId: a });
         const canRead = ['admin', 'create', 'review', 'edit', 'comment', 'read'].includes(name);
@@ -207,7 +201,7 @@ for (const dialect of dialects) {
         assertError(resolve, 400, 'no conflict');
       }
       const cr = (await editor().api.post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'x' })).body;
-      for (const [name, user] of cast(world)) {
+      for (const [name, user] of cast(suite.world)) {
         if (['admin', 'create', 'review', 'edit'].includes(name)) continue;
         const resolve = await user.api.post(`/v1/spaces/${spaceId}/change-requests/${cr.id}/resolve`, { resolutions: [{ pageId: a, take: 'space' }] });
         assertError(resolve, ['comment', 'read'].includes(name) ? 403 : 404);

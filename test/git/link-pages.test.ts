@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { dialects, type TestApp } from '../helpers/app.ts';
+import { describe, it } from 'node:test';
+import { dialects } from '../helpers/app.ts';
 import { createSpace, editContent } from '../helpers/content-factory.ts';
-import { createWorld, type World } from '../helpers/factories.ts';
-import { createGitTestApp, lastOperation, runJobs } from './helpers.ts';
-import { startGitServer, type GitServer } from './server.ts';
+import { useGitSuite } from '../helpers/git-suite.ts';
 import { needs } from '../helpers/system.ts';
 
 /**
@@ -42,33 +40,14 @@ const flatten = (list: ApiPage[]): ApiPage[] => list.flatMap((page) => [page, ..
 
 for (const dialect of dialects) {
   describe(`Link pages to pages through Git [${dialect}]`, { skip: needs('git') }, () => {
-    let t: TestApp;
-    let world: World;
-    let remote: GitServer;
-    before(async () => {
-      t = await createGitTestApp(dialect);
-      world = await createWorld(t.ctx, t.app, t.clock);
-      remote = await startGitServer();
-    });
-    after(async () => {
-      await t.close();
-      await remote.close();
-    });
-    const sync = async (spaceId: string, direction: 'import' | 'export', name: string, ref = 'refs/heads/main') => {
-      t.clock.advance(1000);
-      const body = { url: remote.url(name), ref, ...(direction === 'export' ? { commitMessage: 'Export' } : {}) };
-      assert.equal((await world.members.edit.api.post(`/v1/spaces/${spaceId}/git/${direction}`, body)).status, 204);
-      await runJobs(t.ctx);
-      const operation = await lastOperation(t.ctx, spaceId);
-      assert.equal(operation.state, 'success', operation.error ?? '');
-    };
-    const pagesOf = async (spaceId: string) => flatten((await world.members.edit.api.get(`/v1/spaces/${spaceId}/content/pages`)).body.pages as ApiPage[]);
+    const git = useGitSuite(dialect);
+    const pagesOf = async (spaceId: string) => flatten((await git.world.members.edit.api.get(`/v1/spaces/${spaceId}/content/pages`)).body.pages as ApiPage[]);
 
     it('reads a file named twice in SUMMARY.md as one page and links to it, and exports it back unchanged', async () => {
-      remote.createRepo('twice', REPO);
-      const head = remote.head('twice', 'refs/heads/main');
-      const spaceId = await createSpace(t.ctx, world.organizationId);
-      await sync(spaceId, 'import', 'twice');
+      git.remote.createRepo('twice', REPO);
+      const head = git.remote.head('twice', 'refs/heads/main');
+      const spaceId = await createSpace(git.t.ctx, git.world.organizationId);
+      await git.sync(spaceId, 'import', 'twice');
       const pages = await pagesOf(spaceId);
       const setup = pages.filter((page) => page.type === 'document' && page.title === 'Setup');
       assert.equal(setup.length, 1, 'one page holds guides/setup.md');
@@ -80,40 +59,40 @@ for (const dialect of dialects) {
       assert.deepEqual(link('Ports').target, { kind: 'anchor', anchor: 'ports', page: setup[0].id });
       assert.deepEqual(link('Elsewhere').target, { kind: 'url', url: 'https://example.com/docs' });
 
-      await sync(spaceId, 'export', 'twice');
-      assert.equal(remote.head('twice', 'refs/heads/main'), head, 'the export made no commit');
-      await sync(spaceId, 'export', 'twice', 'refs/heads/copy');
-      assert.equal(remote.files('twice', 'copy').get('SUMMARY.md')?.toString('utf8'), SUMMARY);
+      await git.sync(spaceId, 'export', 'twice');
+      assert.equal(git.remote.head('twice', 'refs/heads/main'), head, 'the export made no commit');
+      await git.sync(spaceId, 'export', 'twice', 'refs/heads/copy');
+      assert.equal(git.remote.files('twice', 'copy').get('SUMMARY.md')?.toString('utf8'), SUMMARY);
     });
 
     it('exports a link page made in Quire as its target page\'s path, and imports it back as a link to that page', async () => {
-      const spaceId = await createSpace(t.ctx, world.organizationId);
-      await editContent(t.ctx, spaceId, (writer) => {
+      const spaceId = await createSpace(git.t.ctx, git.world.organizationId);
+      await editContent(git.t.ctx, spaceId, (writer) => {
         const intro = writer.addPage({ type: 'document', title: 'Introduction', markdown: 'Hello.\n' });
         const install = writer.addPage({ type: 'document', title: 'Install', markdown: '## Linux\n\nRun it.\n' });
         writer.addPage({ type: 'link', title: 'Start here', target: { kind: 'page', page: install } });
         writer.addPage({ type: 'link', title: 'Linux steps', target: { kind: 'anchor', anchor: 'linux', page: install } });
         writer.addPage({ type: 'link', title: 'Home', target: { kind: 'page', page: intro } });
       });
-      remote.createRepo('made', { 'keep.txt': 'x\n' });
-      await sync(spaceId, 'export', 'made');
-      const summary = remote.files('made', 'main').get('SUMMARY.md')?.toString('utf8') ?? '';
+      git.remote.createRepo('made', { 'keep.txt': 'x\n' });
+      await git.sync(spaceId, 'export', 'made');
+      const summary = git.remote.files('made', 'main').get('SUMMARY.md')?.toString('utf8') ?? '';
       assert.match(summary, /^\* \[Start here\]\(install\.md\)$/m);
       assert.match(summary, /^\* \[Linux steps\]\(install\.md#linux\)$/m);
       assert.match(summary, /^\* \[Home\]\(introduction\.md\)$/m);
       assert.doesNotMatch(summary, /\]\(\)/, 'no link page has an empty address');
 
-      const copy = await createSpace(t.ctx, world.organizationId);
-      await sync(copy, 'import', 'made');
+      const copy = await createSpace(git.t.ctx, git.world.organizationId);
+      await git.sync(copy, 'import', 'made');
       const pages = await pagesOf(copy);
       const page = (title: string) => pages.find((entry) => entry.title === title)!;
       assert.deepEqual(pages.map((entry) => [entry.title, entry.type]), [['Introduction', 'document'], ['Install', 'document'], ['Start here', 'link'], ['Linux steps', 'link'], ['Home', 'link']]);
       assert.deepEqual(page('Start here').target, { kind: 'page', page: page('Install').id });
       assert.deepEqual(page('Linux steps').target, { kind: 'anchor', anchor: 'linux', page: page('Install').id });
       assert.deepEqual(page('Home').target, { kind: 'page', page: page('Introduction').id });
-      const head = remote.head('made', 'refs/heads/main');
-      await sync(copy, 'export', 'made');
-      assert.equal(remote.head('made', 'refs/heads/main'), head, 'exporting the imported copy made no commit');
+      const head = git.remote.head('made', 'refs/heads/main');
+      await git.sync(copy, 'export', 'made');
+      assert.equal(git.remote.head('made', 'refs/heads/main'), head, 'exporting the imported copy made no commit');
     });
   });
 }

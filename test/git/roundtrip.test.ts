@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { dialects, type TestApp } from '../helpers/app.ts';
+import { describe, it } from 'node:test';
+import { dialects } from '../helpers/app.ts';
 import { createSpace } from '../helpers/content-factory.ts';
-import { createWorld, type World } from '../helpers/factories.ts';
 import { gitbookFixtureRepo } from './fixture-repo.ts';
-import { createGitTestApp, lastOperation, runJobs } from './helpers.ts';
-import { startGitServer, type GitServer } from './server.ts';
+import { lastOperation, runJobs } from './helpers.ts';
+import type { GitServer } from './server.ts';
+import { useGitSuite } from '../helpers/git-suite.ts';
 import { needs } from '../helpers/system.ts';
 
 /**
@@ -21,41 +21,30 @@ const corpus = existsSync(CORPUS) ? readdirSync(CORPUS).filter((name) => existsS
 
 for (const dialect of dialects) {
   describe(`Git round trip [${dialect}]`, { skip: needs('git') }, () => {
-    let t: TestApp;
-    let world: World;
-    let remote: GitServer;
-    before(async () => {
-      t = await createGitTestApp(dialect);
-      world = await createWorld(t.ctx, t.app, t.clock);
-      remote = await startGitServer();
-    });
-    after(async () => {
-      await t.close();
-      await remote.close();
-    });
+    const git = useGitSuite(dialect);
 
     const roundTrip = async (name: string, ref: string) => {
-      const spaceId = await createSpace(t.ctx, world.organizationId);
-      const api = world.members.edit.api;
-      const body = { url: remote.url(name), ref };
-      const head = remote.head(name, ref);
+      const spaceId = await createSpace(git.t.ctx, git.world.organizationId);
+      const api = git.world.members.edit.api;
+      const body = { url: git.remote.url(name), ref };
+      const head = git.remote.head(name, ref);
       assert.equal((await api.post(`/v1/spaces/${spaceId}/git/import`, body)).status, 204);
-      await runJobs(t.ctx);
-      const imported = await lastOperation(t.ctx, spaceId);
+      await runJobs(git.t.ctx);
+      const imported = await lastOperation(git.t.ctx, spaceId);
       assert.equal(imported.state, 'success', imported.error ?? '');
-      t.clock.advance(1000);
+      git.t.clock.advance(1000);
       assert.equal((await api.post(`/v1/spaces/${spaceId}/git/export`, { ...body, commitMessage: 'Round trip' })).status, 204);
-      await runJobs(t.ctx);
-      const exported = await lastOperation(t.ctx, spaceId);
+      await runJobs(git.t.ctx);
+      const exported = await lastOperation(git.t.ctx, spaceId);
       assert.equal(exported.state, 'success', exported.error ?? '');
-      if (remote.head(name, ref) !== head) assert.fail(`the export made a commit:\n${remote.diff(name, head, remote.head(name, ref), '--stat').slice(0, 3000)}\n${remote.diff(name, head, remote.head(name, ref), '-U1').slice(0, 3000)}`);
+      if (git.remote.head(name, ref) !== head) assert.fail(`the export made a commit:\n${git.remote.diff(name, head, git.remote.head(name, ref), '--stat').slice(0, 3000)}\n${git.remote.diff(name, head, git.remote.head(name, ref), '-U1').slice(0, 3000)}`);
       const pages = (await api.get(`/v1/spaces/${spaceId}/content`)).body;
       const count = (list: Array<{ pages?: unknown[] }>): number => list.reduce((n, page) => n + 1 + count((page.pages ?? []) as Array<{ pages?: unknown[] }>), 0);
       return { pages: count(pages.pages), files: pages.files.length, reusableContents: pages.reusableContents.length };
     };
 
     it('imports the GitBook-layout fixtures and exports them back without a commit', async () => {
-      remote.createRepo('fixtures', gitbookFixtureRepo());
+      git.remote.createRepo('fixtures', gitbookFixtureRepo());
       const figures = await roundTrip('fixtures', 'refs/heads/main');
       assert.ok(figures.pages >= 30, `pages: ${figures.pages}`);
       assert.ok(figures.files >= 10, `files: ${figures.files}`);
@@ -64,8 +53,8 @@ for (const dialect of dialects) {
 
     for (const name of corpus) {
       it(`round-trips the real repository ${name} byte-identically`, async () => {
-        remote.adoptRepo(name, join(CORPUS, name));
-        const figures = await roundTrip(name, defaultBranch(remote, name));
+        git.remote.adoptRepo(name, join(CORPUS, name));
+        const figures = await roundTrip(name, defaultBranch(git.remote, name));
         console.log(`# ${name}: ${figures.pages} pages, ${figures.files} files, ${figures.reusableContents} reusable contents; import then export: no commit`);
       });
     }

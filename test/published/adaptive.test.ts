@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { renderStats } from '../../src/published/cache.ts';
 import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
-import { createSpaceWithPages, editContent } from '../helpers/content-factory.ts';
+import { createAdaptiveSite } from '../helpers/adaptive-site.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
-import { browse, createSite, type SiteHandle } from './support.ts';
+import { browse, type SiteHandle } from './support.ts';
 
 /**
  * Adaptive pages in the reader: each reader sees the branches its claims choose (in the HTML and in the
@@ -37,14 +37,7 @@ for (const dialect of dialects) {
     before(async () => {
       t = await createTestApp(dialect);
       world = await createWorld(t.ctx, t.app, t.clock);
-      const { spaceId } = await createSpaceWithPages(t.ctx, world.organizationId, [
-        { type: 'document', title: 'Pricing', markdown: PRICING },
-        { type: 'document', title: 'Plain', markdown: 'The same page for every reader.\n' },
-      ]);
-      await editContent(t.ctx, spaceId, (writer) => {
-        writer.putReusableContent({ id: 'notice', title: 'Notice', markdown: NOTICE, git: { oid: '0'.repeat(40), path: '.gitbook/includes/notice.md' } });
-      });
-      site = await createSite(world.admin, world.organizationId, { title: 'Plans', visibility: 'public', spaces: [spaceId] });
+      ({ site } = await createAdaptiveSite(t, world, { pricing: PRICING, notice: NOTICE }));
     });
 
     after(async () => {

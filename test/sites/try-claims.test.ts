@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertError, createTestApp, dialects, type TestApp } from '../helpers/app.ts';
-import { createSpaceWithPages, editContent } from '../helpers/content-factory.ts';
+import { createAdaptiveSite } from '../helpers/adaptive-site.ts';
+import { importMarkdownInto } from '../helpers/api-suite.ts';
 import { cast, createWorld, type World } from '../helpers/factories.ts';
-import { createSite, type SiteHandle } from '../published/support.ts';
+import type { SiteHandle } from '../published/support.ts';
+import { conditionalBlockStats } from '../../src/modules/sites/conditional-blocks.ts';
 
 /**
  * "Try claims" inside pages (tryVisitorClaims, decision 0114): for the claims given, each page's adaptive
@@ -36,18 +38,12 @@ for (const dialect of dialects) {
     let world: World;
     let site: SiteHandle;
     let pricing: string;
+    let spaceId: string;
 
     before(async () => {
       t = await createTestApp(dialect);
       world = await createWorld(t.ctx, t.app, t.clock);
-      const { spaceId } = await createSpaceWithPages(t.ctx, world.organizationId, [
-        { type: 'document', title: 'Pricing', markdown: PRICING },
-        { type: 'document', title: 'Plain', markdown: 'The same page for every reader.\n' },
-      ]);
-      await editContent(t.ctx, spaceId, (writer) => {
-        writer.putReusableContent({ id: 'notice', title: 'Notice', markdown: NOTICE, git: { oid: '0'.repeat(40), path: '.gitbook/includes/notice.md' } });
-      });
-      site = await createSite(world.admin, world.organizationId, { title: 'Plans', visibility: 'public', spaces: [spaceId] });
+      ({ spaceId, site } = await createAdaptiveSite(t, world, { pricing: PRICING, notice: NOTICE }));
       const content = (await world.admin.api.get(`/v1/spaces/${spaceId}/content`)).body.pages as Array<{ id: string; title: string }>;
       pricing = content.find((page) => page.title === 'Pricing')!.id;
     });
@@ -75,6 +71,15 @@ for (const dialect of dialects) {
       assert.deepEqual(shown(nobody.body), shown(free.body).map((line) => (line.includes('pricing page') ? line : line.replace('+', '-'))));
     });
 
+    it('reads the pages once per revision: another set of claims only evaluates the blocks again', async () => {
+      const first = await world.admin.api.get(path({ plan: 'pro', region: 'eu', beta: true }));
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+      const parsed = conditionalBlockStats.pagesParsed;
+      const other = await world.admin.api.get(path({ plan: 'team', beta: true }));
+      assert.deepEqual(shown(other.body), ['- Call the priority support line.', '- Your data stays in Frankfurt.', '+ See the pricing page to upgrade.', '+ Beta notice: the new dashboard is live.']);
+      assert.equal(conditionalBlockStats.pagesParsed, parsed, 'no page was read and parsed again for the second set of claims');
+    });
+
     it('is for members of the organization only', async () => {
       for (const [who, user] of cast(world)) {
         const reply = await user.api.get(path({ plan: 'pro' }));
@@ -88,6 +93,25 @@ for (const dialect of dialects) {
       assertError(await world.admin.api.get(`/v1/orgs/${world.organizationId}/sites/${site.id}/try-claims?claims=plan`), 400, /JSON/);
       assertError(await world.admin.api.get(path(['pro'])), 400, /object/);
       assertError(await world.admin.api.get(`/v1/orgs/${world.organizationId}/sites/nope/try-claims`), 404);
+    });
+
+    it('answers from the new head once a merge changes an if block', async () => {
+      const claims = { plan: 'pro', region: 'us' };
+      assert.deepEqual(shown((await world.admin.api.get(path(claims))).body).slice(0, 2), ['+ Call the priority support line.', '- Your data stays in Frankfurt.'], 'before the merge');
+      const parsed = conditionalBlockStats.pagesParsed;
+      const cr = await world.admin.api.post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'US data' });
+      assert.equal(cr.status, 201, JSON.stringify(cr.body));
+      const crUrl = `/v1/spaces/${spaceId}/change-requests/${cr.body.id}`;
+      const markdown = PRICING.replace('visitor.claims.region == "eu"', 'visitor.claims.region == "us"').replace('Frankfurt', 'Virginia');
+      const imported = await importMarkdownInto(world.admin, crUrl, pricing, markdown);
+      assert.equal(imported.status, 201, JSON.stringify(imported.body));
+      const merged = await world.admin.api.post(`${crUrl}/merge`);
+      assert.equal(merged.status, 200, JSON.stringify(merged.body));
+      const after = await world.admin.api.get(path(claims));
+      assert.equal(after.status, 200, JSON.stringify(after.body));
+      assert.deepEqual(after.body.pages[0].blocks.slice(0, 2).map((block: { condition: string }) => block.condition), ['visitor.claims.plan == "pro"', 'visitor.claims.region == "us"']);
+      assert.deepEqual(shown(after.body).slice(0, 2), ['+ Call the priority support line.', '+ Your data stays in Virginia.']);
+      assert.ok(conditionalBlockStats.pagesParsed > parsed, 'the new head was read');
     });
   });
 }

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { MEMBER_ROLES } from '../../src/policy/roles.ts';
 import { assertError, createTestApp, dialects, type TestApp } from '../helpers/app.ts';
 import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { cast, createWorld, type World } from '../helpers/factories.ts';
 import { needs } from '../helpers/system.ts';
+import { startUpperCaseEngine, type TestEngine } from '../helpers/upper-case-engine.ts';
 import { runJobs } from './support.ts';
 
 /**
@@ -15,30 +14,15 @@ import { runJobs } from './support.ts';
  * and used by the next translation.
  */
 
-/** A DeepL-compatible engine on 127.0.0.1 that answers each text in upper case. */
-async function upperEngine(): Promise<{ url: string; close: () => Promise<void> }> {
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { text: string[] };
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ translations: body.text.map((text) => ({ detected_source_language: 'EN', text: text.toUpperCase() })) }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
 for (const dialect of dialects) {
   describe(`the organization's translation engine [${dialect}]`, { skip: needs('apertium') }, () => {
     let t: TestApp;
     let world: World;
-    let engine: Awaited<ReturnType<typeof upperEngine>>;
+    let engine: TestEngine;
     const path = () => `/v1/orgs/${world.organizationId}/translations-engine`;
 
     before(async () => {
-      engine = await upperEngine();
+      engine = await startUpperCaseEngine();
       t = await createTestApp(dialect, { QUIRE_TRANSLATION_ENGINE: 'deepl', QUIRE_TRANSLATION_URL: engine.url, QUIRE_TRANSLATION_API_KEY: 'test-key' });
       world = await createWorld(t.ctx, t.app, t.clock);
     });
@@ -51,7 +35,7 @@ for (const dialect of dialects) {
       for (const [who, user] of cast(world)) {
         const reply = await user.api.get(path());
         if (who === 'outsider') assertError(reply, 404);
-        else if (who === 'guest') assertError(reply, 403);
+        else if (who === 'guest') assertError(reply, 403, /Guests cannot see the translation engine/);
         else assert.deepEqual(reply.body, { engine: 'deepl', chosen: null, server: 'deepl', offered: ['deepl', 'apertium'] }, who);
       }
     });
@@ -59,7 +43,8 @@ for (const dialect of dialects) {
     it('is chosen by administrators only, among the offered engines', async () => {
       for (const [who, user] of cast(world)) {
         if (who === 'admin') continue;
-        assertError(await user.api.put(path(), { engine: 'apertium' }), who === 'outsider' ? 404 : 403);
+        if (who === 'outsider') assertError(await user.api.put(path(), { engine: 'apertium' }), 404);
+        else assertError(await user.api.put(path(), { engine: 'apertium' }), 403, /Only administrators of the organization can choose its translation engine/);
       }
       assert.equal((await world.admin.api.get(path())).body.chosen, null, 'no refused call changed it');
       assertError(await world.admin.api.put(path(), { engine: 'libretranslate' }), 400, /does not offer/);

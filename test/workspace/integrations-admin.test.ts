@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { runDueJobs } from '../../src/jobs/index.ts';
@@ -9,6 +7,7 @@ import { createSession } from '../../src/sessions/store.ts';
 import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { createWorld, postCollection, postSpace, type World } from '../helpers/factories.ts';
 import { needs } from '../helpers/system.ts';
+import { startUpperCaseEngine, type TestEngine } from '../helpers/upper-case-engine.ts';
 import { createGitTestApp, runJobs } from '../git/helpers.ts';
 import { PASSWORD, startGitServer, USER, type GitServer } from '../git/server.ts';
 import { type TestApp, dialects } from '../helpers/app.ts';
@@ -21,21 +20,6 @@ import { assertAccessible, assertKeyboardReachable, CHROMIUM, freePort, shot } f
  * uploaded, processed, made public and previewed as reference pages, and a broken one whose error names the line.
  */
 const skip = needs('chromium', 'git');
-
-/** A DeepL-compatible engine on 127.0.0.1 that answers each text in upper case (so a translation shows). */
-async function upperEngine(): Promise<{ url: string; close: () => Promise<void> }> {
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { text: string[] };
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ translations: body.text.map((text) => ({ detected_source_language: 'EN', text: text.toUpperCase() })) }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
 
 const PETSTORE = `openapi: 3.0.3
 info:
@@ -64,13 +48,13 @@ for (const dialect of dialects) describe(`integrations in the workspace [${diale
   let browser: Browser;
   let remote: GitServer;
   let page: Page;
-  let engine: Awaited<ReturnType<typeof upperEngine>>;
+  let engine: TestEngine;
   const problems: string[] = [];
 
   before(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    engine = await upperEngine();
+    engine = await startUpperCaseEngine();
     t = await createGitTestApp(dialect, { QUIRE_PUBLIC_URL: base, QUIRE_TRANSLATION_ENGINE: 'deepl', QUIRE_TRANSLATION_URL: engine.url, QUIRE_TRANSLATION_API_KEY: 'test-key' });
     await t.app.listen({ host: '127.0.0.1', port });
     world = await createWorld(t.ctx, t.app, t.clock);

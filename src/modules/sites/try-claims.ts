@@ -1,13 +1,11 @@
 import type { Context } from '../../context.ts';
-import { bodyMarkdown, expressionScope, includedDocuments, toDocument } from '../../content/documents.ts';
-import { FrontmatterError } from '../../content/markdown/index.ts';
-import { findRevision } from '../../content/revisions.ts';
-import { loadTree, walkPages } from '../../content/tree.ts';
+import { expressionScope } from '../../content/documents.ts';
 import { evaluateToBoolean } from '../../expressions/page.ts';
 import { conditionHolds } from '../../expressions/conditions.ts';
 import { siteAccess } from '../../access/sites.ts';
 import { authorize } from '../../policy/index.ts';
 import { loadSiteStructure, siteSpacesOf, visibleStructure } from '../../sites/structure.ts';
+import { conditionalsOfRevision, type WrittenBlock } from './conditional-blocks.ts';
 
 /** One adaptive `if` block of a page, and whether a visitor with the claims tried gets its content. */
 export interface ConditionalBlock {
@@ -27,43 +25,17 @@ export interface ConditionalPage {
   blocks: ConditionalBlock[];
 }
 
-interface Node {
-  object?: string;
-  type?: string;
-  text?: string;
-  leaves?: Array<{ text?: string }>;
-  data?: { expression?: unknown };
-  nodes?: Node[];
-  fragments?: Node[];
-}
-
-const EXCERPT = 80;
-
-function textOf(node: Node): string {
-  if (node.object === 'text') return (node.leaves ?? []).map((leaf) => leaf.text ?? '').join('') || (node.text ?? '');
-  // Text of this block's own content, without nested if blocks (they are listed themselves).
-  const parts = [...(node.nodes ?? []), ...(node.fragments ?? [])].filter((child) => !(child.object === 'block' && child.type === 'if')).map(textOf);
-  return parts.join(node.object === 'block' ? ' ' : '').replace(/\s+/g, ' ').trim();
-}
-
 /**
- * The `if` blocks of a document in document order, each with whether it shows for the scope: a block inside
- * a hidden block is hidden whatever its own condition, as the reader renders it.
+ * Whether each block shows for the scope: a block inside a hidden block is hidden whatever its own
+ * condition, as the reader renders it (blocks come in document order, so a block's parent is decided first).
  */
-function blocksOf(document: Node, holds: (condition: string) => boolean): ConditionalBlock[] {
-  const found: ConditionalBlock[] = [];
-  const visit = (node: Node, parentShown: boolean) => {
-    let shown = parentShown;
-    if (node.object === 'block' && node.type === 'if' && typeof node.data?.expression === 'string') {
-      shown = parentShown && holds(node.data.expression);
-      const text = textOf(node);
-      found.push({ condition: node.data.expression, shown, text: text.length > EXCERPT ? `${text.slice(0, EXCERPT - 1)}…` : text });
-    }
-    for (const child of node.nodes ?? []) visit(child, shown);
-    for (const child of node.fragments ?? []) visit(child, shown);
-  };
-  visit(document, true);
-  return found;
+function decide(blocks: WrittenBlock[], holds: (condition: string) => boolean): ConditionalBlock[] {
+  const decided: ConditionalBlock[] = [];
+  for (const block of blocks) {
+    const parentShown = block.parent < 0 || decided[block.parent].shown;
+    decided.push({ condition: block.condition, shown: parentShown && holds(block.condition), text: block.text });
+  }
+  return decided;
 }
 
 /**
@@ -71,7 +43,8 @@ function blocksOf(document: Node, holds: (condition: string) => boolean): Condit
  * for every page of every site space the visitor gets (conditions of sections and site spaces applied) that
  * holds adaptive `if` blocks, each block with whether it is shown, evaluated with src/expressions/ in the
  * scope the published reader uses. Members of the organization may ask (guests are refused): the answer shows
- * hidden content's conditions and first words, which a visitor never sees.
+ * hidden content's conditions and first words, which a visitor never sees. The pages' blocks are read once
+ * per revision of each space (src/modules/sites/conditional-blocks.ts); each request only evaluates them.
  */
 export async function tryClaimsContent(ctx: Context, organizationId: string, siteId: string, claims: Record<string, unknown>): Promise<{ pages: ConditionalPage[] }> {
   const { site, actor } = await siteAccess(ctx, organizationId, siteId);
@@ -81,27 +54,11 @@ export async function tryClaimsContent(ctx: Context, organizationId: string, sit
   for (const siteSpace of siteSpacesOf(model)) {
     const space = await ctx.db.selectFrom('spaces').select(['id', 'revision_id']).where('id', '=', siteSpace.row.space_id).where('deleted_at', 'is', null).executeTakeFirst();
     if (!space) continue;
-    const revision = await findRevision(ctx, space.revision_id);
-    if (!revision) continue;
-    const tree = await loadTree(ctx, revision.root);
-    for (const page of walkPages(tree.pages)) {
-      if (page.node.type !== 'document') continue;
-      const source = await bodyMarkdown(ctx, page);
-      if (!source.includes('{%')) continue;
-      let document: Node;
-      try {
-        document = toDocument(source, tree, page, false) as unknown as Node;
-      } catch (error) {
-        // A page whose front matter cannot be read is rendered without its body's expressions (src/published/adaptive.ts).
-        if (error instanceof FrontmatterError) continue;
-        throw error;
-      }
-      const scope = expressionScope(tree, page, claims);
-      const holds = (condition: string) => evaluateToBoolean(condition, scope);
-      // Blocks of the reusable contents the page includes count as the page's: the reader renders them in place.
-      const blocks = blocksOf(document, holds);
-      for (const included of (await includedDocuments(ctx, tree, document as never)).values()) blocks.push(...blocksOf(included as unknown as Node, holds));
-      if (blocks.length > 0) pages.push({ siteSpace: siteSpace.row.id, space: space.id, page: page.node.id, title: page.node.title, path: page.path ?? '', blocks });
+    const conditionals = await conditionalsOfRevision(ctx, space.revision_id);
+    if (!conditionals) continue;
+    for (const { page, blocks } of conditionals.pages) {
+      const scope = expressionScope(conditionals.tree, page, claims);
+      pages.push({ siteSpace: siteSpace.row.id, space: space.id, page: page.node.id, title: page.node.title, path: page.path ?? '', blocks: decide(blocks, (condition) => evaluateToBoolean(condition, scope)) });
     }
   }
   return { pages };

@@ -7,7 +7,7 @@ import { engineFor, offeredEngines, serverEngineName, type ResolvedEngineName as
 import type { TranslationEngine } from '../../translations/engine.ts';
 
 /** The engine an organization translates with, and what it may choose from (decision 0114). */
-export interface TranslationEngineView {
+export interface TranslationEngineSetting {
   /** The engine in use: the organization's choice, else the server's ('none' when there is none). */
   engine: TranslationEngineName;
   /** The organization's own choice; null follows the server's configuration. */
@@ -18,7 +18,7 @@ export interface TranslationEngineView {
   offered: TranslationEngineName[];
 }
 
-function viewOf(ctx: Context, stored: string | null): TranslationEngineView {
+function settingOf(ctx: Context, stored: string | null): TranslationEngineSetting {
   const offered = offeredEngines(ctx.config.translation);
   const server = serverEngineName(ctx.config.translation);
   // A choice the server no longer offers (the operator removed the engine) falls back to the server's.
@@ -26,11 +26,11 @@ function viewOf(ctx: Context, stored: string | null): TranslationEngineView {
   return { engine: chosen ?? server, chosen, server, offered };
 }
 
-/** The organization's translation engine (members; guests are refused, as for the glossary). */
-export async function getTranslationEngine(ctx: Context, organizationId: string): Promise<TranslationEngineView> {
+/** The organization's translation engine (members; guests are refused). */
+export async function getTranslationEngine(ctx: Context, organizationId: string): Promise<TranslationEngineSetting> {
   const { organization, actor } = await organizationAccess(ctx, organizationId);
-  authorize(ctx, 'glossary.view', actor);
-  return viewOf(ctx, organization.translation_engine);
+  authorize(ctx, 'translationEngine.view', actor);
+  return settingOf(ctx, organization.translation_engine);
 }
 
 /**
@@ -38,16 +38,16 @@ export async function getTranslationEngine(ctx: Context, organizationId: string)
  * server's. Translations are not run again by this: each page is translated by the new engine at its next
  * change (a run's settings hash includes the engine's name, so the next run of each translation redoes its pages).
  */
-export async function setTranslationEngine(ctx: Context, organizationId: string, engine: string | null): Promise<TranslationEngineView> {
+export async function setTranslationEngine(ctx: Context, organizationId: string, engine: string | null): Promise<TranslationEngineSetting> {
   return inTransaction(ctx, async (tx) => {
     const { organization, actor } = await organizationAccess(tx, organizationId);
-    authorize(tx, 'organization.admin', actor);
+    authorize(tx, 'translationEngine.update', actor);
     const offered = offeredEngines(tx.config.translation);
     if (engine !== null && !offered.includes(engine as TranslationEngineName)) {
       throw new BadRequest(`The body member "engine" is "${engine}", which this server does not offer; it offers ${offered.length ? offered.join(', ') : 'no engine'} (or null for the server's own).`);
     }
     await tx.db.updateTable('organizations').set({ translation_engine: engine }).where('id', '=', organization.id).execute();
-    return viewOf(tx, engine);
+    return settingOf(tx, engine);
   });
 }
 

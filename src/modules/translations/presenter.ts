@@ -1,6 +1,7 @@
 import type { Context } from '../../context.ts';
 import { translationPermissions } from '../../policy/translation.ts';
-import type { GlossaryEntry, Translation } from './schemas.ts';
+import type { GlossaryEntry, OrganizationTranslationEngine, Translation } from './schemas.ts';
+import type { TranslationEngineSetting } from './engine-setting.ts';
 import type { GlossaryEntryRow } from '../../db/rows.ts';
 import type { TranslationView } from './views.ts';
 
@@ -55,4 +56,9 @@ export function presentGlossaryEntry(ctx: Pick<Context, 'config'>, entry: Glossa
     updatedAt: entry.updated_at,
     urls: { location: glossaryEntryLocation(ctx, entry.organization_id, entry.id) },
   };
+}
+
+/** The organization's translation engine (decision 0114): the engine in use, its own choice, the server's, and what it may choose. */
+export function presentTranslationEngine(setting: TranslationEngineSetting): OrganizationTranslationEngine {
+  return { engine: setting.engine, chosen: setting.chosen, server: setting.server, offered: [...setting.offered] };
 }

@@ -5,7 +5,7 @@ import { replyNoContent, replyRemoval } from '../../http/replies.ts';
 import { errorResponses, ListOf, NoContent, removalResponses } from '../../http/schemas.ts';
 import { OrganizationParams } from '../orgs/schemas.ts';
 import { getGlossaryEntry, listGlossary, updateGlossary } from './glossary.ts';
-import { presentGlossaryEntry, presentTranslation, translationLocation } from './presenter.ts';
+import { presentGlossaryEntry, presentTranslation, presentTranslationEngine, translationLocation } from './presenter.ts';
 import {
   CreateTranslationBody,
   GlossaryEntryParams,
@@ -110,18 +110,18 @@ export const translationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/orgs/:organizationId/translations-engine',
     {
-      config: { policy: 'glossary.view' },
+      config: { policy: 'translationEngine.view' },
       schema: { tags, operationId: 'getTranslationEngine', summary: "The organization's translation engine and the engines it may choose (Quire's own; members)", params: OrganizationParams, response: { 200: TranslationEngineSchema, ...errorResponses } },
     },
-    async (request) => getTranslationEngine(request.ctx, request.params.organizationId),
+    async (request) => presentTranslationEngine(await getTranslationEngine(request.ctx, request.params.organizationId)),
   );
 
   app.put(
     '/orgs/:organizationId/translations-engine',
     {
-      config: { policy: 'organization.admin' },
+      config: { policy: 'translationEngine.update' },
       schema: { tags, operationId: 'updateTranslationEngine', summary: "Choose the organization's translation engine among those offered, or null for the server's (Quire's own; administrators)", params: OrganizationParams, body: UpdateTranslationEngineBody, response: { 200: TranslationEngineSchema, ...errorResponses } },
     },
-    async (request) => setTranslationEngine(request.ctx, request.params.organizationId, request.body.engine),
+    async (request) => presentTranslationEngine(await setTranslationEngine(request.ctx, request.params.organizationId, request.body.engine)),
   );
 };

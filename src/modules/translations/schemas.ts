@@ -110,6 +110,7 @@ export const TranslationEngineSchema = Type.Object({
   server: EngineName,
   offered: Type.Array(EngineName, { description: 'The engines this server offers the organization.' }),
 });
+export type OrganizationTranslationEngine = Static<typeof TranslationEngineSchema>;
 
 export const UpdateTranslationEngineBody = Type.Object(
   { engine: Type.Union([Type.String({ minLength: 1, maxLength: 40 }), Type.Null()], { description: "One of the offered engines, or null for the server's." }) },
