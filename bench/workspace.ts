@@ -33,7 +33,7 @@ import { api, header, median, ms, percentile, row, type Api } from './lib.ts';
  *                                 paragraph changed, on a 30-block page and on the 1,000-block page     <= 100 ms
  *
  * BENCH_WORKSPACE_RUNS (default 7) runs of the space and page openings, BENCH_WORKSPACE_KEYS (default 200)
- * keystrokes, BENCH_WORKSPACE_SAVES (default 10) saves of each page.
+ * keystrokes, BENCH_WORKSPACE_SAVES (default 10) saves of each page. BENCH_WORKSPACE_ONLY=keys measures the keystrokes only.
  */
 const runs = Number(process.env.BENCH_WORKSPACE_RUNS ?? 7);
 const keystrokes = Number(process.env.BENCH_WORKSPACE_KEYS ?? 200);
@@ -66,7 +66,7 @@ function longPage(blocks: number): string {
   return `${parts.join('\n\n')}\n`;
 }
 
-interface Setup {
+export interface Setup {
   base: string;
   client: Api;
   cookie: string;
@@ -82,7 +82,7 @@ interface Setup {
   close(): Promise<void>;
 }
 
-async function setUp(): Promise<Setup> {
+export async function setUp(): Promise<Setup> {
   const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-workspace-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -136,7 +136,7 @@ async function setUp(): Promise<Setup> {
   };
 }
 
-async function newPage(browser: Browser, s: Setup): Promise<Page> {
+export async function newPage(browser: Browser, s: Setup): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.addCookies([{ name: 'quire_session', value: s.cookie, url: s.base, httpOnly: true, sameSite: 'Lax' }]);
   // The functions this file runs in the page are compiled by tsx, which names inner functions with a helper.
@@ -266,6 +266,17 @@ export async function workspaceBench(): Promise<void> {
   const s = await setUp();
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--headless', '--no-sandbox', '--disable-background-networking'] });
   try {
+    // BENCH_WORKSPACE_ONLY=keys: the keystroke figure alone (to compare two builds in alternation, minutes apart).
+    if (process.env.BENCH_WORKSPACE_ONLY === 'keys') {
+      const page = await newPage(browser, s);
+      await page.goto(`${s.base}/o/${s.organizationId}/s/${s.spaceId}/cr/${s.changeRequestId}/p/${s.longPage}`);
+      await page.waitForFunction((blocks) => (document.querySelector('.page-body')?.childElementCount ?? 0) >= blocks * 0.9 && document.querySelector('.page-body[contenteditable=true]'), s.longBlocks, { polling: 200, timeout: 60_000 });
+      const keys = await keystrokeToPaint(page);
+      header();
+      row('keystroke to paint, 1,000 blocks (ms, p95)', ms(percentile(keys, 95)), '-', `p50 ${ms(median(keys))}`, '<= 16 ms', percentile(keys, 95) <= 16);
+      console.log(`(Chromium ${browser.version()}, headless; ${keys.length} keystrokes)`);
+      return;
+    }
     const first = await firstLoadInChromium(browser, s);
     const space = await spaceInteractive(browser, s);
     const page = await newPage(browser, s);

@@ -198,7 +198,14 @@ export function editorFindTarget(editor: Editor): FindTarget {
     },
     owns: (element) => editor.view.dom.contains(element),
     listen(listener) {
-      const update = () => listener(countOf(editor.state));
+      // Only when the count or the current match changed: typing elsewhere in the page redraws nothing.
+      let last = countOf(editor.state);
+      const update = () => {
+        const now = countOf(editor.state);
+        if (now.count === last.count && now.current === last.current) return;
+        last = now;
+        listener(now);
+      };
       editor.on('transaction', update);
       return () => editor.off('transaction', update);
     },
