@@ -11,7 +11,7 @@ import { api, header, ms, percentile, row, start, stop, type Api } from './lib.t
 /**
  * `npm run bench -- live`: live co-editing (src/live/) on one `quire serve` (SQLite, loopback).
  *
- * - 2, 10 and 50 clients (Hocuspocus providers on Yjs documents, in this process) on one document for
+ * - 2, 10 and 50 clients (BENCH_LIVE_COUNTS; Hocuspocus providers on Yjs documents, in child processes) on one document for
  *   BENCH_LIVE_SECONDS (default 60) each, every client typing a character every BENCH_LIVE_TYPE_MS (default
  *   200): the update latency from a sender's update to its arrival at every other client, p50 and p95
  *   (goal p95 <= 50 ms with 50 clients).
@@ -19,6 +19,10 @@ import { api, header, ms, percentile, row, start, stop, type Api } from './lib.t
  *   (default 20) documents with one client each, divided by their number.
  * - The periodic revision write on a 1,000-block page: the server's own histogram
  *   (quire_live_revision_write_seconds on /metrics) over BENCH_LIVE_WRITES (default 5) idle writes.
+ *
+ * BENCH_LIVE_PARTS picks parts (latency,memory,writes); BENCH_LIVE_SERVER_NODE_ARGS gives the server Node options
+ * (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p"). Each latency run also prints the server's event-loop delay and
+ * messages in/out per second, and the clients' own loop delay.
  *
  * Figures only, never asserted: on a loaded machine they mean nothing.
  */
