@@ -4,6 +4,8 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 /** The live server's gauges and counters on /metrics (this process). */
 export class LiveMetrics {
   readonly messages: Counter;
+  /** Messages sent on live sockets (a plain count, read by /metrics: counted once per recipient). */
+  sent = 0;
   readonly updates: Counter;
   readonly refused: Counter<'reason'>;
   readonly writes: Histogram;
@@ -17,6 +19,8 @@ export class LiveMetrics {
     const sizes = this.sizes;
     new Gauge({ name: 'quire_live_document_bytes', help: 'Stored Yjs bytes of the live documents open in this process (state and updates not yet compacted)', registers, collect() { this.set([...sizes.values()].reduce((a, b) => a + b, 0)); } });
     this.messages = new Counter({ name: 'quire_live_messages_total', help: 'Messages received on live connections (sync, awareness)', registers });
+    const metrics = this;
+    new Counter({ name: 'quire_live_messages_sent_total', help: 'Messages sent on live connections (updates, awareness, acknowledgements), one per recipient', registers, collect() { this.reset(); this.inc(metrics.sent); } });
     this.updates = new Counter({ name: 'quire_live_updates_total', help: 'Document updates received from writers and stored', registers });
     this.refused = new Counter({ name: 'quire_live_refused_total', help: 'Live connections closed by a limit, by reason', labelNames: ['reason'], registers });
     this.rechecks = new Counter({ name: 'quire_live_access_rechecks_total', help: 'Re-checks of every live connection\'s session or token and access (periodic, or on a notice of an access change)', registers });

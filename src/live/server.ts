@@ -10,6 +10,7 @@ import type { TokenAuthenticator } from '../http/auth.ts';
 import { authenticateLive, authorizeLive, type LiveCredentials } from './access.ts';
 import { LiveLimits, LiveRefusal, refusalOf } from './limits.ts';
 import { LiveMetrics } from './metrics.ts';
+import { takeOverFanOut, WriteCoalescer } from './fanout.ts';
 import { parseLiveName, presenceName, type LiveName, type PresenceName } from './names.ts';
 import { onAccessChanged } from '../db/memo.ts';
 import { hashToken } from '../secrets.ts';
@@ -53,6 +54,7 @@ export class LiveServer {
   readonly hocuspocus: Hocuspocus;
   readonly metrics: LiveMetrics;
   private readonly sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
+  private readonly writes = new WriteCoalescer();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly writing = new Set<string>();
   /** Documents whose store was asked for while they were being written: written once more after. */
@@ -125,6 +127,12 @@ export class LiveServer {
         return;
       }
       this.sockets.handleUpgrade(request, socket, head, (ws) => {
+        const send = ws.send.bind(ws) as (...args: unknown[]) => void;
+        ws.send = ((...args: unknown[]) => {
+          this.metrics.sent++;
+          this.writes.hold(ws);
+          send(...args);
+        }) as typeof ws.send;
         this.hocuspocus.handleConnection(ws, request, { ip: request.socket.remoteAddress ?? null });
       });
     });
@@ -199,6 +207,9 @@ export class LiveServer {
         this.metrics.setSize(documentName, size);
         this.metrics.updates.inc();
         this.lastEditors.set(documentName, live.actor);
+      },
+      afterLoadDocument: async ({ document }) => {
+        if (!takeOverFanOut(document)) this.log.warn({ document: document.name }, 'live fan-out: this Hocuspocus is not the one Quire was written against; its own broadcast is kept');
       },
       onStoreDocument: async ({ document, documentName }) => {
         await this.write(document, documentName);
