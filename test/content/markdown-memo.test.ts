@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, it } from 'node:test';
-import { parseMarkdown, renderMarkdown, writePage, type Document } from '../../src/content/markdown/index.ts';
+import { parseMarkdown, writePage } from '../../src/content/markdown/index.ts';
 import { withoutMarkdownMemo } from '../../src/content/markdown/memo.ts';
 import { readPage } from '../../src/content/markdown/parse-pieces.ts';
 import { normalizeSource } from '../../src/content/markdown/parse.ts';
 import { pageReader } from '../../src/content/markdown/processors.ts';
+import { benchPage, edit, markdownFiles, random } from './markdown-edits.ts';
 
 /**
  * The remembering reader and writer (parse-pieces.ts, render-memo.ts; decision record 0117) against the
@@ -19,73 +20,13 @@ import { pageReader } from '../../src/content/markdown/processors.ts';
 
 const ROOTS = [resolve(import.meta.dirname, '..', 'fixtures', 'gitbook'), resolve(import.meta.dirname, 'corpus')];
 
-function markdownFiles(folder: string): string[] {
-  return readdirSync(folder).flatMap((name) => {
-    const path = join(folder, name);
-    return statSync(path).isDirectory() ? markdownFiles(path) : name.endsWith('.md') ? [path] : [];
-  });
-}
-
 const FILES = ROOTS.flatMap(markdownFiles).sort();
-
-/** A small seeded generator (mulberry32), so that a failure can be run again. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const paragraph = (text: string) => ({ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] });
-
-/** The bench's page (bench/live.ts): 1,000 paragraphs. */
-const benchPage = renderMarkdown({ object: 'document', data: {}, nodes: Array.from({ length: 1000 }, (_, i) => paragraph(`Paragraph ${i + 1} of Large.`)) } as unknown as Document);
 
 /** Every fixture page as one page (front matter dropped from all but the first). */
 const allTogether = FILES.map((file, index) => {
   const text = normalizeSource(readFileSync(file, 'utf8'));
   return index === 0 ? text : text.replace(/^---\n[\s\S]*?\n---\n/, '');
 }).join('\n\n');
-
-/** The first text leaf under a node, to change. */
-function firstLeaf(node: unknown): { text: string } | undefined {
-  if (!node || typeof node !== 'object') return undefined;
-  const record = node as Record<string, unknown>;
-  if (Array.isArray(record.leaves) && record.leaves.length > 0) return record.leaves[0] as { text: string };
-  for (const key of ['nodes', 'fragments']) {
-    const children = record[key];
-    if (Array.isArray(children)) for (const child of children) {
-      const leaf = firstLeaf(child);
-      if (leaf) return leaf;
-    }
-  }
-  return undefined;
-}
-
-/** One random edit of the document's top-level blocks, with blocks of `palette` to insert. */
-function edit(document: Document, palette: unknown[], next: () => number): Document {
-  const nodes = structuredClone(document.nodes) as unknown[];
-  const at = Math.floor(next() * (nodes.length + 1));
-  const choice = next();
-  if (choice < 0.3 && nodes.length > 0) {
-    const leaf = firstLeaf(nodes[Math.min(at, nodes.length - 1)]);
-    if (leaf) leaf.text = next() < 0.5 ? `${leaf.text} and more` : `Changed ${Math.floor(next() * 1000)}: ${leaf.text.slice(0, 20)}`;
-  } else if (choice < 0.5 && nodes.length > 0) {
-    nodes.splice(Math.min(at, nodes.length - 1), 1 + Math.floor(next() * 2));
-  } else if (choice < 0.8) {
-    nodes.splice(at, 0, structuredClone(palette[Math.floor(next() * palette.length)]));
-  } else if (nodes.length > 1) {
-    const [moved] = nodes.splice(Math.min(at, nodes.length - 1), 1);
-    nodes.splice(Math.floor(next() * nodes.length), 0, moved);
-  } else {
-    nodes.push(paragraph('A new paragraph.'));
-  }
-  return { ...document, nodes } as Document;
-}
 
 /** A tree without positions (the only thing a piece's tree may have differently). */
 function positionless(value: unknown): unknown {

@@ -53,40 +53,68 @@ function cutPoints(source: string): number[] {
   return cuts;
 }
 
-/** The top-level nodes of one piece, read (the first with front matter) or remembered. */
-function readPiece(text: string, first: boolean): readonly RootContent[] {
-  const key = (first ? 'p' : 'b') + text;
-  const known = pieces.get(key);
-  if (known) return known;
-  const nodes = deepFreeze((first ? pageReader : blockReader).parse(text).children);
-  pieces.set(key, nodes, key.length);
-  return nodes;
-}
+/** How a piece is remembered: by its text, and whether it starts the page (front matter is read there only). */
+const keyOf = (text: string, first: boolean) => (first ? 'p' : 'b') + text;
 
-/** Whether a piece (not the last) left nothing open for the next one: see the module's comment. */
-function endsCleanly(text: string, nodes: readonly RootContent[]): boolean {
+/**
+ * Whether a piece (not the last) left nothing open for the next one: its last top-level node is one a
+ * blank line or its own closing line ends, and it ends before the piece's trailing blank line (offsets
+ * from `offset`, where the piece starts in the text that was read).
+ */
+function endsCleanly(text: string, nodes: readonly RootContent[], offset: number): boolean {
   const last = nodes.at(-1);
   if (!last || !CLOSED_BY_BLANK_LINE.has(last.type)) return false;
   const contentEnd = text.replace(/\n+$/, '').length;
-  return last.position?.end.offset !== undefined && last.position.end.offset <= contentEnd && text.length - contentEnd >= 2;
+  const end = last.position?.end.offset;
+  return end !== undefined && end - offset <= contentEnd && text.length - contentEnd >= 2;
 }
 
-/** The Markdown tree of a page (its source already normalised), as `pageReader.parse` gives it. */
+/**
+ * The Markdown tree of a page (its source already normalised), as `pageReader.parse` gives it. Pieces
+ * remembered are taken as they are; each run of pieces not remembered is read in one go (a read has a
+ * cost of its own, so a page read the first time costs what reading it whole does) and cut into pieces
+ * by where its nodes start, each remembered when it ends cleanly.
+ */
 export function readPage(source: string): Root {
   if (!markdownMemoEnabled() || source.length < MIN_CUT_LENGTH || source.includes(']:')) return pageReader.parse(source);
-  const cuts = cutPoints(source);
+  const starts = cutPoints(source);
+  const ends = [...starts.slice(1), source.length];
   const children: RootContent[] = [];
-  for (let index = 0; index < cuts.length; index++) {
-    const start = cuts[index];
-    const end = index + 1 < cuts.length ? cuts[index + 1] : source.length;
-    const text = source.slice(start, end);
-    const nodes = readPiece(text, start === 0);
-    if (end < source.length && !endsCleanly(text, nodes)) {
-      // The rest of the page is read as one piece, as the whole page would read it from here.
-      for (const node of readPiece(source.slice(start), start === 0)) children.push(node);
-      break;
+  const piece = (index: number) => source.slice(starts[index], ends[index]);
+  for (let index = 0; index < starts.length; ) {
+    const known = pieces.get(keyOf(piece(index), starts[index] === 0));
+    if (known) {
+      for (const node of known) children.push(node);
+      index++;
+      continue;
     }
-    for (const node of nodes) children.push(node);
+    let until = index + 1;
+    while (until < starts.length && !pieces.get(keyOf(piece(until), false))) until++;
+    const offset = starts[index];
+    const nodes = (offset === 0 ? pageReader : blockReader).parse(source.slice(offset, ends[until - 1])).children;
+    let next = 0;
+    for (let at = index; at < until; at++) {
+      const own: RootContent[] = [];
+      while (next < nodes.length && (nodes[next].position?.start.offset ?? 0) < ends[at] - offset) own.push(nodes[next++]);
+      const text = piece(at);
+      if (ends[at] < source.length && !endsCleanly(text, own, starts[at] - offset)) {
+        // Something stays open past this piece: the rest of the page is read as one piece, as the whole
+        // page would read it from here.
+        const rest = source.slice(starts[at]);
+        const key = keyOf(rest, starts[at] === 0);
+        let restNodes = pieces.get(key);
+        if (!restNodes) {
+          restNodes = deepFreeze((starts[at] === 0 ? pageReader : blockReader).parse(rest).children);
+          pieces.set(key, restNodes, key.length);
+        }
+        for (const node of restNodes) children.push(node);
+        return { type: 'root', children };
+      }
+      const key = keyOf(text, starts[at] === 0);
+      pieces.set(key, deepFreeze(own), key.length);
+      for (const node of own) children.push(node);
+    }
+    index = until;
   }
   return { type: 'root', children };
 }
