@@ -11,7 +11,8 @@ import { convertChildren } from './parse-blocks.ts';
 import { phrasingOf } from './parse-html.ts';
 import { convertInline } from './parse-inline.ts';
 import { paragraph } from './nodes.ts';
-import { blockReader, escapeText, pageReader, pieceReader } from './processors.ts';
+import { blockReader, escapeText, pieceReader } from './processors.ts';
+import { readPage } from './parse-pieces.ts';
 import type { ParseOptions } from './refs.ts';
 import type { Frontmatter, ParsedPage } from './types.ts';
 
@@ -31,7 +32,7 @@ export function normalizeSource(markdown: string): string {
 export function parseMarkdown(markdown: string, options: ParseOptions = {}): ParsedPage {
   const source = normalizeSource(markdown);
   checkMarkdownSource(source);
-  const tree: Root = pageReader.parse(source);
+  const tree: Root = readPage(source);
   checkMarkdownTree(tree);
   let frontmatter: Frontmatter = {};
   const [first] = tree.children;

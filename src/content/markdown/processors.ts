@@ -11,6 +11,7 @@ import remarkMath from 'remark-math';
 import remarkParse from 'remark-parse';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
+import { rememberingRoot } from './render-memo.ts';
 import { remarkTagLines } from './syntax.ts';
 import { CONTAINER_TAGS } from './tags.ts';
 
@@ -51,7 +52,7 @@ function separateHtml(left: Nodes, right: Nodes): number | undefined {
 
 /** Writes Markdown trees. */
 export const markdownWriter = unified()
-  .use(remarkStringify, { bullet: '*', emphasis: '_', strong: '*', rule: '*', fences: true, listItemIndent: 'mixed', resourceLink: true, unsafe: [tagInText], join: [separateHtml], handlers: { text } })
+  .use(remarkStringify, { bullet: '*', emphasis: '_', strong: '*', rule: '*', fences: true, listItemIndent: 'mixed', resourceLink: true, unsafe: [tagInText], join: [separateHtml], handlers: { text, root: rememberingRoot } })
   .use(remarkGfm)
   .use(remarkMath, math)
   .use(remarkFrontmatter, ['yaml']);
