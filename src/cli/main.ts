@@ -1,21 +1,11 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig, resolveMasterKey, type Config } from '../config.ts';
-import { createContext, type Context } from '../context.ts';
-import { createServices } from '../services.ts';
-import { migrateToLatest } from '../db/database.ts';
-import { createOrganization } from '../modules/orgs/service.ts';
-import { findOrCreateUser, isEmail, issueApiToken, normalizeEmail } from '../modules/users/service.ts';
-import { allUserTokens, createApiToken, revokeApiToken, tokenStatus } from '../modules/users/tokens.ts';
+import type { Context } from '../context.ts';
+import { isEmail, normalizeEmail } from '../modules/users/email.ts';
 import { parseDuration } from '../duration.ts';
-import { collectGarbage } from '../content/gc.ts';
-import { databaseExists, databaseLocation, openDatabase, openMigratedDatabase } from '../db/database.ts';
-import { importCommand } from './import.ts';
-import { backupCommand, restoreCommand } from './backup.ts';
-import { openAPIPublishCommand } from './openapi.ts';
-import { gitOperationCommand, gitStatusCommand } from './git.ts';
-import { createPasswordLink } from '../sessions/password-links.ts';
-import { passwordProblem, storePassword } from '../sessions/passwords.ts';
-import { endUserSessions } from '../sessions/store.ts';
+
+// Every other module is imported where a command needs it: the services are most of Quire's code, and
+// `--help`, a usage error or a missing database need none of them (each run of the CLI is a new process).
 
 const USAGE = `Usage: quire <command> [options]
 
@@ -103,6 +93,7 @@ function title(value: string, name: string): string {
  * otherwise work on a new, empty database and fail later with a misleading message.
  */
 async function requireDatabase(config: Config): Promise<void> {
+  const { databaseExists, databaseLocation } = await import('../db/database.ts');
   if (await databaseExists(config.databaseUrl)) return;
   const where = databaseLocation(config.databaseUrl);
   const hint = config.databaseUrl.startsWith('sqlite:')
@@ -120,8 +111,10 @@ class MissingDatabaseError extends Error {}
 async function withContext<T>(config: Config, work: (ctx: Context) => Promise<T>, options: { create?: boolean } = {}): Promise<T> {
   if (!options.create) await requireDatabase(config);
   const masterKey = resolveMasterKey(config);
+  const { openMigratedDatabase } = await import('../db/database.ts');
   const { database } = await openMigratedDatabase(config);
   try {
+    const [{ createContext }, { createServices }] = await Promise.all([import('../context.ts'), import('../services.ts')]);
     const ctx = createContext(createServices({ config, database, masterKey }), null);
     return await work(ctx);
   } finally {
@@ -135,6 +128,7 @@ async function init(config: Config, args: string[]): Promise<number> {
   const ownerEmail = email(values, 'email');
   const out = { json: values.json === true };
   return withContext(config, async (ctx) => {
+    const [{ createOrganization }, { issueApiToken }] = await Promise.all([import('../modules/orgs/service.ts'), import('../modules/users/tokens.ts')]);
     const existing = await ctx.db.selectFrom('organizations').select('id').limit(1).executeTakeFirst();
     if (existing) {
       process.stderr.write('quire init: this Quire is already initialised (it has an organization). Use "quire token create" for a new token, or "quire org create" for another organization.\n');
@@ -162,6 +156,7 @@ async function tokenCreate(config: Config, args: string[]): Promise<number> {
   }
   const out = { json: values.json === true };
   return withContext(config, async (ctx) => {
+    const [{ findOrCreateUser }, { createApiToken }] = await Promise.all([import('../modules/users/service.ts'), import('../modules/users/tokens.ts')]);
     const user = await findOrCreateUser(ctx, userEmail, values.name as string | undefined);
     const label = typeof values.label === 'string' ? values.label : 'cli';
     const { token, row } = await createApiToken(ctx, user.id, label, typeof expiresIn === 'string' ? { expiresIn } : {});
@@ -179,6 +174,7 @@ async function tokenList(config: Config, args: string[]): Promise<number> {
   const userEmail = normalizeEmail(email(values, 'email'));
   const out = { json: values.json === true };
   return withContext(config, async (ctx) => {
+    const { allUserTokens, tokenStatus } = await import('../modules/users/tokens.ts');
     const user = await ctx.db.selectFrom('users').select('id').where('email', '=', userEmail).executeTakeFirst();
     if (!user) {
       process.stderr.write(`quire token list: no user has the address ${userEmail}.\n`);
@@ -212,6 +208,7 @@ async function tokenRevoke(config: Config, args: string[]): Promise<number> {
   if (parsed.positionals.length !== 1) throw new UsageError('token revoke takes one token id: quire token revoke <id> (see quire token list).');
   const out = { json: parsed.values.json === true };
   return withContext(config, async (ctx) => {
+    const { revokeApiToken } = await import('../modules/users/tokens.ts');
     const found = await ctx.db.selectFrom('api_tokens').select('id').where('id', '=', parsed.positionals[0]).executeTakeFirst();
     if (!found) {
       process.stderr.write(`quire token revoke: no API token has the id "${parsed.positionals[0]}".\n`);
@@ -248,6 +245,11 @@ async function passwordReset(config: Config, args: string[]): Promise<number> {
   // Read before opening the database, so a slow pipe holds no connection.
   const typed = values.stdin === true ? (await readStdin()).replace(/\r?\n$/, '') : undefined;
   return withContext(config, async (ctx) => {
+    const [{ createPasswordLink }, { passwordProblem, storePassword }, { endUserSessions }] = await Promise.all([
+      import('../sessions/password-links.ts'),
+      import('../sessions/passwords.ts'),
+      import('../sessions/store.ts'),
+    ]);
     const user = await existingUser(ctx, 'user password reset', address);
     if (!user) return 1;
     if (typed === undefined) {
@@ -276,6 +278,7 @@ async function sessionRevoke(config: Config, args: string[]): Promise<number> {
   const address = email(values, 'email');
   const out = { json: values.json === true };
   return withContext(config, async (ctx) => {
+    const { endUserSessions } = await import('../sessions/store.ts');
     const user = await existingUser(ctx, 'session revoke', address);
     if (!user) return 1;
     const ended = await endUserSessions(ctx, user.id);
@@ -290,6 +293,7 @@ async function orgCreate(config: Config, args: string[]): Promise<number> {
   const ownerEmail = email(values, 'owner');
   const out = { json: values.json === true };
   return withContext(config, async (ctx) => {
+    const { createOrganization } = await import('../modules/orgs/service.ts');
     const { organization, owner } = await createOrganization(ctx, { title: orgTitle, ownerEmail });
     print(out, { organization: organization.id, owner: owner.id }, [
       `Created organization "${organization.title}" (${organization.id}) owned by ${owner.email}.`,
@@ -307,7 +311,10 @@ async function importFiles(config: Config, args: string[]): Promise<number> {
   }
   if (parsed.positionals.length !== 1) throw new UsageError('import takes one file or folder: quire import <file-or-folder> --space <id>.');
   const spaceId = required(parsed.values, 'space');
-  return withContext(config, (ctx) => importCommand(ctx, { path: parsed.positionals[0], spaceId, json: parsed.values.json === true }));
+  return withContext(config, async (ctx) => {
+    const { importCommand } = await import('./import.ts');
+    return importCommand(ctx, { path: parsed.positionals[0], spaceId, json: parsed.values.json === true });
+  });
 }
 
 async function backupOrRestore(config: Config, command: 'backup' | 'restore', args: string[]): Promise<number> {
@@ -319,6 +326,7 @@ async function backupOrRestore(config: Config, command: 'backup' | 'restore', ar
   }
   if (parsed.positionals.length !== 1) throw new UsageError(`${command} takes one file: quire ${command} <file>.`);
   const json = parsed.values.json === true;
+  const { backupCommand, restoreCommand } = await import('./backup.ts');
   return command === 'backup' ? backupCommand(config, parsed.positionals[0], json) : restoreCommand(config, parsed.positionals[0], json);
 }
 
@@ -332,13 +340,17 @@ async function openapiPublish(config: Config, args: string[]): Promise<number> {
   if (parsed.positionals.length !== 1) throw new UsageError('openapi publish takes one file or URL: quire openapi publish --org <id> --spec <slug> <file-or-url>.');
   const organizationId = required(parsed.values, 'org');
   const slug = required(parsed.values, 'spec');
-  return withContext(config, (ctx) => openAPIPublishCommand(ctx, { organizationId, slug, source: parsed.positionals[0], json: parsed.values.json === true }));
+  return withContext(config, async (ctx) => {
+    const { openAPIPublishCommand } = await import('./openapi.ts');
+    return openAPIPublishCommand(ctx, { organizationId, slug, source: parsed.positionals[0], json: parsed.values.json === true });
+  });
 }
 
 async function gc(config: Config, args: string[]): Promise<number> {
   const values = parse(args, { 'dry-run': { type: 'boolean' } });
   const out = { json: values.json === true };
   return withContext(config, async (ctx) => {
+    const { collectGarbage } = await import('../content/gc.ts');
     const report = await collectGarbage(ctx, { dryRun: values['dry-run'] === true });
     const verb = report.dryRun ? 'Would remove' : 'Removed';
     print(out, { ...report }, [
@@ -354,7 +366,10 @@ async function gitCommand(config: Config, args: string[]): Promise<number> {
   if (sub === 'status') {
     const values = parse(rest, { space: { type: 'string' } });
     const spaceId = required(values, 'space');
-    return withContext(config, (ctx) => gitStatusCommand(ctx, spaceId, values.json === true));
+    return withContext(config, async (ctx) => {
+      const { gitStatusCommand } = await import('./git.ts');
+      return gitStatusCommand(ctx, spaceId, values.json === true);
+    });
   }
   if (sub !== 'import' && sub !== 'export') throw new UsageError('Did you mean "quire git import|export --space <id> --url <url> --ref refs/heads/<branch>" or "quire git status --space <id>"?');
   const values = parse(rest, { space: { type: 'string' }, url: { type: 'string' }, ref: { type: 'string' }, 'project-dir': { type: 'string' }, message: { type: 'string' }, force: { type: 'boolean' } });
@@ -369,10 +384,14 @@ async function gitCommand(config: Config, args: string[]): Promise<number> {
     json: values.json === true,
   } as const;
   if (command.message !== undefined && sub === 'import') throw new UsageError('--message is for git export.');
-  return withContext(config, (ctx) => gitOperationCommand(ctx, command));
+  return withContext(config, async (ctx) => {
+    const { gitOperationCommand } = await import('./git.ts');
+    return gitOperationCommand(ctx, command);
+  });
 }
 
 async function migrate(config: Config): Promise<number> {
+  const { migrateToLatest, openDatabase } = await import('../db/database.ts');
   const database = openDatabase(config.databaseUrl);
   try {
     const applied = await migrateToLatest(database);

@@ -9,17 +9,11 @@ import type { UserRow } from '../../db/rows.ts';
 import type { VisibleUserRow } from './presenter.ts';
 
 export { issueApiToken } from './tokens.ts';
+// In their own module so the command line checks an address without loading the services.
+export { isEmail, normalizeEmail } from './email.ts';
+import { normalizeEmail } from './email.ts';
 
 const USER_COLUMNS = ['users.id', 'users.email', 'users.display_name', 'users.photo_url'] as const;
-
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
-/** A plausible e-mail address: something@domain.tld, no spaces. */
-export function isEmail(value: string): boolean {
-  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim()) && value.length <= 254;
-}
 
 /** The name shown for a user created from an address alone: the part before the @. */
 function nameFromEmail(email: string): string {
