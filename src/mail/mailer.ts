@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
 
 /** One mail Quire sends: plain text always, so every client shows it; the links in it are the whole point. */
@@ -36,12 +36,17 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom'>): Mail
     };
   }
   // nodemailer's own logger stays off (its default): at debug level it would print the messages, links included.
-  const transport: Transporter = nodemailer.createTransport(config.smtpUrl);
+  // The library is loaded with the first mail, not at start: most processes (the command line, tests) send none.
+  let transport: Promise<Transporter> | null = null;
+  const open = (): Promise<Transporter> =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(config.smtpUrl!)));
   return {
     enabled: true,
     send: async (mail) => {
-      await transport.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text });
+      await (await open()).sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text });
     },
-    close: () => transport.close(),
+    close: () => {
+      void transport?.then((opened) => opened.close());
+    },
   };
 }

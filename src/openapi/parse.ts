@@ -1,4 +1,3 @@
-import { validate } from '@scalar/openapi-parser';
 import { parse as parseYaml } from 'yaml';
 import { nulLine, nulMessage } from '../http/text-rules.ts';
 import { yamlDepth } from '../yaml-depth.ts';
@@ -86,6 +85,8 @@ export async function validateDescription(spec: SpecObject, where: string): Prom
   if (missing.length) {
     throw new SpecProcessingError('PARSE_ERROR', `${where} has $ref${missing.length > 1 ? 's' : ''} that point to nothing: ${missing.join(', ')}. Add the missing definitions or fix the references.`);
   }
+  // Loaded on first use (a large library most processes never call).
+  const { validate } = await import('@scalar/openapi-parser');
   const result = await validate(spec);
   if (result.valid) return;
   const errors = result.errors ?? [];

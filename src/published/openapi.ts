@@ -7,7 +7,6 @@
  * every spec of the organization), so a new version re-renders the pages.
  */
 import { createHash } from 'node:crypto';
-import { upgrade } from '@scalar/openapi-parser';
 import type { Context } from '../context.ts';
 import { parseMarkdown, type Document, type DocumentBlock } from '../content/markdown/index.ts';
 import { LruCache } from '../lru.ts';
@@ -73,13 +72,21 @@ async function loadFileSpec(ctx: FileCtx, file: StoredFile): Promise<LoadedSpec>
   try {
     const parsed = parseDescription(text, `The file ${file.name}`);
     declaredVersion(parsed, `The file ${file.name}`);
-    const doc = upgrade(parsed).specification as unknown as Json;
+    const doc = (await openApiParser()).upgrade(parsed).specification as unknown as Json;
     documents.set(key, doc, text.length);
     return { slug: file.name, doc, error: null };
   } catch (error) {
     if (error instanceof SpecProcessingError) return { slug: file.name, doc: null, error: error.message };
     throw error;
   }
+}
+
+/**
+ * The OpenAPI parser, loaded on first use: it is a large library that most processes (the command line, a
+ * server whose sites hold no OpenAPI block) never call, and loading it costs every start.
+ */
+function openApiParser(): Promise<typeof import('@scalar/openapi-parser')> {
+  return import('@scalar/openapi-parser');
 }
 
 function markdownToHtml(text: string): string {
@@ -94,7 +101,7 @@ export async function loadVersionDocument(ctx: Ctx, versionId: string): Promise<
   if (cached) return cached;
   const row = await ctx.db.selectFrom('openapi_spec_versions').select('content').where('id', '=', versionId).executeTakeFirst();
   if (!row) return null;
-  const doc = upgrade(JSON.parse(row.content) as Json).specification as unknown as Json;
+  const doc = (await openApiParser()).upgrade(JSON.parse(row.content) as Json).specification as unknown as Json;
   documents.set(versionId, doc, row.content.length);
   return doc;
 }
