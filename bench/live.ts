@@ -148,12 +148,12 @@ export async function liveBench(): Promise<void> {
 
       const pages = !parts.includes('memory') ? [] : await Promise.all(Array.from({ length: documents }, (_, i) => newPage(`Memory ${i}`, 20)));
       if (pages.length) {
-      const before = await metric(base, 'quire_process_resident_memory_bytes');
-      const open = await Promise.all(pages.map((page) => connect(url, nameOf(page), token)));
-      await new Promise((resolve) => setTimeout(resolve, 2000));
-      const after = await metric(base, 'quire_process_resident_memory_bytes');
-      row('server memory per open document (KB)', ((after - before) / documents / 1024).toFixed(1), '-', '-', `${documents} documents of 20 blocks, resident memory`);
-      open.forEach(close);
+        const before = await metric(base, 'quire_process_resident_memory_bytes');
+        const open = await Promise.all(pages.map((page) => connect(url, nameOf(page), token)));
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        const after = await metric(base, 'quire_process_resident_memory_bytes');
+        row('server memory per open document (KB)', ((after - before) / documents / 1024).toFixed(1), '-', '-', `${documents} documents of 20 blocks, resident memory`);
+        open.forEach(close);
       }
       if (!parts.includes('writes')) return;
 
