@@ -2,6 +2,8 @@ import type { Context } from '../../context.ts';
 import { changeRequestAccess } from '../../access/change-requests.ts';
 import { bodyMarkdown, toDocument, type Document } from '../../content/documents.ts';
 import { applyBlockChoices, mergeBlocks, joinBlocks, type BlockChoice, type BlockRun } from '../../content/merge/blocks.ts';
+import { documentMarkdown } from '../page-edits/body.ts';
+import type { DocumentInput } from '../page-edits/schemas.ts';
 import { loadTree, type RevisionTree, type TreePage } from '../../content/tree.ts';
 import { BadRequest, Conflict } from '../../errors.ts';
 import { authorize } from '../../policy/index.ts';
@@ -96,18 +98,38 @@ export function assertSameRevisions(view: Pick<PageConflictView, 'revisions'>, e
   }
 }
 
+/** One choice as sent: an edited run comes as Markdown or as the editor's document. */
+type ChoiceInput = { take: 'space' | 'change-request' | 'both' | 'edited'; markdown?: string; document?: DocumentInput };
+
+/**
+ * An edited run sent as a document, written as Markdown by the page writer over the change request's side
+ * of the run (what the editor was prefilled with), so the blocks it did not change keep their bytes. 400
+ * naming the choice when the document is malformed.
+ */
+function editedMarkdown(view: PageConflictView, run: BlockRun, document: DocumentInput, index: number): string {
+  try {
+    return documentMarkdown(document, { tree: view.trees.changeRequest, page: view.pages.changeRequest, previous: joinBlocks(run.changeRequest) });
+  } catch (error) {
+    if (error instanceof BadRequest) throw new BadRequest(`blocks[${index}].document: ${error.message}`);
+    throw error;
+  }
+}
+
 /** The page's text with one choice per conflicting run; 400 naming what is wrong with the choices. */
-export function resolvedText(view: PageConflictView, choices: Array<{ take: 'space' | 'change-request' | 'both' | 'edited'; markdown?: string }>): string {
-  const wanted = view.runs.filter((run) => run.status === 'conflict').length;
+export function resolvedText(view: PageConflictView, choices: ChoiceInput[]): string {
+  const conflicting = view.runs.filter((run) => run.status === 'conflict');
+  const wanted = conflicting.length;
   if (choices.length !== wanted) {
     throw new BadRequest(`The page "${view.pageId}" has ${wanted} conflicting run${wanted === 1 ? '' : 's'} of blocks; ${choices.length} choice${choices.length === 1 ? ' was' : 's were'} sent in "blocks": send one per conflict, in order.`);
   }
   const checked: BlockChoice[] = choices.map((choice, index) => {
     if (choice.take === 'edited') {
-      if (choice.markdown === undefined) throw new BadRequest(`blocks[${index}] is "edited" without its "markdown": send the blocks' text to keep.`);
+      if (choice.markdown !== undefined && choice.document !== undefined) throw new BadRequest(`blocks[${index}] is "edited" with both "markdown" and "document": send one of them.`);
+      if (choice.document !== undefined) return { take: 'edited', markdown: editedMarkdown(view, conflicting[index]!, choice.document, index) };
+      if (choice.markdown === undefined) throw new BadRequest(`blocks[${index}] is "edited" without its "markdown" or "document": send the blocks to keep.`);
       return { take: 'edited', markdown: choice.markdown };
     }
-    if (choice.markdown !== undefined) throw new BadRequest(`blocks[${index}] takes "${choice.take}": "markdown" goes only with "edited".`);
+    if (choice.markdown !== undefined || choice.document !== undefined) throw new BadRequest(`blocks[${index}] takes "${choice.take}": "markdown" and "document" go only with "edited".`);
     return { take: choice.take };
   });
   return applyBlockChoices(view.runs, checked);
@@ -122,7 +144,7 @@ export async function previewPageResolution(
   spaceId: string,
   changeRequestId: string,
   pageId: string,
-  body: { blocks: Array<{ take: 'space' | 'change-request' | 'both' | 'edited'; markdown?: string }>; revisions?: { space: string; changeRequest: string } },
+  body: { blocks: ChoiceInput[]; revisions?: { space: string; changeRequest: string } },
 ): Promise<{ markdown: string; document: Document }> {
   const view = await getPageConflict(ctx, spaceId, changeRequestId, pageId);
   assertSameRevisions(view, body.revisions);

@@ -1,3 +1,4 @@
+import { DocumentInput } from '../page-edits/schemas.ts';
 import { Type, type Static } from 'typebox';
 import { StringEnum, Timestamp } from '../../http/schemas.ts';
 
@@ -55,9 +56,10 @@ export type RestoreRevisionBody = Static<typeof RestoreRevisionBody>;
 export const BlockChoiceSchema = Type.Object(
   {
     take: StringEnum(['space', 'change-request', 'both', 'edited'] as const, {
-      description: 'For one conflicting run of blocks: the space\'s blocks, the change request\'s, both (the change request\'s first), or the `markdown` given.',
+      description: 'For one conflicting run of blocks: the space\'s blocks, the change request\'s, both (the change request\'s first), or the `markdown` or `document` given (a document, as the editor gives it, is written as Markdown by the page writer over the change request\'s side of the run).',
     }),
-    markdown: Type.Optional(Type.String({ maxLength: 200_000, description: 'With "edited": the run\'s blocks as Markdown (empty: none).' })),
+    markdown: Type.Optional(Type.String({ maxLength: 200_000, description: 'With "edited": the run\'s blocks as Markdown (empty: none). Send this or `document`.' })),
+    document: Type.Optional(DocumentInput),
   },
   { additionalProperties: false },
 );

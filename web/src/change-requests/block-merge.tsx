@@ -1,7 +1,8 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { useQuery } from '../api/cache.ts';
 import { ErrorNote } from '../app/error-note.tsx';
 import { historyApi, type BlockChoice, type PageConflict, type RunSide } from '../history/api.ts';
+import { BlockEditor } from './block-editor.tsx';
 import { RenderedBlocks } from './rendered-diff.tsx';
 
 type Run = PageConflict['runs'][number];
@@ -84,7 +85,12 @@ function ConflictRun(props: { run: Run; number: number; title: string; pageId: s
       {props.run[which].markdown === '' ? <p class="empty">No blocks here.</p> : <RenderedBlocks document={props.run[which].document} label={`${props.title}, ${label}, ${heading.toLowerCase()}`} place={props.place} />}
     </section>
   );
-  const choose = (take: BlockChoice['take']) => props.onChoose(take === 'edited' ? { take, markdown: props.choice.markdown ?? props.run.changeRequest.markdown } : { take });
+  // "Edit" opens the page editor on my side of the run; "Markdown" is the text instead. Each starts from my side.
+  const mine = props.run.changeRequest;
+  const choose = (take: BlockChoice['take']) =>
+    props.onChoose(take === 'edited' ? (props.choice.take === 'edited' ? props.choice : { take, document: mine.document }) : { take });
+  const asMarkdown = props.choice.take === 'edited' && props.choice.document === undefined;
+  const editRadio = useRef<HTMLInputElement>(null);
   return (
     <section class="block-run conflicting" aria-labelledby={`${name}-title`} data-conflict={props.number}>
       <h4 id={`${name}-title`}>{label}: both changed these blocks</h4>
@@ -98,13 +104,29 @@ function ConflictRun(props: { run: Run; number: number; title: string; pageId: s
         <label><input type="radio" name={name} value="space" checked={props.choice.take === 'space'} onChange={() => choose('space')} /> Keep the space's</label>{' '}
         <label><input type="radio" name={name} value="change-request" checked={props.choice.take === 'change-request'} onChange={() => choose('change-request')} /> Keep mine</label>{' '}
         <label><input type="radio" name={name} value="both" checked={props.choice.take === 'both'} onChange={() => choose('both')} /> Keep both (mine first)</label>{' '}
-        <label><input type="radio" name={name} value="edited" checked={props.choice.take === 'edited'} onChange={() => choose('edited')} /> Edit</label>
+        <label><input ref={editRadio} type="radio" name={name} value="edited" checked={props.choice.take === 'edited'} onChange={() => choose('edited')} /> Edit</label>
       </fieldset>
       {props.choice.take === 'edited' && (
-        <label class="block-edit">
-          The blocks' text (Markdown)
-          <textarea value={props.choice.markdown ?? ''} onInput={(event) => props.onChoose({ take: 'edited', markdown: event.currentTarget.value })} />
-        </label>
+        <div class="block-edit">
+          <button type="button" class="button" aria-pressed={asMarkdown} onClick={() => props.onChoose(asMarkdown ? { take: 'edited', document: mine.document } : { take: 'edited', markdown: mine.markdown })}>
+            {asMarkdown ? 'Edit in the editor (starts again from mine)' : 'Edit as Markdown (starts again from mine)'}
+          </button>
+          {asMarkdown ? (
+            <label>
+              The blocks' text (Markdown)
+              <textarea value={props.choice.markdown ?? ''} onInput={(event) => props.onChoose({ take: 'edited', markdown: event.currentTarget.value })} />
+            </label>
+          ) : (
+            <BlockEditor
+              key="editor"
+              document={mine.document}
+              label={`${props.title}, ${label}: the blocks to keep (Escape leaves the editor)`}
+              place={props.place}
+              onChange={(document) => props.onChoose({ take: 'edited', document })}
+              onLeave={() => editRadio.current?.focus()}
+            />
+          )}
+        </div>
       )}
     </section>
   );

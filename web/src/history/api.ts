@@ -41,6 +41,8 @@ export interface Resolution {
 export interface BlockChoice {
   take: 'space' | 'change-request' | 'both' | 'edited';
   markdown?: string;
+  /** With "edited": the blocks as the editor's document (the server writes the Markdown); else `markdown`. */
+  document?: Document;
 }
 
 /** One side of a run of blocks: its Markdown and the document it reads as. */
