@@ -82,6 +82,31 @@ for (const dialect of dialects) {
       assertError(await editor().api.get(`${url}/conflicts/page/${pageId}`), 409);
     });
 
+    it('takes an edited run as a document, written by the page writer, and refuses a malformed one', async () => {
+      const { pageId, url } = await conflicting();
+      const read = (await editor().api.get(`${url}/conflicts/page/${pageId}`)).body;
+      // The change request's side of the first conflict, as each side is given, with one word made bold.
+      const mine = read.runs.find((run: { conflict?: number }) => run.conflict === 0).changeRequest.document;
+      const edited = structuredClone(mine);
+      edited.nodes[0].nodes = [
+        { object: 'text', leaves: [{ object: 'leaf', text: 'First, ', marks: [] }, { object: 'leaf', text: 'edited', marks: [{ object: 'mark', type: 'bold', data: {} }] }, { object: 'leaf', text: '.', marks: [] }] },
+      ];
+      const blocks = [{ take: 'edited', document: edited }, { take: 'space' }];
+      const preview = await editor().api.post(`${url}/conflicts/page/${pageId}/preview`, { blocks });
+      assert.equal(preview.status, 200, JSON.stringify(preview.body));
+      assert.equal(preview.body.markdown, ['Intro.', 'First, **edited**.', 'Second, mine only.', 'Third, the space’s.', 'Fourth, the space only.'].join('\n\n'));
+
+      assertError(await editor().api.post(`${url}/resolve`, { resolutions: [{ pageId, take: 'blocks', blocks: [{ take: 'edited', document: { object: 'document', data: {}, nodes: [{ object: 'block', type: 'no-such-block', nodes: [] }] } }, { take: 'space' }] }] }), 400, 'blocks[0].document');
+      assertError(await editor().api.post(`${url}/resolve`, { resolutions: [{ pageId, take: 'blocks', blocks: [{ take: 'edited', document: edited, markdown: 'x' }, { take: 'space' }] }] }), 400, 'both');
+      assertError(await editor().api.post(`${url}/resolve`, { resolutions: [{ pageId, take: 'blocks', blocks: [{ take: 'space', document: edited }, { take: 'space' }] }] }), 400, 'only with "edited"');
+      assert.equal((await editor().api.get(url)).body.revision, read.revisions.changeRequest, 'nothing written by a refusal');
+
+      const resolved = await editor().api.post(`${url}/resolve`, { resolutions: [{ pageId, take: 'blocks', blocks }], revisions: read.revisions });
+      assert.equal(resolved.status, 200, JSON.stringify(resolved.body));
+      const page = (await editor().api.get(`${url}/content/page/${pageId}?format=markdown`)).body;
+      assert.match(page.markdown, /First, \*\*edited\*\*\.\n\nSecond, mine only\.\n\nThird, the space’s\./);
+    });
+
     it('says what it cannot align', async () => {
       const { spaceId, pageId, url } = await conflicting();
       assertError(await editor().api.get(`${url}/conflicts/page/missing`), 400, 'not in both');
