@@ -11,7 +11,7 @@ import { refuseControlCharacters } from './http/text-rules.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerPolicyGuard } from './http/policy-guard.ts';
 import { healthRoutes } from './http/health.ts';
-import { validatorCompiler } from './http/validation.ts';
+import { serializerCompiler, validatorCompiler } from './http/validation.ts';
 import { createServices, type ServiceOptions } from './services.ts';
 import { AccessWrites, accessTransactions, watchExternalWrites } from './db/memo.ts';
 import { organizationRoutes } from './modules/orgs/routes.ts';
@@ -113,6 +113,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('preValidation', refuseControlCharacters);
 
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
 
   // Writes to the tables that decide access are seen as they are made, so access read from memory
   // (src/db/memo.ts) is forgotten at once.
