@@ -1,7 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
-import WebSocket from 'ws';
 import * as Y from 'yjs';
+import { close, connect } from './live-client.ts';
 
 /**
  * A share of bench/live.ts's typing clients, run in a child process so that the clients' own work (50 Yjs
@@ -27,20 +26,6 @@ export interface ClientsResult {
 
 const now = () => performance.timeOrigin + performance.now();
 
-interface Client {
-  doc: Y.Doc;
-  provider: HocuspocusProvider;
-  socket: HocuspocusProviderWebsocket;
-}
-
-function connect(url: string, name: string, token: string): Promise<Client> {
-  const doc = new Y.Doc();
-  const socket = new HocuspocusProviderWebsocket({ url, WebSocketPolyfill: WebSocket });
-  return new Promise((resolve) => {
-    const provider = new HocuspocusProvider({ websocketProvider: socket, name, document: doc, token, onSynced: () => resolve({ doc, provider, socket }) });
-    provider.attach();
-  });
-}
 
 const port = { postMessage: (message: unknown) => process.send!(message), once: (event: 'message', listener: (message: unknown) => void) => process.once(event, listener) };
 
@@ -75,10 +60,7 @@ async function run(job: ClientsJob): Promise<void> {
   timers.forEach(clearInterval);
   await new Promise((resolve) => setTimeout(resolve, 1000));
   delay.disable();
-  for (const client of clients) {
-    client.provider.destroy();
-    client.socket.destroy();
-  }
+  clients.forEach(close);
   const result: ClientsResult = { samples, sent, loopP99: delay.percentile(99) / 1e6, loopMax: delay.max / 1e6 };
   port.postMessage({ type: 'done', result });
 }

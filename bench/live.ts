@@ -2,10 +2,9 @@ import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
-import WebSocket from 'ws';
 import * as Y from 'yjs';
 import type { ClientsJob, ClientsResult } from './live-clients.ts';
+import { close, connect } from './live-client.ts';
 import { api, header, ms, percentile, row, start, stop, type Api } from './lib.ts';
 
 /**
@@ -39,25 +38,7 @@ const METRICS_TOKEN = 'bench-metrics';
 
 const paragraph = (text: string) => ({ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] });
 
-interface Client {
-  doc: Y.Doc;
-  provider: HocuspocusProvider;
-  socket: HocuspocusProviderWebsocket;
-}
 
-function connect(url: string, name: string, token: string): Promise<Client> {
-  const doc = new Y.Doc();
-  const socket = new HocuspocusProviderWebsocket({ url, WebSocketPolyfill: WebSocket });
-  return new Promise((resolve) => {
-    const provider = new HocuspocusProvider({ websocketProvider: socket, name, document: doc, token, onSynced: () => resolve({ doc, provider, socket }) });
-    provider.attach();
-  });
-}
-
-function close(client: Client): void {
-  client.provider.destroy();
-  client.socket.destroy();
-}
 
 async function metric(base: string, name: string): Promise<number> {
   const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
