@@ -7,10 +7,10 @@ import { setMarkdownMemo } from '../../src/content/markdown/memo.ts';
 import { findRevision } from '../../src/content/revisions.ts';
 import { loadTree } from '../../src/content/tree.ts';
 import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
-import { createSpace, currentRevision } from '../helpers/content-factory.ts';
+import { currentRevision } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { gitbookFixtureRepo } from '../git/fixture-repo.ts';
-import { buildZip, dataUrl } from '../imports/helpers.ts';
+import { documentPages, importZipSpace } from '../helpers/zip-pages.ts';
 import { benchPage, edit, markdownFiles, random } from '../content/markdown-edits.ts';
 
 /**
@@ -24,14 +24,7 @@ import { benchPage, edit, markdownFiles, random } from '../content/markdown-edit
 const FIXTURES = resolve(import.meta.dirname, '..', 'fixtures', 'gitbook');
 const CORPUS = resolve(import.meta.dirname, '..', 'content', 'corpus');
 
-interface Page {
-  id: string;
-  title: string;
-  type: string;
-  pages?: Page[];
-}
 
-const flatten = (pages: Page[]): Page[] => pages.flatMap((page) => [page, ...flatten(page.pages ?? [])]);
 
 const palette: unknown[] = markdownFiles(FIXTURES).flatMap((file) => parseMarkdown(readFileSync(file, 'utf8')).document.nodes);
 
@@ -50,18 +43,8 @@ for (const dialect of dialects) {
       return t.close();
     });
 
-    async function importZip(files: Record<string, string | Buffer>): Promise<string> {
-      const spaceId = await createSpace(t.ctx, world.organizationId);
-      const zip = buildZip(Object.entries(files).map(([name, data]) => ({ name, data })));
-      const reply = await admin().post(`/v1/spaces/${spaceId}/content/import`, { source: 'zip', url: dataUrl('application/zip', zip) });
-      assert.equal(reply.status, 201, JSON.stringify(reply.body));
-      return spaceId;
-    }
-
-    async function documents(spaceId: string): Promise<Page[]> {
-      const tree = (await admin().get(`/v1/spaces/${spaceId}/content/pages`)).body.pages as Page[];
-      return flatten(tree).filter((page) => page.type === 'document');
-    }
+    const importZip = (files: Record<string, string | Buffer>) => importZipSpace(t.ctx, world.organizationId, admin(), files);
+    const documents = (spaceId: string) => documentPages(admin(), spaceId);
 
     /** One random edit saved into a page, with the memos on or off; answers the status and the Markdown. */
     async function save(spaceId: string, pageId: string, seed: number, memo: boolean): Promise<{ status: number; markdown: string }> {

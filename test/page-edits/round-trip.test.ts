@@ -3,17 +3,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
-import { createSpace, currentRevision } from '../helpers/content-factory.ts';
+import { currentRevision } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { gitbookFixtureRepo } from '../git/fixture-repo.ts';
-import { buildZip, dataUrl } from '../imports/helpers.ts';
+import { documentPages, importZipSpace } from '../helpers/zip-pages.ts';
 
-interface Page {
-  id: string;
-  title: string;
-  type: string;
-  pages?: Page[];
-}
 
 /**
  * Opening and saving a page changes nothing: for every page of the committed GitBook fixtures (imported as
@@ -25,9 +19,6 @@ const FIXTURES = resolve(import.meta.dirname, '..', 'fixtures', 'gitbook');
 const CORPUS = resolve(import.meta.dirname, '..', 'content', 'corpus');
 const markdownFiles = (folder: string) => readdirSync(folder).filter((name) => name.endsWith('.md')).sort();
 
-function flatten(pages: Page[]): Page[] {
-  return pages.flatMap((page) => [page, ...flatten(page.pages ?? [])]);
-}
 
 for (const dialect of dialects) {
   describe(`page edits keep Markdown [${dialect}]`, () => {
@@ -35,18 +26,8 @@ for (const dialect of dialects) {
     let world: World;
     const admin = () => world.admin.api;
 
-    async function importZip(files: Record<string, string | Buffer>): Promise<string> {
-      const spaceId = await createSpace(t.ctx, world.organizationId);
-      const zip = buildZip(Object.entries(files).map(([name, data]) => ({ name, data })));
-      const reply = await admin().post(`/v1/spaces/${spaceId}/content/import`, { source: 'zip', url: dataUrl('application/zip', zip) });
-      assert.equal(reply.status, 201, JSON.stringify(reply.body));
-      return spaceId;
-    }
-
-    async function documents(spaceId: string): Promise<Page[]> {
-      const tree = (await admin().get(`/v1/spaces/${spaceId}/content/pages`)).body.pages as Page[];
-      return flatten(tree).filter((page) => page.type === 'document');
-    }
+    const importZip = (files: Record<string, string | Buffer>) => importZipSpace(t.ctx, world.organizationId, admin(), files);
+    const documents = (spaceId: string) => documentPages(admin(), spaceId);
 
     /** Reads each page as a document, PATCHes it back as it came, and compares the Markdown. */
     async function openAndSaveEach(spaceId: string, expected: number): Promise<void> {
