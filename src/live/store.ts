@@ -54,9 +54,39 @@ export async function createLive(ctx: Context, name: LiveName, state: Uint8Array
   return stored;
 }
 
-/** Stores one update a client sent (before it is applied and acknowledged). */
-export async function appendUpdate(ctx: Context, name: LiveName, update: Uint8Array, userId: string): Promise<void> {
-  await ctx.db.insertInto('live_updates').values({ id: ctx.ids.next(), document: name.key, update: toBase64(update), user_id: userId, created_at: nowIso(ctx) }).execute();
+/** An update a client sent, to be stored before it is applied and acknowledged. */
+export interface UpdateToStore {
+  name: LiveName;
+  update: Uint8Array;
+  userId: string;
+}
+
+/**
+ * Rows per insert statement: a batch is cut greedily into these sizes, so the statements' SQL texts are few
+ * (SQLite's prepared statements are cached by text) and none nears a database's limit of parameters.
+ */
+const CHUNKS = [128, 32, 8, 1];
+
+/**
+ * Stores updates clients sent (before they are applied and acknowledged), in their order: all of them or,
+ * on an error, none (one transaction when more than one statement is needed; one statement is atomic).
+ */
+export async function appendUpdates(ctx: Context, updates: UpdateToStore[]): Promise<void> {
+  const now = nowIso(ctx);
+  const rows = updates.map(({ name, update, userId }) => ({ id: ctx.ids.next(), document: name.key, update: toBase64(update), user_id: userId, created_at: now }));
+  const statements: (typeof rows)[] = [];
+  for (let at = 0; at < rows.length; ) {
+    const size = CHUNKS.find((chunk) => chunk <= rows.length - at)!;
+    statements.push(rows.slice(at, at + size));
+    at += size;
+  }
+  if (statements.length === 1) {
+    await ctx.db.insertInto('live_updates').values(statements[0]).execute();
+    return;
+  }
+  await inTransaction(ctx, async (tx) => {
+    for (const values of statements) await tx.db.insertInto('live_updates').values(values).execute();
+  });
 }
 
 /**
