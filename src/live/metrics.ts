@@ -12,7 +12,7 @@ export class LiveMetrics {
   readonly rechecks: Counter;
   private readonly sizes = new Map<string, number>();
 
-  constructor(registry: Registry, server: () => Hocuspocus) {
+  constructor(registry: Registry, server: () => Hocuspocus, appends: { batches: number }) {
     const registers = [registry];
     new Gauge({ name: 'quire_live_documents', help: 'Live documents open in this process', registers, collect() { this.set(server().getDocumentsCount()); } });
     new Gauge({ name: 'quire_live_connections', help: 'Live connections (one per person and document) in this process', registers, collect() { this.set(server().getConnectionsCount()); } });
@@ -21,6 +21,7 @@ export class LiveMetrics {
     this.messages = new Counter({ name: 'quire_live_messages_total', help: 'Messages received on live connections (sync, awareness)', registers });
     const metrics = this;
     new Counter({ name: 'quire_live_messages_sent_total', help: 'Messages sent on live connections (updates, awareness, acknowledgements), one per recipient', registers, collect() { this.reset(); this.inc(metrics.sent); } });
+    new Counter({ name: 'quire_live_update_batches_total', help: 'Batches the updates of live connections were stored in (one insert or transaction each; an update is acknowledged after its batch commits)', registers, collect() { this.reset(); this.inc(appends.batches); } });
     this.updates = new Counter({ name: 'quire_live_updates_total', help: 'Document updates received from writers and stored', registers });
     this.refused = new Counter({ name: 'quire_live_refused_total', help: 'Live connections closed by a limit, by reason', labelNames: ['reason'], registers });
     this.rechecks = new Counter({ name: 'quire_live_access_rechecks_total', help: 'Re-checks of every live connection\'s session or token and access (periodic, or on a notice of an access change)', registers });

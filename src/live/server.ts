@@ -1,7 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Hocuspocus, type Document, type Extension } from '@hocuspocus/server';
-import { Redis } from '@hocuspocus/extension-redis';
 import { WebSocketServer } from 'ws';
 import * as Y from 'yjs';
 import type { Actor, AppServices } from '../context.ts';
@@ -14,7 +13,9 @@ import { takeOverFanOut, WriteCoalescer } from './fanout.ts';
 import { parseLiveName, presenceName, type LiveName, type PresenceName } from './names.ts';
 import { onAccessChanged } from '../db/memo.ts';
 import { hashToken } from '../secrets.ts';
-import { appendUpdate, createLive, loadLive } from './store.ts';
+import { createLive, loadLive } from './store.ts';
+import { UpdateBatcher } from './appends.ts';
+import { TurnRedis } from './redis.ts';
 import { initialPage, writeLive } from './writer.ts';
 
 /** The path of the live WebSocket on Quire's HTTP port. */
@@ -45,16 +46,17 @@ const SYNC_UPDATE = 2;
  * awareness, several documents per socket). Each document is a page of a change request; each connection
  * to it is authenticated and authorized through the access layer (src/live/access.ts), re-checked every
  * QUIRE_LIVE_RECHECK_SECONDS (a revoked session, token or grant closes it). Every update a writer sends is
- * stored before it is applied and acknowledged; after QUIRE_LIVE_IDLE_MS without typing (at most
+ * stored before it is applied and acknowledged (the updates of one event-loop turn in one batch: appends.ts); after QUIRE_LIVE_IDLE_MS without typing (at most
  * QUIRE_LIVE_MAX_WAIT_MS) the page is written to the change request as a revision (src/live/writer.ts).
- * With QUIRE_REDIS_URL, Hocuspocus's Redis extension relays updates and presence between processes and
- * lets one process at a time write a document.
+ * With QUIRE_REDIS_URL, Hocuspocus's Redis extension relays updates and presence between processes (once
+ * per document and turn: redis.ts) and lets one process at a time write a document.
  */
 export class LiveServer {
   readonly hocuspocus: Hocuspocus;
   readonly metrics: LiveMetrics;
   private readonly sockets = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
   private readonly writes = new WriteCoalescer();
+  private readonly appends: UpdateBatcher;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly writing = new Set<string>();
   /** Documents whose store was asked for while they were being written: written once more after. */
@@ -80,15 +82,16 @@ export class LiveServer {
     if (config.redisUrl) {
       const url = new URL(config.redisUrl);
       extensions.push(
-        new Redis({
+        new TurnRedis({
           host: url.hostname,
           port: Number(url.port || 6379),
           prefix: 'quire-live',
           options: { ...(url.password ? { password: decodeURIComponent(url.password) } : {}), ...(url.username ? { username: decodeURIComponent(url.username) } : {}), db: Number(url.pathname.slice(1) || 0) },
-        }),
+        }, (error) => this.log.warn({ err: error }, 'live: a publish to Redis failed')),
       );
     }
-    this.metrics = new LiveMetrics(registry, () => this.hocuspocus);
+    this.appends = new UpdateBatcher(services);
+    this.metrics = new LiveMetrics(registry, () => this.hocuspocus, this.appends);
     extensions.push(this.extension());
     this.hocuspocus = new Hocuspocus({
       quiet: true,
@@ -203,7 +206,7 @@ export class LiveServer {
           this.metrics.refused.inc({ reason: 'document-size' });
           throw new LiveRefusal(4413, `document too large: at most ${config.live.maxDocumentBytes} bytes; split the page`);
         }
-        await appendUpdate(createContext(services, live.actor), live.name, payload, live.actor.userId);
+        await this.appends.append({ name: live.name, update: payload, userId: live.actor.userId });
         this.metrics.setSize(documentName, size);
         this.metrics.updates.inc();
         this.lastEditors.set(documentName, live.actor);
