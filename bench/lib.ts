@@ -1,10 +1,10 @@
 /** What the benchmarks share: starting and stopping servers, calling the API, statistics, the table. */
 import { spawn, type ChildProcess } from 'node:child_process';
 
-export function start(command: string, args: string[], env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
+export function start(command: string, args: string[], env: Record<string, string>, readyUrl: string, timeoutMs = 60_000): Promise<ChildProcess> {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   return new Promise((resolve, reject) => {
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + timeoutMs;
     const poll = async () => {
       if (await fetch(readyUrl).then((r) => r.status < 500, () => false)) return resolve(child);
       if (Date.now() > deadline || child.exitCode !== null) return reject(new Error(`${command} did not start`));

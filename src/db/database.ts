@@ -16,6 +16,7 @@ export interface Database {
   /**
    * SQLite files only: a number that changes when another connection (another process: the CLI) has
    * committed a change since the last call (PRAGMA data_version). Memory that mirrors rows checks it.
+   * Read once per turn of the event loop, and again after any write by this process (`fileVersion`).
    */
   dataVersion?: () => number;
   close(): Promise<void>;
@@ -42,8 +43,40 @@ function withStatementCache(sqlite: SQLite.Database, size = 500): SqliteDatabase
         if (cache.size >= size) cache.delete(cache.keys().next().value!);
       }
       cache.set(text, statement);
+      // Kysely runs the statement right after preparing it, synchronously: a write (or a commit) from
+      // any connection of this process makes the next file-version check read the file again.
+      if (!statement.reader) sqliteWrites++;
       return statement;
     },
+  };
+}
+
+/** Statements that may write, run by any SQLite connection of this process (see `fileVersion`). */
+let sqliteWrites = 0;
+
+/**
+ * A SQLite file's `data_version` (it changes when another connection commits), read at most once per turn
+ * of the event loop: it takes the file's shared lock, a few microseconds, and was the largest single cost
+ * of a read answered from memory (src/db/memo.ts), whose every request asked it. So a commit by another
+ * process is seen from the next turn on, not by requests parsed in the same turn; a write by any connection
+ * of this process (tests, the backup) makes the next check read the file again at once.
+ */
+function fileVersion(read: () => number): () => number {
+  let value = 0;
+  let fresh = false;
+  let writes = -1;
+  const expire = () => {
+    fresh = false;
+  };
+  return () => {
+    if (fresh && writes === sqliteWrites) return value;
+    value = read();
+    writes = sqliteWrites;
+    if (!fresh) {
+      fresh = true;
+      setImmediate(expire);
+    }
+    return value;
   };
 }
 
@@ -138,7 +171,8 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     sqlite.pragma('synchronous = NORMAL');
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     const dataVersion = sqlite.prepare('pragma data_version').pluck();
-    return { db, dialect: 'sqlite', ...(file !== ':memory:' ? { dataVersion: () => (sqlite.open ? (dataVersion.get() as number) : 0) } : {}), close: () => db.destroy() };
+    const version = fileVersion(() => (sqlite.open ? (dataVersion.get() as number) : 0));
+    return { db, dialect: 'sqlite', ...(file !== ':memory:' ? { dataVersion: version } : {}), close: () => db.destroy() };
   }
   const pool = new pg.Pool({
     connectionString: url,

@@ -21,9 +21,11 @@ import { listenOnChannel, type ChannelListener } from './notifications.ts';
  *   memory on PostgreSQL; after each (re)connection everything is forgotten.
  *
  * - **SQLite files written by another process** (the CLI importing while Quire serves): SQLite's
- *   `data_version` of the file is compared on each lookup (`watchExternalWrites`, set up in `buildApp`).
+ *   `data_version` of the file is compared on each lookup (`watchExternalWrites`, set up in `buildApp`;
+ *   read from the file once per turn of the event loop, and after any write by this process).
  *
- * The bound on staleness, then: none within a process, nor for another process's commit to a SQLite file;
+ * The bound on staleness, then: none within a process; for another process's commit to a SQLite file, the
+ * rest of the event loop's turn in which it landed (the file's version is read once per turn: database.ts);
  * on PostgreSQL, the time a notification takes from the commit to another process (a network round trip,
  * normally well under a millisecond on one host). As an outer bound for anything else, an entry is never
  * used more than MEMO_SECONDS after it was read.
@@ -48,7 +50,7 @@ const externalVersions = new Set<() => number>();
 
 /**
  * Watches a SQLite file for commits by other processes (the CLI importing into a space while Quire
- * serves): each memo lookup compares its version, one call into SQLite of about a microsecond. Returns the
+ * serves): each memo lookup compares its version (read from SQLite at most once per turn of the loop). Returns the
  * function that stops watching (when the app closes).
  */
 export function watchExternalWrites(version: () => number): () => void {
