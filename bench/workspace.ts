@@ -53,7 +53,7 @@ export function workspaceFirstLoad(): { firstLoad: number; onDemand: Array<[stri
 }
 
 /** A page of `blocks` blocks of the kinds people write most: headings, paragraphs with marks, lists, code, hints. */
-function longPage(blocks: number): string {
+export function longPage(blocks: number): string {
   const parts: string[] = [];
   for (let n = 0; parts.length < blocks; n++) {
     const kind = n % 10;

@@ -13,7 +13,7 @@ import type { Document } from '../content/markdown/index.ts';
 /** The fragment TipTap's Collaboration extension binds (its default `field`). */
 export const FIELD = 'default';
 
-interface EditorJSON {
+export interface EditorJSON {
   type?: string;
   attrs?: Record<string, unknown>;
   content?: EditorJSON[];
@@ -53,11 +53,20 @@ export async function yDocFor(document: Document | undefined): Promise<Y.Doc> {
   return doc;
 }
 
-/** The page a Yjs document holds, as the API's document (`original` gives the members the editor does not model). */
-export async function documentOf(doc: Y.Doc, original?: Document): Promise<Document> {
-  const { mapping } = await editorModel();
-  const json = yXmlFragmentToProsemirrorJSON(doc.getXmlFragment(FIELD)) as EditorJSON;
-  return mapping.editorToDocument(json, original);
+/**
+ * The editor content a Yjs document holds at this moment, read synchronously (no await between the caller's
+ * look at the document and this read): `documentOfContent` makes it the API's document later.
+ */
+export function editorContentOf(doc: Y.Doc): EditorJSON {
+  return yXmlFragmentToProsemirrorJSON(doc.getXmlFragment(FIELD)) as EditorJSON;
+}
+
+/**
+ * Editor content as the API's document. No stored document is passed for the members the editor does not
+ * model: the only one the mapping carries over is `data`, empty in every document read from Markdown.
+ */
+export async function documentOfContent(content: EditorJSON): Promise<Document> {
+  return (await editorModel()).mapping.editorToDocument(content);
 }
 
 /** The editor content a document maps to, for comparisons. */

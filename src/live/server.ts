@@ -2,7 +2,6 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Hocuspocus, type Document, type Extension } from '@hocuspocus/server';
 import { WebSocketServer } from 'ws';
-import * as Y from 'yjs';
 import type { Actor, AppServices } from '../context.ts';
 import { createContext } from '../context.ts';
 import type { TokenAuthenticator } from '../http/auth.ts';
@@ -13,7 +12,7 @@ import { takeOverFanOut, WriteCoalescer } from './fanout.ts';
 import { parseLiveName, presenceName, type LiveName, type PresenceName } from './names.ts';
 import { onAccessChanged } from '../db/memo.ts';
 import { hashToken } from '../secrets.ts';
-import { createLive, loadLive } from './store.ts';
+import { applyInSteps, createLive, loadLive } from './store.ts';
 import { UpdateBatcher } from './appends.ts';
 import { TurnRedis } from './redis.ts';
 import { initialPage, writeLive } from './writer.ts';
@@ -184,7 +183,7 @@ export class LiveServer {
           const page = await initialPage(ctx, name);
           stored = await createLive(ctx, name, page.state, page.revision);
         }
-        Y.applyUpdate(document, stored.state);
+        await applyInSteps(document, stored.parts);
         this.metrics.setSize(name.key, stored.size);
         return document;
       },

@@ -14,8 +14,10 @@ export const toBase64 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer,
 export const fromBase64 = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'base64'));
 
 export interface StoredLive {
-  /** The document's state: the compacted state merged with every update stored since. */
-  state: Uint8Array;
+  /** The document's state: the compacted state merged with every update stored since (merged when asked). */
+  readonly state: Uint8Array;
+  /** The compacted state, then every update stored since, in order: applied one by one to a document they give `state`. */
+  parts: Uint8Array[];
   baseRevision: string;
   /** The user of the most recent stored update, if any is pending compaction. */
   lastEditor?: string;
@@ -29,8 +31,14 @@ export async function loadLive(ctx: Context, name: LiveName): Promise<StoredLive
   if (!row) return undefined;
   const updates = await ctx.db.selectFrom('live_updates').select(['update', 'user_id']).where('document', '=', name.key).orderBy('created_at').orderBy('id').execute();
   const parts = [fromBase64(row.state), ...updates.map((u) => fromBase64(u.update))];
+  let merged: Uint8Array | undefined;
   return {
-    state: await mergeInSteps(parts),
+    // Merging decodes and encodes every item: a caller that applies the parts to a document has no need of it.
+    get state() {
+      merged ??= parts.length === 1 ? parts[0] : Y.mergeUpdates(parts);
+      return merged;
+    },
+    parts,
     baseRevision: row.base_revision,
     ...(updates.length ? { lastEditor: updates[updates.length - 1].user_id } : {}),
     size: parts.reduce((n, part) => n + part.byteLength, 0),
@@ -98,19 +106,15 @@ const STEP = 500;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Y.mergeUpdates of `parts`, a step at a time (the same result: merging is associative). */
-async function mergeInSteps(parts: Uint8Array[]): Promise<Uint8Array> {
-  if (parts.length === 1) return parts[0];
-  let level = parts;
-  while (level.length > STEP) {
-    const merged: Uint8Array[] = [];
-    for (let at = 0; at < level.length; at += STEP) {
-      merged.push(Y.mergeUpdates(level.slice(at, at + STEP)));
-      await nextTurn();
-    }
-    level = merged;
+/**
+ * Applies `parts` to `doc` in order, a step at a time (the server opening a document, the writer catching up
+ * with what other processes stored): the same document as applying them at once.
+ */
+export async function applyInSteps(doc: Y.Doc, parts: Uint8Array[], origin?: unknown): Promise<void> {
+  for (let at = 0; at < parts.length; at++) {
+    Y.applyUpdate(doc, parts[at], origin);
+    if ((at + 1) % STEP === 0 && at + 1 < parts.length) await nextTurn();
   }
-  return Y.mergeUpdates(level);
 }
 
 interface StoredParts {

@@ -1,13 +1,12 @@
 import * as Y from 'yjs';
 import type { Actor, AppServices, Context } from '../context.ts';
 import { createContext } from '../context.ts';
-import type { Document } from '../content/markdown/index.ts';
 import { Conflict, NotFound } from '../errors.ts';
 import { getChangeRequestPage } from '../modules/change-request-content/service.ts';
 import { patchPageIn } from '../modules/page-edits/service.ts';
-import { documentOf, updateTowards, yDocFor } from './model.ts';
+import { documentOfContent, editorContentOf, updateTowards, yDocFor } from './model.ts';
 import type { LiveName } from './names.ts';
-import { compactLive, loadLive } from './store.ts';
+import { applyInSteps, compactLive, loadLive } from './store.ts';
 import { findRevision } from '../content/revisions.ts';
 import { loadTree } from '../content/tree.ts';
 
@@ -31,10 +30,15 @@ export async function initialPage(ctx: Context, name: LiveName): Promise<{ state
   return { state, revision: view.revision.id };
 }
 
-async function pageDocument(ctx: Context, name: LiveName): Promise<{ document: Document | undefined; revision: string }> {
+/**
+ * The change request's head revision, read as the caller (who must still be able to read the page). The
+ * page's body is not read: the editor's content becomes the page's document with nothing taken from the
+ * stored one (a document read from Markdown has empty `data`, the only member the mapping would carry
+ * over), and the page writer reads the stored Markdown itself.
+ */
+async function headRevision(ctx: Context, name: LiveName): Promise<string> {
   const view = await getChangeRequestPage(ctx, name.spaceId, name.changeRequestId, name.pageId, { format: 'document' });
-  const body = await view.body();
-  return { document: body && body.format === 'document' ? body.document : undefined, revision: view.revision.id };
+  return view.revision.id;
 }
 
 /** The hash of a page's body (its Markdown object) at a revision; undefined when the page or revision is not there. */
@@ -79,16 +83,17 @@ export async function writeLive(services: AppServices, name: LiveName, doc: Y.Do
   if (!stored) return { size: 0 };
   // Everything stored (other processes' updates too) and everything this process holds.
   // Origin null: the server's own changes are not a connection's, so they start no store of their own.
-  Y.applyUpdate(doc, stored.state, null);
+  await applyInSteps(doc, stored.parts, null);
+  // The document as it is now, read before any await (people go on typing into `doc` meanwhile): its
+  // state (to lay a merged page over later), its state vector (what the write covers) and its content.
   const at = Y.encodeStateAsUpdate(doc);
-  const snapshot = new Y.Doc();
-  Y.applyUpdate(snapshot, at);
+  const covered = Y.encodeStateVector(doc);
+  const content = editorContentOf(doc);
   const actor = await editorOf(services, stored.lastEditor, lastEditor);
   if (!actor) return { size: await compactLive(operator, name, null) };
   const ctx = createContext(services, actor);
-  const current = await pageDocument(ctx, name);
-  const document = await documentOf(snapshot, current.document);
-  snapshot.destroy();
+  const current = { revision: await headRevision(ctx, name) };
+  const document = await documentOfContent(content);
   const target = { spaceId: name.spaceId, changeRequestId: name.changeRequestId };
   let written;
   try {
@@ -111,5 +116,5 @@ export async function writeLive(services: AppServices, name: LiveName, doc: Y.Do
   const extra = merged ? await updateTowards(at, merged) : null;
   if (extra) Y.applyUpdate(doc, extra, null);
   // The state vector of what was written: a browser whose own edits it covers shows them as saved.
-  return { size: await compactLive(operator, name, extra, written.revision), written: Y.encodeStateVectorFromUpdate(at) };
+  return { size: await compactLive(operator, name, extra, written.revision), written: covered };
 }

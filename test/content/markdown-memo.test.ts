@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, it } from 'node:test';
-import { parseMarkdown, writePage } from '../../src/content/markdown/index.ts';
+import { parseMarkdown, renderMarkdown, writePage } from '../../src/content/markdown/index.ts';
+import type { RenderOptions } from '../../src/content/markdown/refs.ts';
 import { withoutMarkdownMemo } from '../../src/content/markdown/memo.ts';
 import { readPage } from '../../src/content/markdown/parse-pieces.ts';
 import { normalizeSource } from '../../src/content/markdown/parse.ts';
@@ -59,6 +60,21 @@ describe('the remembering Markdown reader and writer', () => {
       }
     });
   }
+
+  it("writes the same bytes as the plain path when the writer's hooks answer differently from page to page", () => {
+    // The same blocks written for pages whose links, files and includes are named differently: a block is
+    // found again only where every hook it asked answers as before.
+    const document = parseMarkdown(allTogether).document;
+    const hooked = (variant: number): RenderOptions => {
+      const answer = (kind: string) => (value: unknown) => (variant === 0 ? undefined : `${kind}-${variant}-${JSON.stringify(value).length % (variant + 1)}`);
+      return { refUrl: answer('ref'), fileUrl: answer('file'), refTitle: answer('title'), openApiSource: answer('spec'), reusableContentUrl: answer('include') };
+    };
+    for (const variant of [1, 2, 1, 0, 3, 2]) {
+      const options = hooked(variant);
+      assert.equal(renderMarkdown(document, options), withoutMarkdownMemo(() => renderMarkdown(document, options)), `hooks of variant ${variant}: the bytes written differ`);
+      assert.equal(renderMarkdown(document, {}), withoutMarkdownMemo(() => renderMarkdown(document, {})), `no hooks after variant ${variant}: the bytes written differ`);
+    }
+  });
 
   it('reads a page piece by piece as micromark reads it whole, whatever lines are dropped in', () => {
     const next = random(26);

@@ -66,7 +66,7 @@ function renderExpandable(block: DocumentBlockExpandable, ctx: RenderContext): B
   return [html('<details>'), html(`<summary>${title}</summary>`), ...renderBlocks(body, ctx), html('</details>')];
 }
 
-function renderBlock(block: DocumentBlock, ctx: RenderContext): BlockContent[] {
+export function renderBlock(block: DocumentBlock, ctx: RenderContext): BlockContent[] {
   switch (block.type) {
     case 'paragraph':
       return renderParagraph(block, ctx);

@@ -22,6 +22,16 @@ interface Written {
 
 const written = new BoundedMemo<Written>(WRITTEN_BUDGET);
 
+/** The JSON of frozen nodes (those the memos hand out, shared from page to page): they cannot change. */
+const frozenJSON = new WeakMap<object, string>();
+
+function jsonOf(node: object): string {
+  if (!Object.isFrozen(node)) return JSON.stringify(node);
+  let json = frozenJSON.get(node);
+  if (json === undefined) frozenJSON.set(node, (json = JSON.stringify(node)));
+  return json;
+}
+
 /** What mdast-util-phrasing 4 counts as phrasing: a root holding one is written as phrasing. */
 const PHRASING = new Set(['break', 'delete', 'emphasis', 'footnote', 'footnoteReference', 'image', 'imageReference', 'inlineCode', 'inlineMath', 'link', 'linkReference', 'mdxJsxTextElement', 'mdxTextExpression', 'strong', 'text', 'textDirective']);
 
@@ -43,7 +53,7 @@ export const rememberingRoot: Handle = (node: Root, _parent, state, info) => {
   const handle = state.handle;
   const remembering = ((child, childParent, childState, childInfo) => {
     if (childParent !== node) return handle(child, childParent, childState, childInfo);
-    const key = `${state.bulletLastUsed ?? ''}\u0000${state.stack.join(',')}\u0000${childInfo.now.column}:${childInfo.lineShift}\u0000${JSON.stringify(child)}`;
+    const key = `${state.bulletLastUsed ?? ''}\u0000${state.stack.join(',')}\u0000${childInfo.now.column}:${childInfo.lineShift}\u0000${jsonOf(child)}`;
     const known = written.get(key);
     if (known) {
       state.bulletLastUsed = known.bullet;

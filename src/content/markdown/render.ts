@@ -5,7 +5,8 @@
 import type { FootnoteDefinition, RootContent } from 'mdast';
 import { writeFrontmatter } from './frontmatter.ts';
 import { writeMarkdown } from './processors.ts';
-import { renderBlocks } from './render-blocks.ts';
+import { AskedHooks, rememberedBlocks } from './render-block-memo.ts';
+import { renderBlock, renderBlocks } from './render-blocks.ts';
 import type { RenderContext } from './render-inline.ts';
 import type { RenderOptions } from './refs.ts';
 import type { Document, DocumentFragment, Frontmatter, ParsedPage } from './types.ts';
@@ -27,14 +28,15 @@ function stringify(children: RootContent[]): string {
  */
 export function renderMarkdown(document: Document, options: RenderMarkdownOptions = {}): string {
   const notes: DocumentFragment[][] = [];
+  const hooks = new AskedHooks(options);
   const ctx: RenderContext = {
-    options,
+    options: hooks.options,
     note: (fragments) => String(notes.push(fragments)),
     inlineMarkdown: (nodes) => stringify([{ type: 'paragraph', children: nodes }]).trim(),
     blocksMarkdown: (blocks) => stringify(renderBlocks(blocks, ctx)).replace(/\n+$/, ''),
     codeMarkdown: (code) => stringify([code]).replace(/\n+$/, ''),
   };
-  const children: RootContent[] = renderBlocks(document.nodes, ctx);
+  const children: RootContent[] = rememberedBlocks(document.nodes, ctx, hooks, () => notes.length, renderBlock);
   // Annotations are footnotes: each note is written at the end of the page, in the order of the notes.
   for (let index = 0; index < notes.length; index++) {
     const body = notes[index].find((fragment) => fragment.fragment === 'annotation-body')?.nodes ?? [];
