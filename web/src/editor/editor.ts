@@ -6,6 +6,7 @@ import { PasteConversion } from './paste.ts';
 import { Place, type EditorPlace } from './place.ts';
 import { schemaExtensions } from './schema.ts';
 import { SlashMenu } from './slash-menu.ts';
+import { CaretBlock } from './caret-block.ts';
 import { FindInPage } from '../find/editor-find.ts';
 import './editor.css';
 import './blocks/table-typed.css';
@@ -28,6 +29,8 @@ export function createPageEditor(options: { element: HTMLElement; document: Docu
       ...(options.editable ? [SlashMenu, LinkPicker, PasteConversion] : []),
       // Ctrl/⌘-F (web/src/find/): matches drawn as decorations, the document untouched.
       FindInPage,
+      // The block being written in is kept out of editor.css's content-visibility (decision 0120).
+      CaretBlock,
     ],
     // Live (web/src/live/): the content is the shared document's, not the page as loaded.
     ...(options.live ? {} : { content: documentToEditor(options.document) }),

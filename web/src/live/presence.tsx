@@ -12,11 +12,31 @@ export function initials(name: string): string {
     .join('');
 }
 
-/** Re-renders the caller when the live document's people, connection or saving change. */
-export function useLive(live: LiveDocument | null): void {
+/**
+ * Re-renders the caller when what it shows of the live document changes: `shown` names it as text, read at each
+ * change. The live document tells of every edit, acknowledgement and caret move, several times a keystroke;
+ * a caller re-rendered only when its text differs does nothing while someone types (decision 0120).
+ */
+export function useLive(live: LiveDocument | null, shown: (live: LiveDocument) => string): void {
   const [, setTick] = useState(0);
-  useEffect(() => live?.subscribe(() => setTick((n) => n + 1)), [live]);
+  useEffect(() => {
+    if (!live) return;
+    let last = shown(live);
+    return live.subscribe(() => {
+      const now = shown(live);
+      if (now === last) return;
+      last = now;
+      setTick((n) => n + 1);
+    });
+  }, [live]);
 }
+
+/** What the save indicator reads of the live document (liveSaveStatus). */
+export const liveSaving = (live: LiveDocument): string => `${live.saved} ${live.readOnly} ${live.state}`;
+
+/** What Presence shows: the people, the connection, who is followed. */
+const livePresence = (live: LiveDocument): string =>
+  JSON.stringify([live.people(), live.state, live.refusal, live.readOnly, live.unsynced, live.following]);
 
 /** The saving status of a page open live: the saver's (settings) while it has work, else the body's. */
 export function liveSaveStatus(status: SaveStatus, live: LiveDocument | null): SaveStatus {
@@ -27,7 +47,7 @@ export function liveSaveStatus(status: SaveStatus, live: LiveDocument | null): S
 
 /** Who is in the page (avatars in their caret colour) and where the live connection stands. */
 export function Presence(props: { live: LiveDocument }) {
-  useLive(props.live);
+  useLive(props.live, livePresence);
   const live = props.live;
   useEffect(() => followCarets(live, document.body), [live]);
   const people: Person[] = live.people();

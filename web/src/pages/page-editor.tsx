@@ -14,7 +14,7 @@ import { useSession } from '../account/session.ts';
 import { liveExtensions } from '../live/collaboration.ts';
 import type { LiveDocument } from '../live/live-document.ts';
 import { openLivePage } from '../live/open.ts';
-import { liveSaveStatus, Presence, useLive } from '../live/presence.tsx';
+import { liveSaveStatus, liveSaving, Presence, useLive } from '../live/presence.tsx';
 // Uploads by paste, drop and the files panel (web/src/files/).
 import { UploadQueue } from '../files/upload-queue.ts';
 import { guardWindowDrops, placeUpload, UploadDrop, uploadInto } from '../files/upload-drop.ts';
@@ -41,7 +41,7 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
   const [status, setStatus] = useState<SaveStatus>({ state: 'saved' });
   const session = useSession();
   const [live, setLive] = useState<LiveDocument | null>(null);
-  useLive(live);
+  useLive(live, liveSaving);
   const [uploads, setUploads] = useState<UploadQueue | null>(null);
   const [filesArrived, setFilesArrived] = useState(0);
 
