@@ -22,7 +22,7 @@
  * `npm run bench -- workers` measures the worker pool's inline threshold (bench/workers.ts).
  * `npm run bench -- jobs` compares the job queue with graphile-worker 0.17 on PostgreSQL (bench/jobs.ts);
  * `npm run bench -- published` runs only the published reader's benchmark; `npm run bench -- links` only
- * the link analysis; `npm run bench -- git` only Git Sync's (bench/git.ts: import, re-import and export
+ * the link analysis; `npm run bench -- import` only the zip import (bench/import.ts); `npm run bench -- git` only Git Sync's (bench/git.ts: import, re-import and export
  * against git clone and a 50-page repository); `npm run bench -- organization` only the 100,000-page
  * organization (search p95 and memory, bench/organization.ts), which is not in the default run (seeding it
  * takes minutes).
@@ -123,6 +123,14 @@ async function main(): Promise<void> {
       await linkAnalysisTimes(linkSetup, linkPages, linkRuns);
       // The baseline server is not used here, but it keeps the process alive until it is stopped.
       await stop(hello);
+      return;
+    }
+    if (only === 'import') {
+      quire = await start(join(root, 'bin', 'quire'), ['serve'], env, `${base}/readyz`);
+      header();
+      console.log(await importZip(client, organization, zip, importRuns));
+      await stop(hello);
+      await stop(quire);
       return;
     }
     const { pageId, smallPage, largePage, indexSeconds } = await withContext(dataDir, async (ctx) => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { parseMarkdown } from '../content/markdown/index.ts';
 import { LruCache } from '../lru.ts';
 import { refuseNul } from '../http/text-rules.ts';
+import { PayloadTooLarge } from '../errors.ts';
 import { FrontmatterError } from '../content/markdown/frontmatter.ts';
 import { MarkdownLimitError } from '../content/markdown/limits.ts';
 import { runTask, runTaskInBatches, workerTask, type TaskErrorClass } from '../workers/pool.ts';
@@ -32,15 +33,25 @@ export interface NamedBody {
 
 /** Every image, file and link reference each body makes, as written, in order; the first body beyond the bounds throws. */
 export function markdownReferences(bodies: NamedBody[]): string[][] {
-  return bodies.map(({ markdown }) => {
+  return bodies.map(({ markdown, name }) => {
     const references: string[] = [];
     const note = (reference: string) => {
       references.push(reference);
       return undefined;
     };
-    parseMarkdown(markdown, { resolveFile: note, resolveLink: note });
+    try {
+      parseMarkdown(markdown, { resolveFile: note, resolveLink: note });
+    } catch (error) {
+      throw naming(error, name);
+    }
     return references;
   });
+}
+
+/** A page's refusal with the page's name in front, so that the refusal of one page of an archive says which: the same class, the same status. */
+function naming(error: unknown, name: string): unknown {
+  if (!(error instanceof MarkdownLimitError || error instanceof PayloadTooLarge)) return error;
+  return new (error.constructor as TaskErrorClass)(`"${name}": ${error.message}`);
 }
 
 const SOURCE_PAGE = workerTask(import.meta.url, 'markdownSourcePage', markdownSourcePage);

@@ -34,6 +34,16 @@ export const BATCH_SIZE = 256_000;
  */
 export const BATCH_ITEMS = 2_000;
 
+/**
+ * Inputs are cut into at least this many batches per thread when they are not too small to be worth it
+ * (MIN_BATCH_SIZE): with one batch a thread, the last thread to finish holds the others idle (1,000 pages of
+ * half a kilobyte made one batch of 256 KB and one of 200 KB on two threads); several smaller ones even out.
+ */
+export const BATCHES_PER_THREAD = 4;
+
+/** Batches are not cut below this size to spread them over the threads: below it, the hop costs more than the evening out. */
+export const MIN_BATCH_SIZE = 32_000;
+
 /** Longest one task may run on a worker before it is stopped (the thread is ended) and refused with a 400. */
 export const TASK_TIMEOUT_MS = 30_000;
 
@@ -158,6 +168,26 @@ export async function runTask<I, O>(task: WorkerTask<I, O>, input: I, options: R
   }
 }
 
+/**
+ * Cuts inputs, in order, into the batches runTaskInBatches sends: at most BATCH_SIZE and BATCH_ITEMS each,
+ * and no larger than an even share of BATCHES_PER_THREAD a thread (never below MIN_BATCH_SIZE).
+ */
+export function cutBatches<I>(items: I[], sizeOf: (item: I) => number): Array<{ items: I[]; size: number }> {
+  const sizes = items.map(sizeOf);
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  const target = Math.min(BATCH_SIZE, Math.max(MIN_BATCH_SIZE, Math.ceil(total / (threads * BATCHES_PER_THREAD))));
+  const batches: Array<{ items: I[]; size: number }> = [];
+  for (const [i, item] of items.entries()) {
+    const size = sizes[i];
+    const last = batches[batches.length - 1];
+    if (last && last.size + size <= target && last.items.length < BATCH_ITEMS) {
+      last.items.push(item);
+      last.size += size;
+    } else batches.push({ items: [item], size });
+  }
+  return batches;
+}
+
 export interface BatchOptions<I> extends Omit<RunTaskOptions, 'size' | 'what'> {
   /** The size of one input (characters or bytes). */
   sizeOf: (item: I) => number;
@@ -167,21 +197,14 @@ export interface BatchOptions<I> extends Omit<RunTaskOptions, 'size' | 'what'> {
 
 /**
  * Runs a task that maps an array of inputs to an array of outputs over many inputs: in batches of about
- * BATCH_SIZE (and at most BATCH_ITEMS inputs), each run as runTask runs one (so a small batch stays on the calling thread), as many at once
+ * BATCH_SIZE (and at most BATCH_ITEMS inputs; smaller, down to MIN_BATCH_SIZE, so that there are
+ * BATCHES_PER_THREAD a thread), each run as runTask runs one (so a small batch stays on the calling thread), as many at once
  * as the pool has threads. The outputs are in the order of the inputs. When a batch fails, no later batch
  * is started, and the error of the first failing batch is thrown, as if the inputs had been read one after
  * the other (so an archive of 500 pages that are all too long costs one refusal, not 500 hops).
  */
 export async function runTaskInBatches<I, O>(task: WorkerTask<I[], O[]>, items: I[], options: BatchOptions<I>): Promise<O[]> {
-  const batches: Array<{ items: I[]; size: number }> = [];
-  for (const item of items) {
-    const size = options.sizeOf(item);
-    const last = batches[batches.length - 1];
-    if (last && last.size + size <= BATCH_SIZE && last.items.length < BATCH_ITEMS) {
-      last.items.push(item);
-      last.size += size;
-    } else batches.push({ items: [item], size });
-  }
+  const batches = cutBatches(items, options.sizeOf);
   const outputs: O[][] = [];
   const errors: unknown[] = [];
   let failedAt = Infinity;

@@ -4,7 +4,7 @@ import { threadId } from 'node:worker_threads';
 import { MarkdownLimitError } from '../../src/content/markdown/limits.ts';
 import { BadRequest, Conflict } from '../../src/errors.ts';
 import { readMarkdownPage, readReferences } from '../../src/imports/conversions.ts';
-import { closeWorkerPool, INLINE_BELOW, runTask, runTaskInBatches, workerTask } from '../../src/workers/pool.ts';
+import { BATCH_SIZE, closeWorkerPool, configureWorkerPool, cutBatches, INLINE_BELOW, MIN_BATCH_SIZE, runTask, runTaskInBatches, workerTask } from '../../src/workers/pool.ts';
 import { echoAll, fail, spin, whereAmI } from '../fixtures/workers/tasks.ts';
 
 const TASKS = new URL('../fixtures/workers/tasks.ts', import.meta.url).href;
@@ -65,6 +65,19 @@ describe('worker pool', () => {
     const references = await readReferences([{ markdown: '[a](a.md) ' + 'x'.repeat(3_000), name: 'large.md' }, { markdown: '![i](img.png) [b](b.md)', name: 'small.md' }]);
     // A reference may be offered to the hooks more than once; the set is what counts.
     assert.deepEqual(references.map((list) => [...new Set(list)]), [['a.md'], ['img.png', 'b.md']]);
+  });
+
+  it('cuts many small inputs into batches that even out over the threads, in order, never below the least worth a hop', () => {
+    configureWorkerPool({ threads: 2 });
+    // 1,000 pages of 450 characters: two batches (256 KB and the rest) before; now eight of about 56 KB.
+    const pages = Array.from({ length: 1_000 }, (_, i) => String(i).padEnd(450, '.'));
+    const batches = cutBatches(pages, (page) => page.length);
+    assert.equal(batches.length, 8);
+    assert.deepEqual(batches.flatMap((batch) => batch.items), pages);
+    for (const batch of batches) assert.ok(batch.size <= Math.ceil(450_000 / 8) && batch.size === batch.items.length * 450);
+    // Few inputs are not cut below MIN_BATCH_SIZE; large ones stay within BATCH_SIZE.
+    assert.equal(cutBatches(Array.from({ length: 100 }, () => 'x'.repeat(450)), (page) => page.length).length, Math.ceil(45_000 / MIN_BATCH_SIZE));
+    assert.ok(cutBatches(Array.from({ length: 100 }, () => 'x'.repeat(100_000)), (page) => page.length).every((batch) => batch.size <= BATCH_SIZE));
   });
 
   it('gives a Markdown import the same answer on a worker as on the calling thread', async () => {
