@@ -1,6 +1,8 @@
 import * as Y from 'yjs';
 import { prosemirrorJSONToYXmlFragment, updateYFragment, yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import type { Document } from '../content/markdown/index.ts';
+import { modelVersionOf, type ModelSchema } from '../../web/src/live/model-version.ts';
+import { LiveRefusal } from './limits.ts';
 
 /**
  * The page as a Yjs document, in the editor's own model: the browser's editor (web/src/editor/) binds its
@@ -26,7 +28,7 @@ interface EditorMapping {
   editorToDocument(content: EditorJSON, original?: Document): Document;
 }
 
-interface PMSchema {
+interface PMSchema extends ModelSchema {
   nodeFromJSON(json: unknown): unknown;
 }
 
@@ -91,4 +93,19 @@ export async function updateTowards(at: Uint8Array, document: Document): Promise
   copy.destroy();
   // An update with no structs and an empty delete set is 2 bytes long (0 structs, 0 deletions).
   return update.length > 2 ? update : null;
+}
+
+/** The document model version this process shares pages in (web/src/live/model-version.ts). */
+export async function modelVersion(): Promise<string> {
+  return modelVersionOf((await editorModel()).schema);
+}
+
+/**
+ * Refuses a browser whose editor has another document model than this process (`sent`, the socket's
+ * `model` parameter): its editor would drop from the shared page every node its schema lacks. A client that
+ * sends none (a script, a Node client writing the fragment itself) is not checked.
+ */
+export async function checkModelVersion(sent: string | null): Promise<void> {
+  if (sent === null || sent === (await modelVersion())) return;
+  throw new LiveRefusal(4426, 'Quire was updated since this page was opened: reload the page to edit it live (what you typed is kept)');
 }

@@ -15,6 +15,8 @@ import { hashToken } from '../secrets.ts';
 import { applyInSteps, createLive, loadLive } from './store.ts';
 import { UpdateBatcher } from './appends.ts';
 import { TurnRedis } from './redis.ts';
+import { checkModelVersion } from './model.ts';
+import { MODEL_PARAMETER } from '../../web/src/live/model-version.ts';
 import { initialPage, writeLive } from './writer.ts';
 
 /** The path of the live WebSocket on Quire's HTTP port. */
@@ -159,9 +161,10 @@ export class LiveServer {
     const services = this.services;
     const config = services.config;
     return {
-      onAuthenticate: async ({ documentName, token, requestHeaders, context, connectionConfig }) => {
+      onAuthenticate: async ({ documentName, token, requestHeaders, requestParameters, context, connectionConfig }) => {
         try {
           const name = presenceName(documentName) ?? parseLiveName(documentName);
+          if (!presenceName(documentName)) await checkModelVersion(requestParameters.get(MODEL_PARAMETER));
           const credentials: LiveCredentials = { headers: requestHeaders, token: token ?? '', ip: (context as { ip?: string | null }).ip ?? null };
           const actor = await authenticateLive(services, this.tokens, credentials);
           const grant = await authorizeLive(services, actor, name);

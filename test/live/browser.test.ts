@@ -6,7 +6,7 @@ import { createSpace, editContent } from '../helpers/content-factory.ts';
 import { createWorld, type TestUser, type World } from '../helpers/factories.ts';
 import { needs } from '../helpers/system.ts';
 import { createSession } from '../../src/sessions/store.ts';
-import { CHROMIUM, freePort } from '../workspace/support.ts';
+import { assertAccessible, CHROMIUM, freePort } from '../workspace/support.ts';
 
 /**
  * Live co-editing in Chromium, under the workspace's Content-Security-Policy: two people type into the same
@@ -62,6 +62,8 @@ describe('live co-editing in a browser [sqlite]', { skip }, () => {
       const Native = window.WebSocket;
       window.WebSocket = class extends Native {
         constructor(url: string | URL, protocols?: string | string[]) {
+          // A tab opened before an upgrade: its sockets say another document model version from then on.
+          if ((window as unknown as { staleModel?: boolean }).staleModel) url = String(url).replace(/([?&]model=)[^&]*/, '$100000000');
           super(url, protocols);
           sockets.push(this);
         }
@@ -182,6 +184,24 @@ describe('live co-editing in a browser [sqlite]', { skip }, () => {
     for (const person of [alice, bob, reader]) await body(person).getByText('Added through the API.').waitFor({ timeout: 20_000 });
     await alice.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor({ timeout: 20_000 });
     assert.equal(await bodyText(alice), await bodyText(bob));
+    assert.deepEqual(problems, []);
+  });
+
+  it('says to reload a page whose socket meets another document model version (a rolling upgrade), and turns it read-only, keeping the text', async () => {
+    const page = await open(world.members.edit);
+    const shown = await bodyText(page);
+    const stored = await apiText();
+    // The server is upgraded under the open tab: the socket drops, and the tab reconnects with its old model.
+    await page.evaluate(() => {
+      (window as unknown as { staleModel: boolean }).staleModel = true;
+      (window as unknown as { cutSockets: () => void }).cutSockets();
+    });
+    await page.locator('[data-live-state="refused"]', { hasText: 'Live editing stopped: Quire was updated since this page was opened: reload the page' }).waitFor({ timeout: 20_000 });
+    assert.equal(await body(page).getAttribute('contenteditable'), 'false');
+    assert.equal(await bodyText(page), shown);
+    assert.equal(await apiText(), stored);
+    await assertAccessible(page, 'a live page refused for its model version');
+    await page.context().close();
     assert.deepEqual(problems, []);
   });
 });

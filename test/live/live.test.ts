@@ -6,6 +6,7 @@ import { createSpace, editContent } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import * as Y from 'yjs';
 import { liveClient, until, type LiveClient } from './clients.ts';
+import { modelVersion } from '../../src/live/model.ts';
 
 /**
  * Live co-editing in one process, on both databases: Node clients (the Hocuspocus provider on a Yjs
@@ -113,6 +114,21 @@ for (const dialect of dialects) {
       // The change request's presence channel is the change request's: refused to whoever may not read it.
       const peeker = connect(world.outsider.token, `${world.organizationId}/${spaceId}/${cr.id}`);
       await until('the outsider is refused the presence channel', () => peeker.denied.length > 0);
+    });
+
+    it('refuses a browser of another document model version (a rolling upgrade) before it gets the page, and admits one of this version', async () => {
+      const cr = await newChangeRequest();
+      // A tab opened before an upgrade: its editor's schema differs. Let in, it would drop what it cannot model.
+      const stale = liveClient({ url: `${url}?model=00000000`, name: cr.name, token: world.members.edit.token });
+      clients.push(stale);
+      await until('the stale browser is refused', () => stale.denied.length > 0);
+      assert.match(stale.denied[0], /^Quire was updated since this page was opened: reload the page/);
+      assert.deepEqual(stale.paragraphs(), [], 'the refused browser never receives the page');
+      const current = liveClient({ url: `${url}?model=${await modelVersion()}`, name: cr.name, token: world.members.edit.token });
+      clients.push(current);
+      await until('a browser of this version holds the page', () => current.paragraphs()[0] === 'First paragraph.');
+      current.type(0, 0, 'Current ');
+      await until('its edit is written', async () => (await markdown(cr.id)) === 'Current First paragraph.\n\nSecond paragraph.\n');
     });
 
     it('carries who is on which page on the change request\'s presence channel, which nobody can write to', async () => {

@@ -73,6 +73,10 @@ for (const dialect of dialects) {
       await third.getByLabel('Edit', { exact: true }).check();
       const editor = third.getByRole('textbox', { name: /Conflict 3: the blocks to keep/ });
       await editor.getByText('Save your work (mine)').waitFor();
+      // The box is as tall as the blocks it holds, as the sides above it are: not an empty page's height.
+      const boxHeight = (await third.locator('.block-editor').boundingBox())!.height;
+      const sideHeight = (await third.locator('.block-sides .diff-render').last().boundingBox())!.height;
+      assert.ok(boxHeight < sideHeight * 1.5, `the editor box is ${boxHeight} px tall for one paragraph; its side is ${sideHeight} px`);
       await third.getByRole('button', { name: 'Edit as Markdown (starts again from mine)' }).focus();
       await browser.keyboard.press('Tab');
       assert.equal(await editor.evaluate((element) => element === document.activeElement), true, 'Tab reaches the editor');

@@ -108,6 +108,57 @@ describe('the page tree and page properties [sqlite]', { skip }, () => {
     await context.close();
   });
 
+  it('moves, renames and deletes pages by keyboard alone (Alt+arrows, F2, Delete), as the API then has them', async () => {
+    const created = await h.world.admin.api.post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'By keyboard' });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const cr = created.body.id as string;
+    const pagesOf = async (): Promise<TreePage[]> => (await h.world.admin.api.get(`/v1/spaces/${spaceId}/change-requests/${cr}/content`)).body.pages;
+    const until = async (what: string, check: (pages: TreePage[]) => boolean) => {
+      for (let i = 0; i < 100 && !check(await pagesOf()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.ok(check(await pagesOf()), `${what}: ${JSON.stringify(await pagesOf())}`);
+    };
+    const { page, context } = await h.signedIn(h.world.admin);
+    await page.goto(`${h.base}/o/${org}/s/${spaceId}/cr/${cr}/p/${ids.Intro}`);
+    const start = titles(await pagesOf());
+    assert.deepEqual(start, ['Intro', 'Install', 'Deploy']);
+    await item(page, 'Deploy').focus();
+
+    await page.keyboard.press('Alt+ArrowUp');
+    await until('Alt+↑ moves Deploy above Install', (pages) => titles(pages).join() === 'Intro,Deploy,Install');
+    await item(page, 'Deploy').focus();
+    await page.keyboard.press('Alt+ArrowRight');
+    await until('Alt+→ puts Deploy under Intro', (pages) => titles(pages).join() === 'Intro,Install' && titles(pages[0].pages ?? []).join() === 'Deploy');
+    await page.locator('[role="treeitem"][aria-level="2"]', { hasText: 'Deploy' }).waitFor();
+    await item(page, 'Deploy').focus();
+    await page.keyboard.press('Alt+ArrowLeft');
+    await until('Alt+← takes Deploy out, after Intro', (pages) => titles(pages).join() === 'Intro,Deploy,Install' && (pages[0].pages ?? []).length === 0);
+    await item(page, 'Deploy').focus();
+    await page.keyboard.press('Alt+ArrowDown');
+    await until('Alt+↓ moves Deploy below Install', (pages) => titles(pages).join() === 'Intro,Install,Deploy');
+
+    // This test answers the prompt and the confirmation itself (the harness accepts every dialog as it is).
+    page.removeAllListeners('dialog');
+    page.once('dialog', (dialog) => void dialog.accept('Deploying'));
+    await item(page, 'Deploy').focus();
+    await page.keyboard.press('F2');
+    await until('F2 renames the page', (pages) => titles(pages).join() === 'Intro,Install,Deploying');
+    await item(page, 'Deploying').waitFor();
+
+    page.once('dialog', (dialog) => void dialog.dismiss());
+    await item(page, 'Deploying').focus();
+    await page.keyboard.press('Delete');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(titles(await pagesOf()), ['Intro', 'Install', 'Deploying'], 'a dismissed Delete deletes nothing');
+    page.once('dialog', (dialog) => void dialog.accept());
+    await item(page, 'Deploying').focus();
+    await page.keyboard.press('Delete');
+    await until('Delete, confirmed, deletes the page', (pages) => titles(pages).join() === 'Intro,Install');
+    await item(page, 'Deploying').waitFor({ state: 'detached' });
+    assert.deepEqual(titles((await h.world.admin.api.get(`/v1/spaces/${spaceId}/content`)).body.pages), start, 'the space is untouched until a merge');
+    assert.deepEqual(h.problems, []);
+    await context.close();
+  });
+
   it('creates a group and link pages from the New… menu, sets an emoji from the tree, and drags a page into the group', async () => {
     const { page, context } = await h.signedIn(h.world.admin);
     await page.goto(`${h.base}/o/${org}/s/${spaceId}/cr/${changeRequestId}/p/${ids.Intro}`);

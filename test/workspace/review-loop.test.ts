@@ -108,12 +108,29 @@ for (const dialect of dialects) {
       await mine.getByText('Yes: install first, then sign in.').waitFor();
       await mine.getByRole('button', { name: 'Resolve', exact: true }).click();
       await mine.waitFor({ state: 'detached' });
-      const theirs = author.page.locator('.comment', { hasText: 'A screenshot of the installer would help.' });
+      const comments = `/v1/spaces/${spaceId}/change-requests/${changeRequestId}/comments`;
+      const screenshot = 'A screenshot of the installer would help.';
+      const theirs = author.page.locator('.comment', { hasText: screenshot });
+      // A reaction, pressed and counted, as the API then has it; pressed again, it is taken back.
+      await theirs.getByRole('button', { name: 'React with 👍', exact: true }).click();
+      await theirs.getByRole('button', { name: 'React with 👍 1', pressed: true }).waitFor();
+      const reactionsOf = async () => ((await world.admin.api.get(`${comments}?status=open&format=markdown`)).body.items as Array<{ body: { markdown: string }; reactions: Array<{ emoji: string; count: number }> }>).find((item) => item.body.markdown.includes(screenshot))!.reactions;
+      assert.deepEqual((await reactionsOf()).map(({ emoji, count }) => [emoji, count]), [['👍', 1]]);
+      await theirs.getByRole('button', { name: 'React with 👍 1', pressed: true }).click();
+      await theirs.getByRole('button', { name: 'React with 👍', exact: true, pressed: false }).waitFor();
+      assert.deepEqual(await reactionsOf(), []);
       await theirs.getByRole('button', { name: 'Resolve', exact: true }).click();
       await author.page.getByText('No open comments on this change request.').waitFor();
       await author.page.getByRole('button', { name: 'Resolved', pressed: false }).click();
       await author.page.locator('.comment-resolved', { hasText: 'Is the order of the steps right?' }).waitFor();
       await author.page.locator('.comment-resolved', { hasText: `resolved by ${adminName}` }).first().waitFor();
+      // Reopened, a thread is open again (for the API too); resolved again before the merge.
+      await author.page.locator('.comment-resolved', { hasText: screenshot }).getByRole('button', { name: 'Reopen' }).click();
+      await author.page.locator('.comment-resolved', { hasText: screenshot }).waitFor({ state: 'detached' });
+      assert.equal((await world.admin.api.get(`${comments}?status=open`)).body.items.length, 1);
+      await author.page.getByRole('button', { name: 'Open', exact: true, pressed: false }).click();
+      await author.page.locator('.comment', { hasText: screenshot }).getByRole('button', { name: 'Resolve', exact: true }).click();
+      await author.page.getByText('No open comments on this change request.').waitFor();
       const open = await world.admin.api.get(`/v1/spaces/${spaceId}/change-requests/${changeRequestId}/comments?status=open`);
       assert.equal(open.body.items.length, 0);
 

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { parseMarkdown } from '../../src/content/markdown/index.ts';
 import { needs } from '../helpers/system.ts';
 import { dialects } from '../helpers/app.ts';
-import { assertAccessible, assertKeyboardReachable, startWorkspace, type WorkspaceHarness } from './support.ts';
+import { assertAccessible, assertFitsWidth, assertKeyboardReachable, startWorkspace, type WorkspaceHarness } from './support.ts';
 
 /**
  * Every screen of the workspace, in Chromium, light and dark: axe-core finds no serious or critical
@@ -78,6 +78,15 @@ for (const dialect of dialects) describe(`every workspace screen, accessible and
     await check('/o/x/nothing', (p) => p.getByRole('heading', { name: 'Nothing here' }).waitFor(), 'not found');
     await page.setViewportSize({ width: 390, height: 800 });
     await check(`/o/${org}/s/${spaceId}/p/${pageId}`, (p) => p.getByText('A hint.').waitFor(), 'a space page at 390 px');
+    await assertFitsWidth(page, 'a space page at 390 px');
+    const changeRequest = await h.world.admin.api.post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'On a phone' });
+    const edit = `/o/${org}/s/${spaceId}/cr/${changeRequest.body.id}`;
+    await check(`${edit}/p/${pageId}`, (p) => p.getByText('A hint.').waitFor(), 'the editor at 390 px');
+    await assertFitsWidth(page, 'the editor at 390 px');
+    await check(`${edit}/review`, (p) => p.getByRole('heading', { name: 'Changed pages' }).waitFor(), 'a review at 390 px');
+    await assertFitsWidth(page, 'a review at 390 px');
+    await check(`/o/${org}`, (p) => p.getByRole('heading', { name: 'Spaces' }).waitFor(), 'home at 390 px');
+    await assertFitsWidth(page, 'home at 390 px');
     assert.deepEqual(h.problems, []);
   });
 });

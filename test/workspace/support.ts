@@ -35,6 +35,23 @@ export async function assertAccessible(page: Page, screen: string): Promise<void
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
+/**
+ * The screen fits the window's width: nothing makes the page scroll sideways (on a phone, a header or a row of
+ * buttons wider than the window would), and names what sticks out past the right edge when something does.
+ */
+export async function assertFitsWidth(page: Page, screen: string): Promise<void> {
+  const found = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const wider = [...document.querySelectorAll<HTMLElement>('body *')]
+      .filter((element) => element.getBoundingClientRect().right > width + 1 && element.getClientRects().length > 0)
+      .filter((element) => !element.closest('.visually-hidden, .skip-link'))
+      .slice(0, 5)
+      .map((element) => `${element.tagName.toLowerCase()}.${element.className}`);
+    return { width, scrollWidth: document.documentElement.scrollWidth, wider };
+  });
+  assert.ok(found.scrollWidth <= found.width, `${screen} scrolls sideways: ${found.scrollWidth} px in a ${found.width} px window (${found.wider.join(', ')})`);
+}
+
 /** One element the keyboard reached: how it is named, and whether its focus shows. */
 interface Reached {
   name: string;

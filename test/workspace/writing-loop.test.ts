@@ -8,7 +8,7 @@ import { createWorld, type TestUser, type World } from '../helpers/factories.ts'
 import { createSite } from '../published/support.ts';
 import { parseMarkdown, renderMarkdown } from '../../src/content/markdown/index.ts';
 import { createSession } from '../../src/sessions/store.ts';
-import { assertAccessible, CHROMIUM, freePort } from './support.ts';
+import { assertAccessible, assertFitsWidth, CHROMIUM, freePort } from './support.ts';
 import { needs } from '../helpers/system.ts';
 
 /**
@@ -303,6 +303,7 @@ describe('the workspace in a browser [sqlite]', { skip }, () => {
     const narrow = await signedIn(world.admin, 390);
     await narrow.page.goto(`${base}/o/${world.organizationId}/s/${spaceId}/p/${pageId}`);
     await narrow.page.getByText('Keep a backup.').waitFor();
+    await assertFitsWidth(narrow.page, 'the space page at 390 px');
     await shot(narrow.page, 'space-390');
     await narrow.context.close();
 

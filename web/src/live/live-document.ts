@@ -1,5 +1,6 @@
 import { HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import { IndexeddbPersistence } from 'y-indexeddb';
+import { MODEL_PARAMETER } from './model-version.ts';
 import { PacedProvider } from './paced-provider.ts';
 import * as Y from 'yjs';
 
@@ -49,9 +50,12 @@ export class LiveDocument {
   constructor(
     readonly name: string,
     user: { id: string; displayName: string; photoURL?: string },
+    model?: string,
   ) {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    this.socket = new HocuspocusProviderWebsocket({ url: `${scheme}://${location.host}/v1/live`, delay: 500, minDelay: 250, factor: 1.5, maxDelay: 10_000 });
+    // The page's document model version (web/src/live/model-version.ts): a server of another version refuses.
+    const query = model ? `?${MODEL_PARAMETER}=${encodeURIComponent(model)}` : '';
+    this.socket = new HocuspocusProviderWebsocket({ url: `${scheme}://${location.host}/v1/live${query}`, delay: 500, minDelay: 250, factor: 1.5, maxDelay: 10_000 });
     this.provider = new PacedProvider({
       websocketProvider: this.socket,
       name,

@@ -14,6 +14,7 @@ import { useSession } from '../account/session.ts';
 import { liveExtensions } from '../live/collaboration.ts';
 import type { LiveDocument } from '../live/live-document.ts';
 import { openLivePage } from '../live/open.ts';
+import { editorModelVersion } from '../live/editor-model.ts';
 import { liveSaveStatus, liveSaving, Presence, useLive } from '../live/presence.tsx';
 // Uploads by paste, drop and the files panel (web/src/files/).
 import { UploadQueue } from '../files/upload-queue.ts';
@@ -58,7 +59,7 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
     );
     saverRef.current = saver;
     // Live: the server writes the body as revisions; the saver keeps the settings (title, slug …) only.
-    const shared = openLivePage(props.spaceId, props.changeRequestId, props.page.id, session.user);
+    const shared = openLivePage(props.spaceId, props.changeRequestId, props.page.id, session.user, editorModelVersion());
     setLive(shared);
     const queue = new UploadQueue(props.spaceId, props.changeRequestId, (file, upload) => {
       if (editorRef.current) void placeUpload(editorRef.current, file, upload.id);

@@ -70,7 +70,7 @@ export function SpaceScreen(props: { organizationId: string; spaceId: string; pa
       </nav>
       <main id="main" class="screen">
         <div class="section-head">
-          <p class="meta">Live content · {space.data.changeRequestsOpen + space.data.changeRequestsDraft} change request(s) in progress</p>
+          <p class="meta">Live content · {inProgress(space.data.changeRequestsOpen + space.data.changeRequestsDraft)}</p>
           <Link href={paths.history(props.organizationId, props.spaceId)} class="button">History</Link>
           <Link href={paths.spaceSettings(props.organizationId, props.spaceId)} class="button">{space.data.permissions.admin ? 'Share and settings' : 'Share'}</Link>
           {space.data.permissions.edit && (
@@ -91,4 +91,8 @@ export function SpaceScreen(props: { organizationId: string; spaceId: string; pa
       </main>
     </div>
   );
+}
+
+function inProgress(count: number): string {
+  return count === 0 ? 'no change request in progress' : count === 1 ? '1 change request in progress' : `${count} change requests in progress`;
 }
