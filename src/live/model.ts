@@ -1,7 +1,6 @@
 import * as Y from 'yjs';
 import { prosemirrorJSONToYXmlFragment, updateYFragment, yXmlFragmentToProsemirrorJSON } from '@tiptap/y-tiptap';
 import type { Document } from '../content/markdown/index.ts';
-import { modelVersionOf, type ModelSchema } from '../../web/src/live/model-version.ts';
 import { LiveRefusal } from './limits.ts';
 
 /**
@@ -28,7 +27,9 @@ interface EditorMapping {
   editorToDocument(content: EditorJSON, original?: Document): Document;
 }
 
-interface PMSchema extends ModelSchema {
+interface PMSchema {
+  nodes: Record<string, { spec: { attrs?: Record<string, unknown> } }>;
+  marks: Record<string, { spec: { attrs?: Record<string, unknown> } }>;
   nodeFromJSON(json: unknown): unknown;
 }
 
@@ -97,7 +98,18 @@ export async function updateTowards(at: Uint8Array, document: Document): Promise
 
 /** The document model version this process shares pages in (web/src/live/model-version.ts). */
 export async function modelVersion(): Promise<string> {
+  const { modelVersionOf } = await modelVersionModule();
   return modelVersionOf((await editorModel()).schema);
+}
+
+interface ModelVersionModule {
+  MODEL_PARAMETER: string;
+  modelVersionOf(schema: unknown): string;
+}
+
+/** The browser's fingerprint module, loaded like the editor's schema above (the server shares it, not a copy). */
+function modelVersionModule(): Promise<ModelVersionModule> {
+  return import(new URL('../../web/src/live/model-version.ts', import.meta.url).href) as Promise<ModelVersionModule>;
 }
 
 /**
@@ -105,7 +117,8 @@ export async function modelVersion(): Promise<string> {
  * `model` parameter): its editor would drop from the shared page every node its schema lacks. A client that
  * sends none (a script, a Node client writing the fragment itself) is not checked.
  */
-export async function checkModelVersion(sent: string | null): Promise<void> {
+export async function checkModelVersion(parameters: URLSearchParams): Promise<void> {
+  const sent = parameters.get((await modelVersionModule()).MODEL_PARAMETER);
   if (sent === null || sent === (await modelVersion())) return;
   throw new LiveRefusal(4426, 'Quire was updated since this page was opened: reload the page to edit it live (what you typed is kept)');
 }

@@ -16,7 +16,6 @@ import { applyInSteps, createLive, loadLive } from './store.ts';
 import { UpdateBatcher } from './appends.ts';
 import { TurnRedis } from './redis.ts';
 import { checkModelVersion } from './model.ts';
-import { MODEL_PARAMETER } from '../../web/src/live/model-version.ts';
 import { initialPage, writeLive } from './writer.ts';
 
 /** The path of the live WebSocket on Quire's HTTP port. */
@@ -164,7 +163,7 @@ export class LiveServer {
       onAuthenticate: async ({ documentName, token, requestHeaders, requestParameters, context, connectionConfig }) => {
         try {
           const name = presenceName(documentName) ?? parseLiveName(documentName);
-          if (!presenceName(documentName)) await checkModelVersion(requestParameters.get(MODEL_PARAMETER));
+          if (!presenceName(documentName)) await checkModelVersion(requestParameters);
           const credentials: LiveCredentials = { headers: requestHeaders, token: token ?? '', ip: (context as { ip?: string | null }).ip ?? null };
           const actor = await authenticateLive(services, this.tokens, credentials);
           const grant = await authorizeLive(services, actor, name);
