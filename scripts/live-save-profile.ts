@@ -56,9 +56,9 @@ try {
   const initial = await initialPage(ctx, name);
   const stored = await createLive(ctx, name, initial.state, initial.revision);
   const doc = new Y.Doc();
-  Y.applyUpdate(doc, stored.state);
+  for (const part of stored.parts) Y.applyUpdate(doc, part);
   const client = new Y.Doc();
-  Y.applyUpdate(client, stored.state);
+  for (const part of stored.parts) Y.applyUpdate(client, part);
   const log = { warn: (o: object, m: string) => console.warn(m, o) };
   const session = new Session();
   if (profile) {

@@ -14,9 +14,7 @@ export const toBase64 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer,
 export const fromBase64 = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, 'base64'));
 
 export interface StoredLive {
-  /** The document's state: the compacted state merged with every update stored since (merged when asked). */
-  readonly state: Uint8Array;
-  /** The compacted state, then every update stored since, in order: applied one by one to a document they give `state`. */
+  /** The compacted state, then every update stored since, in order: applied one by one, the document's state. */
   parts: Uint8Array[];
   baseRevision: string;
   /** The user of the most recent stored update, if any is pending compaction. */
@@ -31,13 +29,7 @@ export async function loadLive(ctx: Context, name: LiveName): Promise<StoredLive
   if (!row) return undefined;
   const updates = await ctx.db.selectFrom('live_updates').select(['update', 'user_id']).where('document', '=', name.key).orderBy('created_at').orderBy('id').execute();
   const parts = [fromBase64(row.state), ...updates.map((u) => fromBase64(u.update))];
-  let merged: Uint8Array | undefined;
   return {
-    // Merging decodes and encodes every item: a caller that applies the parts to a document has no need of it.
-    get state() {
-      merged ??= parts.length === 1 ? parts[0] : Y.mergeUpdates(parts);
-      return merged;
-    },
     parts,
     baseRevision: row.base_revision,
     ...(updates.length ? { lastEditor: updates[updates.length - 1].user_id } : {}),

@@ -45,7 +45,7 @@ for (const dialect of dialects) {
     const storedText = async (name: LiveName) => {
       const stored = await loadLive(t.ctx, name);
       const doc = new Y.Doc();
-      Y.applyUpdate(doc, stored!.state);
+      for (const part of stored!.parts) Y.applyUpdate(doc, part);
       return doc.getText('t').toString();
     };
 
