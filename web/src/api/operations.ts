@@ -249,6 +249,10 @@ export const api = {
   space: (spaceId: string) => call<Space>('getSpace', { spaceId }),
   applyTemplate: (spaceId: string, id: string) => call<void>('applyTemplate', { spaceId }, { id }),
   importContent: (spaceId: string, url: string, source: 'markdown' | 'zip' | 'html' | 'docx') => call<{ revision: string }>('importContent', { spaceId }, { url, source }),
+  /** Keeps the space in step with a branch (Git Sync); the answer's webhook secret is shown once. */
+  putGitSync: (spaceId: string, body: { url: string; ref: string; repoProjectDirectory: string; direction: 'push' | 'pull' | 'both' }) => call<{ id: string; webhook: { url: string; secret?: string } }>('putGitSync', { spaceId }, body),
+  /** Starts a Git Sync import of the branch now (a background operation; `listGitOperations` follows it). */
+  importGit: (spaceId: string, body: { url: string; ref: string; repoProjectDirectory: string }) => call<void>('importGit', { spaceId }, body),
   spaceContent: (spaceId: string) => call<Revision>('getSpaceContent', { spaceId }),
   spacePage: (spaceId: string, pageId: string) => call<DocumentPage>('getSpacePage', { spaceId, pageId }),
   changeRequests: (spaceId: string, status: string, contributor?: string) =>

@@ -6,6 +6,8 @@ import { Link } from '../app/link.tsx';
 import { paths } from '../app/router.ts';
 import { ErrorNote } from '../app/error-note.tsx';
 import { NewSpaceForm } from './new-space-form.tsx';
+import { ConnectGitForm } from './connect-git-form.tsx';
+import './home.css';
 import { useSession } from '../account/session.ts';
 import type { Space } from '../api/types.ts';
 import { useFavoriteSpaces } from './favorites.tsx';
@@ -96,17 +98,25 @@ function OrganizationHome({ organization }: { organization: Organization }) {
         {spaces.data && empty && (
           <div class="first-steps">
             <p>
-              <strong>No spaces yet.</strong> A space holds one set of documentation: start one from a template, or
-              import a Markdown file, a zip of Markdown, an HTML page or a Word document.
+              <strong>No spaces yet.</strong> A space holds one set of documentation: start one from a template,
+              import a Markdown file, a zip of Markdown, an HTML page or a Word document, or connect a Git repository.
             </p>
             {organization.permissions.createContent ? (
-              <NewSpaceForm organizationId={organization.id} onCreated={() => invalidate(`org:${organization.id}:`)} />
+              <div class="first-steps-choices">
+                <NewSpaceForm organizationId={organization.id} onCreated={() => invalidate(`org:${organization.id}:`)} />
+                <ConnectGitForm organizationId={organization.id} onCreated={() => invalidate(`org:${organization.id}:`)} />
+              </div>
             ) : (
               <p>You may read here but not create spaces: ask an administrator of {organization.title}.</p>
             )}
           </div>
         )}
-        {creating && !empty && <NewSpaceForm organizationId={organization.id} onCreated={() => { setCreating(false); invalidate(`org:${organization.id}:`); }} />}
+        {creating && !empty && (
+          <div class="first-steps-choices">
+            <NewSpaceForm organizationId={organization.id} onCreated={() => { setCreating(false); invalidate(`org:${organization.id}:`); }} />
+            <ConnectGitForm organizationId={organization.id} onCreated={() => { setCreating(false); invalidate(`org:${organization.id}:`); }} />
+          </div>
+        )}
         {spaces.data && !empty && (
           <ul class="card-list" aria-label="All spaces">
             {spaces.data.items.map((space) => <SpaceCard key={space.id} space={space} starred={starred.has(space.id)} />)}

@@ -52,6 +52,7 @@ export function NewSpaceForm(props: { organizationId: string; onCreated: () => v
 
   return (
     <form class="panel form" onSubmit={submit} aria-label="New space">
+      <h3>Start from a template or a file</h3>
       <label>
         Title
         <input name="title" value={title} onInput={(event) => setTitle(event.currentTarget.value)} placeholder="Product guides" required maxLength={100} />
