@@ -227,4 +227,69 @@ for (const dialect of dialects) describe(`a new organization's first steps [${di
     await page.context().close();
     assert.deepEqual(problems, []);
   });
+
+  it('says what to do next in every empty list a new organization meets', async () => {
+    const { page, api, organizationId } = await newOrganization();
+    /** The texts of the empty lists on the screen at `path` (the one shown when no path), once it has loaded. */
+    const empties = async (path: string): Promise<string[]> => {
+      if (path) await page.goto(`${base}${path}`);
+      await page.waitForLoadState('networkidle');
+      await page.locator('[aria-busy=true]').first().waitFor({ state: 'detached' });
+      return (await page.locator('.empty').allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
+    };
+    const o = `/o/${organizationId}`;
+    const seen: Record<string, string[]> = {};
+    seen.home = await empties('');
+    assert.equal((await page.locator('.first-steps > p').first().innerText()).replace(/\s+/g, ' '), 'No spaces yet. A space holds one set of documentation: start one from a template, import a Markdown file, a zip of Markdown, an HTML page or a Word document, or connect a Git repository.');
+    seen.sites = await empties(`${o}/sites`);
+    for (const section of ['members', 'invites', 'teams', 'collections', 'tokens', 'webhooks', 'translations', 'trash', 'openapi']) {
+      seen[`settings/${section}`] = await empties(`${o}/settings/${section}`);
+    }
+    await page.goto(`${base}${o}`);
+    await page.getByLabel('Title', { exact: true }).fill('Blank');
+    await page.getByRole('button', { name: 'Create space' }).click();
+    const spaceId = await createdSpace(page);
+    seen.space = await empties('');
+    seen['home, one space'] = await empties(o);
+    const s = `${o}/s/${spaceId}`;
+    for (const section of ['share', 'merge-rules', 'git']) seen[`space settings/${section}`] = await empties(`${s}/settings/${section}`);
+    await page.goto(`${base}${s}`);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.waitForURL(/\/cr\/[^/]+$/);
+    seen['change request'] = await empties('');
+    const collections = 'No collections yet. A collection groups spaces (a product\'s guides, its API reference…) and shares them at once: New collection makes one.';
+    assert.deepEqual(seen, {
+      home: [collections],
+      sites: ['No sites yet: Create site publishes one or more spaces on the web.', 'No spaces yet: create one on the home screen first, or create the site empty.'],
+      'settings/members': [],
+      'settings/invites': ['No invite links yet: choose a role and Create a link, then send the link to the people who should join.'],
+      'settings/teams': ['No teams yet. Name one and choose Create team, then add its members.'],
+      'settings/collections': ['No collections yet. Create one on the home screen (New collection), then share it here.'],
+      // The token the test reads /v1 with is listed.
+      'settings/tokens': [],
+      'settings/webhooks': ['No webhooks yet: give an address and the events to send, then Create webhook.'],
+      'settings/translations': ['No translations yet: choose a space and a language, then Start translating.', 'The glossary is empty: add a term and how it is translated with Add term.'],
+      'settings/trash': ['The trash is empty. A space or collection you delete waits here, to be restored or deleted for good.'],
+      'settings/openapi': ['No specifications yet: upload a file or give an address, then Add specification.'],
+      space: ['This space has no pages. Choose Edit to write the first one in a change request.', 'Nothing to show yet: Edit opens a change request to write the first page.'],
+      'home, one space': ['No favourites yet: star a space (☆ on its card) to keep it here, in every browser you sign in to.', collections],
+      'space settings/share': ['Not shared with anyone in particular: choose a person or a team and a role, then Share.', "This space is in no collection, so it inherits nothing but the organization's roles."],
+      'space settings/merge-rules': [],
+      'space settings/git': ['This space is not synced with a Git repository. Give its address below: Quire imports it now and keeps the space and the branch in step.', 'No import or export yet. Import now brings the branch into the space; Export now writes the space to it.'],
+      'change request': ['No pages yet: create the first one.', 'Choose a page in the tree, or create one with New page.'],
+    });
+
+    // "New collection" on the home screen makes one, and the empty text gives way to it.
+    await page.goto(`${base}${o}`);
+    await page.getByRole('button', { name: 'New collection' }).click();
+    await page.getByLabel('Collection title').fill('Guides');
+    await page.getByRole('button', { name: 'Create collection' }).click();
+    await page.getByRole('region', { name: 'Collections' }).getByText('Guides', { exact: true }).waitFor();
+    assert.equal(await page.getByText('No collections yet.').count(), 0);
+    assert.deepEqual(((await api.get(`${o.replace('/o/', '/v1/orgs/')}/collections`)).body.items as Array<{ title: string }>).map((collection) => collection.title), ['Guides']);
+    await page.context().close();
+    // The space without a Git Sync answers 404 to the settings' question; nothing else fails.
+    assert.deepEqual(problems.filter((problem) => !/^404 .*\/git\/sync$/.test(problem)), []);
+    problems.length = 0;
+  });
 });

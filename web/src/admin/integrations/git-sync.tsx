@@ -184,7 +184,7 @@ export function GitSyncPanel(props: { organizationId: string; spaceId: string; c
       )}
       <Section id="git-operations" title="Operations">
         {operations.error && <ErrorNote error={operations.error} />}
-        {operations.data && operations.data.items.length === 0 && <p class="empty">No import or export yet.</p>}
+        {operations.data && operations.data.items.length === 0 && <p class="empty">No import or export yet. {props.canManage ? <><strong>Import now</strong> brings the branch into the space; <strong>Export now</strong> writes the space to it.</> : <>Someone who manages this space connects a repository.</>}</p>}
         {operations.data && operations.data.items.length > 0 && (
           <div class="table-scroll" tabIndex={0} role="region" aria-label="Imports and exports">
             <table class="data-table">
