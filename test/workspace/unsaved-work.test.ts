@@ -72,9 +72,9 @@ for (const dialect of dialects) describe(`unsaved work in the workspace [${diale
     await page.getByLabel('Page title').fill('Guide for admins');
     await page.locator('.save-status[data-state=saving]').waitFor();
     assert.equal(held.length, 1, 'the save was sent, and is held');
+    assert.deepEqual(await titlesIn(changeRequestId), ['Guide'], 'the held save has not reached the server');
     await closeTab(page);
     assert.deepEqual(dialogs.map((dialog) => dialog.type), ['beforeunload']);
-    assert.deepEqual(await titlesIn(changeRequestId), ['Guide'], 'the held save never reached the server');
 
     // Everything saved: closing asks nothing.
     const again = await openEditor();
