@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { TEMPLATES } from '../../src/content/templates/index.ts';
@@ -160,6 +163,35 @@ for (const dialect of dialects) describe(`a new organization's first steps [${di
     assert.deepEqual(problems, []);
   });
 
+  it('imports a folder of Markdown into a new space, its tree from the folders and README files (.git and node_modules left out)', async () => {
+    const folder = join(mkdtempSync(join(tmpdir(), 'quire-first-steps-')), 'handbook');
+    const files: Record<string, string> = {
+      // No SUMMARY.md: the tree comes from the folders and their README.md files, so anything packed would show.
+      'README.md': '# Welcome\n\nStart here.\n',
+      'setup/README.md': '# Setup\n\nTwo ways.\n',
+      'setup/screens.md': '# Écrans\n\nLes écrans.\n',
+      '.git/HEAD': 'ref: refs/heads/main\n',
+      'node_modules/tool/README.md': '# A package\n',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(folder, path)), { recursive: true });
+      writeFileSync(join(folder, path), text);
+    }
+    try {
+      const { page, api } = await newOrganization();
+      await page.getByLabel('Title', { exact: true }).fill('Handbook');
+      await page.getByLabel('Or import a folder of Markdown').setInputFiles(folder);
+      await page.getByRole('button', { name: 'Create space' }).click();
+      const spaceId = await createdSpace(page);
+      assert.deepEqual(await tree(api, spaceId), ['Welcome', 'Setup', '  Écrans']);
+      await page.getByText('Start here.').waitFor();
+      await page.context().close();
+      assert.deepEqual(problems, []);
+    } finally {
+      rmSync(dirname(folder), { recursive: true, force: true });
+    }
+  });
+
   it('refuses a file it cannot import, saying which files it takes', async () => {
     const { page, api, organizationId } = await newOrganization();
     await page.getByLabel('Title', { exact: true }).fill('Notes');
@@ -240,7 +272,7 @@ for (const dialect of dialects) describe(`a new organization's first steps [${di
     const o = `/o/${organizationId}`;
     const seen: Record<string, string[]> = {};
     seen.home = await empties('');
-    assert.equal((await page.locator('.first-steps > p').first().innerText()).replace(/\s+/g, ' '), 'No spaces yet. A space holds one set of documentation: start one from a template, import a Markdown file, a zip of Markdown, an HTML page or a Word document, or connect a Git repository.');
+    assert.equal((await page.locator('.first-steps > p').first().innerText()).replace(/\s+/g, ' '), 'No spaces yet. A space holds one set of documentation: start one from a template, import a folder of Markdown, a zip of it, a Markdown file, an HTML page or a Word document, or connect a Git repository.');
     seen.sites = await empties(`${o}/sites`);
     for (const section of ['members', 'invites', 'teams', 'collections', 'tokens', 'webhooks', 'translations', 'trash', 'openapi']) {
       seen[`settings/${section}`] = await empties(`${o}/settings/${section}`);

@@ -101,7 +101,7 @@ function OrganizationHome({ organization }: { organization: Organization }) {
           <div class="first-steps">
             <p>
               <strong>No spaces yet.</strong> A space holds one set of documentation: start one from a template,
-              import a Markdown file, a zip of Markdown, an HTML page or a Word document, or connect a Git repository.
+              import a folder of Markdown, a zip of it, a Markdown file, an HTML page or a Word document, or connect a Git repository.
             </p>
             {organization.permissions.createContent ? (
               <div class="first-steps-choices">
