@@ -14,6 +14,7 @@ export const OPERATIONS = {
   listSpaces: ['GET', '/v1/orgs/{organizationId}/spaces'],
   createSpace: ['POST', '/v1/orgs/{organizationId}/spaces'],
   listCollections: ['GET', '/v1/orgs/{organizationId}/collections'],
+  createCollection: ['POST', '/v1/orgs/{organizationId}/collections'],
   listMembers: ['GET', '/v1/orgs/{organizationId}/members'],
   searchOrganizationContent: ['GET', '/v1/orgs/{organizationId}/search'],
   getSpace: ['GET', '/v1/spaces/{spaceId}'],
@@ -243,12 +244,17 @@ export const api = {
   organizations: () => call<List<Organization>>('listOrganizations'),
   spaces: (organizationId: string) => call<List<Space>>('listSpaces', { organizationId }, undefined, { limit: '1000' }),
   createSpace: (organizationId: string, body: { title: string; emoji?: string; parent?: string }) => call<Space>('createSpace', { organizationId }, body),
+  createCollection: (organizationId: string, body: { title: string }) => call<Collection>('createCollection', { organizationId }, body),
   collections: (organizationId: string) => call<List<Collection>>('listCollections', { organizationId }, undefined, { limit: '1000' }),
   members: (organizationId: string) => call<List<{ user: User; role: string | null }>>('listMembers', { organizationId }, undefined, { limit: '1000' }),
   search: (organizationId: string, query: string) => call<List<SearchSpace>>('searchOrganizationContent', { organizationId }, undefined, { query, limit: '10' }),
   space: (spaceId: string) => call<Space>('getSpace', { spaceId }),
   applyTemplate: (spaceId: string, id: string) => call<void>('applyTemplate', { spaceId }, { id }),
   importContent: (spaceId: string, url: string, source: 'markdown' | 'zip' | 'html' | 'docx') => call<{ revision: string }>('importContent', { spaceId }, { url, source }),
+  /** Keeps the space in step with a branch (Git Sync); the answer's webhook secret is shown once. */
+  putGitSync: (spaceId: string, body: { url: string; ref: string; repoProjectDirectory: string; direction: 'push' | 'pull' | 'both' }) => call<{ id: string; webhook: { url: string; secret?: string } }>('putGitSync', { spaceId }, body),
+  /** Starts a Git Sync import of the branch now (a background operation; `listGitOperations` follows it). */
+  importGit: (spaceId: string, body: { url: string; ref: string; repoProjectDirectory: string }) => call<void>('importGit', { spaceId }, body),
   spaceContent: (spaceId: string) => call<Revision>('getSpaceContent', { spaceId }),
   spacePage: (spaceId: string, pageId: string) => call<DocumentPage>('getSpacePage', { spaceId, pageId }),
   changeRequests: (spaceId: string, status: string, contributor?: string) =>

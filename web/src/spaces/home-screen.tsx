@@ -6,6 +6,9 @@ import { Link } from '../app/link.tsx';
 import { paths } from '../app/router.ts';
 import { ErrorNote } from '../app/error-note.tsx';
 import { NewSpaceForm } from './new-space-form.tsx';
+import { ConnectGitForm } from './connect-git-form.tsx';
+import { NewCollectionForm } from './new-collection-form.tsx';
+import './home.css';
 import { useSession } from '../account/session.ts';
 import type { Space } from '../api/types.ts';
 import { useFavoriteSpaces } from './favorites.tsx';
@@ -47,6 +50,7 @@ function OrganizationHome({ organization }: { organization: Organization }) {
   const spaces = useQuery(`org:${organization.id}:spaces`, () => api.spaces(organization.id));
   const collections = useQuery(`org:${organization.id}:collections`, () => api.collections(organization.id));
   const [creating, setCreating] = useState(false);
+  const [grouping, setGrouping] = useState(false);
   const session = useSession();
   const favorites = useFavoriteSpaces();
   const empty = spaces.data?.items.length === 0;
@@ -96,17 +100,25 @@ function OrganizationHome({ organization }: { organization: Organization }) {
         {spaces.data && empty && (
           <div class="first-steps">
             <p>
-              <strong>No spaces yet.</strong> A space holds one set of documentation: start one from a template, or
-              import a Markdown file, a zip of Markdown, an HTML page or a Word document.
+              <strong>No spaces yet.</strong> A space holds one set of documentation: start one from a template,
+              import a folder of Markdown, a zip of it, a Markdown file, an HTML page or a Word document, or connect a Git repository.
             </p>
             {organization.permissions.createContent ? (
-              <NewSpaceForm organizationId={organization.id} onCreated={() => invalidate(`org:${organization.id}:`)} />
+              <div class="first-steps-choices">
+                <NewSpaceForm organizationId={organization.id} onCreated={() => invalidate(`org:${organization.id}:`)} />
+                <ConnectGitForm organizationId={organization.id} onCreated={() => invalidate(`org:${organization.id}:`)} />
+              </div>
             ) : (
               <p>You may read here but not create spaces: ask an administrator of {organization.title}.</p>
             )}
           </div>
         )}
-        {creating && !empty && <NewSpaceForm organizationId={organization.id} onCreated={() => { setCreating(false); invalidate(`org:${organization.id}:`); }} />}
+        {creating && !empty && (
+          <div class="first-steps-choices">
+            <NewSpaceForm organizationId={organization.id} onCreated={() => { setCreating(false); invalidate(`org:${organization.id}:`); }} />
+            <ConnectGitForm organizationId={organization.id} onCreated={() => { setCreating(false); invalidate(`org:${organization.id}:`); }} />
+          </div>
+        )}
         {spaces.data && !empty && (
           <ul class="card-list" aria-label="All spaces">
             {spaces.data.items.map((space) => <SpaceCard key={space.id} space={space} starred={starred.has(space.id)} />)}
@@ -114,10 +126,19 @@ function OrganizationHome({ organization }: { organization: Organization }) {
         )}
       </section>
       <section aria-labelledby="collections-title">
-        <h2 id="collections-title">Collections</h2>
+        <div class="section-head">
+          <h2 id="collections-title">Collections</h2>
+          {organization.permissions.createContent && (
+            <button type="button" class="button" onClick={() => setGrouping(!grouping)} aria-expanded={grouping}>New collection</button>
+          )}
+        </div>
+        {grouping && <NewCollectionForm organizationId={organization.id} onCreated={() => { setGrouping(false); invalidate(`org:${organization.id}:`); }} />}
         {collections.error && <ErrorNote error={collections.error} />}
         {collections.data && collections.data.items.length === 0 && (
-          <p class="empty">No collections. A collection groups spaces (a product's guides, its API reference…); create one with <code>POST /v1/orgs/{'{organizationId}'}/collections</code>.</p>
+          <p class="empty">
+            No collections yet. A collection groups spaces (a product's guides, its API reference…) and shares them at once
+            {organization.permissions.createContent ? <>: <strong>New collection</strong> makes one.</> : <>; someone who may create spaces here makes them.</>}
+          </p>
         )}
         {collections.data && collections.data.items.length > 0 && (
           <ul class="card-list">

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api/operations.ts';
 import { navigate, paths } from '../app/router.ts';
+import { zipFolder } from './folder-zip.ts';
 
 const TEMPLATES = [
   { id: '', label: 'Blank space' },
@@ -11,20 +12,21 @@ const TEMPLATES = [
 
 const SOURCES: Record<string, 'markdown' | 'zip' | 'html' | 'docx'> = { md: 'markdown', markdown: 'markdown', zip: 'zip', html: 'html', htm: 'html', docx: 'docx' };
 
-function dataUrl(file: File): Promise<string> {
+function dataUrl(file: Blob & { name?: string }): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(new Error(`The file ${file.name} could not be read: ${reader.error?.message ?? 'unknown error'}.`));
+    reader.onerror = () => reject(new Error(`The file ${file.name ?? ''} could not be read: ${reader.error?.message ?? 'unknown error'}.`));
     reader.readAsDataURL(file);
   });
 }
 
-/** A new space: blank, from one of Quire's templates, or from an imported file. */
+/** A new space: blank, from one of Quire's templates, or from an imported file or folder. */
 export function NewSpaceForm(props: { organizationId: string; onCreated: () => void }) {
   const [title, setTitle] = useState('');
   const [template, setTemplate] = useState('');
   const [file, setFile] = useState<File | null>(null);
+  const [folder, setFolder] = useState<File[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -32,6 +34,10 @@ export function NewSpaceForm(props: { organizationId: string; onCreated: () => v
     event.preventDefault();
     setError(null);
     const extension = file?.name.split('.').pop()?.toLowerCase() ?? '';
+    if (file && folder.length > 0) {
+      setError('Choose a file or a folder to import, not both.');
+      return;
+    }
     if (file && !SOURCES[extension]) {
       setError(`Quire imports .md, .zip, .html and .docx files; ${file.name} is none of them.`);
       return;
@@ -41,6 +47,7 @@ export function NewSpaceForm(props: { organizationId: string; onCreated: () => v
       const space = await api.createSpace(props.organizationId, { title: title.trim() || 'Untitled space' });
       if (template) await api.applyTemplate(space.id, template);
       if (file) await api.importContent(space.id, await dataUrl(file), SOURCES[extension]);
+      else if (folder.length > 0) await api.importContent(space.id, await dataUrl(await zipFolder(folder)), 'zip');
       props.onCreated();
       navigate(paths.space(props.organizationId, space.id));
     } catch (caught) {
@@ -52,6 +59,7 @@ export function NewSpaceForm(props: { organizationId: string; onCreated: () => v
 
   return (
     <form class="panel form" onSubmit={submit} aria-label="New space">
+      <h3>Start from a template or a file</h3>
       <label>
         Title
         <input name="title" value={title} onInput={(event) => setTitle(event.currentTarget.value)} placeholder="Product guides" required maxLength={100} />
@@ -67,6 +75,10 @@ export function NewSpaceForm(props: { organizationId: string; onCreated: () => v
       <label>
         Or import a file (Markdown, zip, HTML, Word)
         <input type="file" name="import" accept=".md,.markdown,.zip,.html,.htm,.docx" onChange={(event) => setFile(event.currentTarget.files?.[0] ?? null)} />
+      </label>
+      <label>
+        Or import a folder of Markdown
+        <input type="file" name="import-folder" {...{ webkitdirectory: true }} multiple onChange={(event) => setFolder([...(event.currentTarget.files ?? [])])} />
       </label>
       {error && <p class="error-note" role="alert">{error}</p>}
       <button type="submit" class="button primary" disabled={busy}>{busy ? 'Creating…' : 'Create space'}</button>

@@ -83,7 +83,7 @@ export function SpaceScreen(props: { organizationId: string; spaceId: string; pa
             <PageView key={pageId} load={() => api.spacePage(props.spaceId, pageId)} cacheKey={`space:${props.spaceId}:page:${pageId}`} />
           </Suspense>
         ) : (
-          <p class="empty">Nothing to show yet.</p>
+          <p class="empty">{space.data.permissions.edit ? <>Nothing to show yet: <strong>Edit</strong> opens a change request to write the first page.</> : 'Nothing to show yet: the pages show here once someone writes them.'}</p>
         )}
         {pageId && pageTitle ? (
           <CommentsPanel key={pageId} place={{ spaceId: props.spaceId }} page={{ id: pageId, title: pageTitle }} canComment={space.data.permissions.comment} />

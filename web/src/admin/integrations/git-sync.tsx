@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../../api/client.ts';
 import { invalidate, useQuery } from '../../api/cache.ts';
 import { ErrorNote } from '../../app/error-note.tsx';
+import { branchRef, withCredentials } from '../../api/git-remote.ts';
 import { call } from '../people/api.ts';
 import { ActionError, CopyField, SecretOnce, Section, useAction, when } from '../people/ui.tsx';
 
@@ -46,19 +47,6 @@ const STAGES: Record<GitOperation['stage'], string> = {
   content_process: 'converting the content',
   finalize: 'finishing',
 };
-
-/** A remote address with a user name and password (or access token) put in it, as Git over HTTPS takes them. */
-function withCredentials(address: string, user: string, secret: string): string {
-  if (!secret) return address;
-  try {
-    const parsed = new URL(address);
-    parsed.username = encodeURIComponent(user || 'git');
-    parsed.password = encodeURIComponent(secret);
-    return parsed.toString();
-  } catch {
-    return address;
-  }
-}
 
 /** An operation in plain words. */
 function describe(operation: GitOperation): string {
@@ -104,7 +92,7 @@ export function GitSyncPanel(props: { organizationId: string; spaceId: string; c
   const value = form ?? { url: current?.url ?? '', ref: current?.ref.replace(/^refs\/heads\//, '') ?? 'main', projectDirectory: current?.projectDirectory ?? '', direction: current?.direction ?? 'pull', user: '', secret: '' };
   const set = (name: keyof typeof value) => (event: Event) => setForm({ ...value, [name]: (event.currentTarget as HTMLInputElement).value });
   const remote = withCredentials(value.url.trim(), value.user.trim(), value.secret);
-  const ref = value.ref.trim().startsWith('refs/') ? value.ref.trim() : `refs/heads/${value.ref.trim()}`;
+  const ref = branchRef(value.ref);
   const changed = () => {
     invalidate(syncKey);
     invalidate(operationsKey);
@@ -196,7 +184,7 @@ export function GitSyncPanel(props: { organizationId: string; spaceId: string; c
       )}
       <Section id="git-operations" title="Operations">
         {operations.error && <ErrorNote error={operations.error} />}
-        {operations.data && operations.data.items.length === 0 && <p class="empty">No import or export yet.</p>}
+        {operations.data && operations.data.items.length === 0 && <p class="empty">No import or export yet. {props.canManage ? <><strong>Import now</strong> brings the branch into the space; <strong>Export now</strong> writes the space to it.</> : <>Someone who manages this space connects a repository.</>}</p>}
         {operations.data && operations.data.items.length > 0 && (
           <div class="table-scroll" tabIndex={0} role="region" aria-label="Imports and exports">
             <table class="data-table">

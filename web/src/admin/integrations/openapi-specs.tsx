@@ -100,7 +100,7 @@ export function OpenApiSection(props: { organizationId: string }) {
       </form>
       <ActionError error={action.error} />
       {specs.error && <ErrorNote error={specs.error} />}
-      {specs.data && specs.data.length === 0 && <p class="empty">No specifications yet.</p>}
+      {specs.data && specs.data.length === 0 && <p class="empty">No specifications yet: upload a file or give an address, then <strong>Add specification</strong>.</p>}
       {specs.data?.map((spec) => (
         <div key={spec.id} class="panel">
           <div class="section-head">

@@ -105,7 +105,7 @@ export function TranslationsSection(props: { organizationId: string }) {
       <ActionError error={action.error} />
       {suggestions.length > 0 && <p class="notice" role="status">Names that may need to stay as they are (add them to the glossary below): {suggestions.join(', ')}</p>}
       {translations.error && <ErrorNote error={translations.error} />}
-      {translations.data && translations.data.length === 0 && <p class="empty">No translations yet.</p>}
+      {translations.data && translations.data.length === 0 && <p class="empty">No translations yet: choose a space and a language, then <strong>Start translating</strong>.</p>}
       {translations.data?.map((translation) => (
         <div key={translation.id} class="panel">
           <div class="section-head">
@@ -233,7 +233,7 @@ function Glossary(props: { organizationId: string }) {
       </form>
       <ActionError error={action.error} />
       {entries.error && <ErrorNote error={entries.error} />}
-      {entries.data && entries.data.length === 0 && <p class="empty">The glossary is empty.</p>}
+      {entries.data && entries.data.length === 0 && <p class="empty">The glossary is empty: add a term and how it is translated with <strong>Add term</strong>.</p>}
       <ul class="nav-list">
         {entries.data?.map((entry) => (
           <li key={entry.id} class="row">

@@ -41,7 +41,7 @@ export function TrashSection(props: { organizationId: string }) {
     <>
       <p class="lead">A deleted space or collection stays here for seven days, then it is removed for good. A collection comes back with what was deleted with it.</p>
       <ActionError error={action.error} />
-      {trash.data.items.length === 0 && <p class="empty">The trash is empty.</p>}
+      {trash.data.items.length === 0 && <p class="empty">The trash is empty. A space or collection you delete waits here, to be restored or deleted for good.</p>}
       <ul class="card-list">
         {trash.data.items.map((item) => (
           <li key={item.id} class="card">

@@ -16,7 +16,7 @@ export function CollectionsSection(props: { organizationId: string; admin: boole
   return (
     <>
       <p class="lead">Sharing a collection shares every space and collection inside it.</p>
-      {collections.data.items.length === 0 && <p class="empty">No collections.</p>}
+      {collections.data.items.length === 0 && <p class="empty">No collections yet. Create one on the home screen (<strong>New collection</strong>), then share it here.</p>}
       {collections.data.items.map((collection) => (
         <div key={collection.id} class="panel">
           <div class="section-head">

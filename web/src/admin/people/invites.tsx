@@ -95,7 +95,7 @@ function LinkInvites(props: { organizationId: string }) {
       </form>
       <ActionError error={action.error} />
       {links.error && <ErrorNote error={links.error} />}
-      {links.data && links.data.length === 0 && <p class="empty">No invite links.</p>}
+      {links.data && links.data.length === 0 && <p class="empty">No invite links yet: choose a role and <strong>Create a link</strong>, then send the link to the people who should join.</p>}
       {links.data?.map((link, index) => (
         <div key={link.id} class="panel">
           <CopyField id={`invite-link-${index}`} label={`Link giving the role ${roleName(link.role)}`} value={inviteLinkAddress(props.organizationId, link.id)} />

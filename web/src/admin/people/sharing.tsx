@@ -141,7 +141,7 @@ export function SharingPanel(props: { organizationId: string; kind: ContentKind;
       )}
       <ActionError error={action.error} />
       <Section id={`shared-with-${props.id}`} title="Shared with">
-        {users.length === 0 && teamGrants.length === 0 && <p class="empty">Not shared with anyone in particular.</p>}
+        {users.length === 0 && teamGrants.length === 0 && <p class="empty">Not shared with anyone in particular{props.canManage ? <>: choose a person or a team and a role, then <strong>Share</strong>.</> : '.'}</p>}
         <ul class="nav-list">
           {teamGrants.map((grant) => (
             <li key={grant.team.id} class="row">

@@ -49,7 +49,7 @@ export function TeamsSection(props: { organizationId: string; admin: boolean }) 
       )}
       <ActionError error={action.error} />
       {teams.error && <ErrorNote error={teams.error} />}
-      {teams.data && teams.data.length === 0 && <p class="empty">No teams yet.</p>}
+      {teams.data && teams.data.length === 0 && <p class="empty">No teams yet. {props.admin ? <>Name one and choose <strong>Create team</strong>, then add its members.</> : <>An administrator of the organization creates them.</>}</p>}
       {teams.data?.map((team) => (
         <div key={team.id} class="panel">
           <div class="section-head">

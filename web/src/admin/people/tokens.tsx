@@ -60,7 +60,7 @@ export function TokensSection() {
       <ActionError error={action.error} />
       {secret && <SecretOnce id="new-token" label="The new token" value={secret} onDone={() => setSecret(null)} />}
       {tokens.error && <ErrorNote error={tokens.error} />}
-      {tokens.data && tokens.data.length === 0 && <p class="empty">You have no API tokens.</p>}
+      {tokens.data && tokens.data.length === 0 && <p class="empty">You have no API tokens yet: name one and choose <strong>Create token</strong> to call the API from a script.</p>}
       {tokens.data && tokens.data.length > 0 && (
         <div class="table-scroll" tabIndex={0} role="region" aria-label="Your API tokens">
           <table class="data-table">

@@ -82,7 +82,7 @@ export function WebhooksSection(props: { organizationId: string }) {
       <ActionError error={action.error} />
       {secret && <SecretOnce id="webhook-secret" label="The webhook's signing secret" value={secret} onDone={() => setSecret(null)} />}
       {hooks.error && <ErrorNote error={hooks.error} />}
-      {hooks.data && hooks.data.length === 0 && <p class="empty">No webhooks.</p>}
+      {hooks.data && hooks.data.length === 0 && <p class="empty">No webhooks yet: give an address and the events to send, then <strong>Create webhook</strong>.</p>}
       {hooks.data?.map((hook) => (
         <div key={hook.id} class="panel">
           <h2 id={`hook-${hook.id}`}>{hook.url}</h2>

@@ -31,7 +31,7 @@ export function SitesScreen(props: { organizationId: string; siteId?: string; ta
       <nav class="sidebar" aria-label="Sites">
         <h2 class="sidebar-title">Sites</h2>
         {sites.error && <ErrorNote error={sites.error} />}
-        {sites.data && sites.data.items.length === 0 && <p class="empty">No sites yet.</p>}
+        {sites.data && sites.data.items.length === 0 && <p class="empty">No sites yet: <strong>Create site</strong> publishes one or more spaces on the web.</p>}
         <ul class="nav-list">
           {sites.data?.items.map((site) => (
             <li key={site.id}>
