@@ -4,10 +4,13 @@
  * N rounds of "one paragraph changed, stored as a client's update, written": per round the write's time and
  * each of its steps' (timed by wrapping them), and with `--cpu-prof` the top functions by self time.
  *
- *   npx tsx scripts/live-save-profile.ts [rounds, default 10] [--cpu-prof] [--against=<module>]
+ *   npx tsx scripts/live-save-profile.ts [rounds, default 10] [--cpu-prof] [--against=<module> [--against-only]]
  *
  * With `--against`, a module exporting another `writeLive` (an older writer.ts, its imports made absolute)
- * writes every other round of the same document: the two are compared in the same minutes of one process.
+ * writes every other round of the same document: the two are compared in the same minutes of one process;
+ * with `--against-only` it writes every round (run it alternately with a run without `--against`: since
+ * decision 0133 the writer skips the stored state its last write left, which the other writer's writes in
+ * between would replace). The CPU time of each write is printed with its wall time.
  *
  * Proportions are what this is for; on a loaded machine the milliseconds move with the load.
  */
@@ -36,6 +39,9 @@ import { longPage } from '../bench/workspace.ts';
 const rounds = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 10);
 const profile = process.argv.includes('--cpu-prof');
 const against = process.argv.find((a) => a.startsWith('--against='))?.slice('--against='.length);
+// Every round by the other writer (a run to alternate with a run of this one): a writer that keeps what its
+// last write left (the stored state it holds) is not measured fairly when the other writes in between.
+const againstOnly = process.argv.includes('--against-only');
 type WriteLive = typeof writeLive;
 const other: WriteLive | undefined = against ? ((await import(against)) as { writeLive: WriteLive }).writeLive : undefined;
 
@@ -68,6 +74,9 @@ try {
   }
   const times: number[] = [];
   const otherTimes: number[] = [];
+  // CPU time of the process during each write (user + system): less moved by other processes' load than the wall time.
+  const cpuTimes: number[] = [];
+  const otherCpuTimes: number[] = [];
   for (let n = 0; n < rounds + 1; n++) {
     const before = Y.encodeStateVector(client);
     const text = (client.getXmlFragment(FIELD).get([201, 202, 203, 205, 208][n % 5]) as Y.XmlElement).get(0) as Y.XmlText;
@@ -77,9 +86,12 @@ try {
     Y.applyUpdate(doc, update);
     if (n === 1 && profile) await session.post('Profiler.start');
     const started = process.hrtime.bigint();
-    const useOther = other !== undefined && n % 2 === 1;
+    const cpuBefore = process.cpuUsage();
+    const useOther = other !== undefined && (againstOnly || n % 2 === 1);
     await (useOther ? other : writeLive)(app.services, name, doc, actor, log);
+    const cpu = process.cpuUsage(cpuBefore);
     if (n > 0) (useOther ? otherTimes : times).push(Number(process.hrtime.bigint() - started) / 1e6);
+    if (n > 0) (useOther ? otherCpuTimes : cpuTimes).push((cpu.user + cpu.system) / 1e3);
   }
   if (profile) {
     const { profile: cpu } = await session.post('Profiler.stop');
@@ -101,8 +113,10 @@ try {
     values.sort((a, b) => a - b);
     console.log(`${label}, 1,000 blocks, ${values.length} writes: median ${values[values.length >> 1].toFixed(1)} ms, min ${values[0].toFixed(1)} ms, max ${values[values.length - 1].toFixed(1)} ms`);
   };
-  summary('writeLive', times);
+  if (times.length) summary('writeLive', times);
+  if (cpuTimes.length) summary('writeLive CPU time', cpuTimes);
   if (otherTimes.length) summary(`writeLive of ${against}`, otherTimes);
+  if (otherCpuTimes.length) summary(`writeLive of ${against}, CPU time`, otherCpuTimes);
   console.log(`stored updates left: ${(await loadLive(ctx, name))?.size} bytes`);
 } finally {
   await app.close();

@@ -21,19 +21,32 @@ export interface StoredLive {
   lastEditor?: string;
   /** Bytes of the state and the pending updates. */
   size: number;
+  /** The stored state as stored (`parts[0]`, base64): what a writer compares with the state it knows it holds. */
+  stateText: string;
+  /** The ids of the pending updates (`parts[1…]`), in order. */
+  updateIds: string[];
+}
+
+/** What a compaction folded: the stored state it started from and the updates it deleted, and what it stored. */
+export interface Folded {
+  over: { state: string; updateIds: string[] };
+  /** The state stored (base64). */
+  state: string;
 }
 
 /** The stored document, or undefined when none was made yet. */
 export async function loadLive(ctx: Context, name: LiveName): Promise<StoredLive | undefined> {
   const row = await ctx.db.selectFrom('live_documents').select(['state', 'base_revision']).where('name', '=', name.key).executeTakeFirst();
   if (!row) return undefined;
-  const updates = await ctx.db.selectFrom('live_updates').select(['update', 'user_id']).where('document', '=', name.key).orderBy('created_at').orderBy('id').execute();
+  const updates = await ctx.db.selectFrom('live_updates').select(['id', 'update', 'user_id']).where('document', '=', name.key).orderBy('created_at').orderBy('id').execute();
   const parts = [fromBase64(row.state), ...updates.map((u) => fromBase64(u.update))];
   return {
     parts,
     baseRevision: row.base_revision,
     ...(updates.length ? { lastEditor: updates[updates.length - 1].user_id } : {}),
     size: parts.reduce((n, part) => n + part.byteLength, 0),
+    stateText: row.state,
+    updateIds: updates.map((u) => u.id),
   };
 }
 
@@ -165,16 +178,21 @@ async function commitCompaction(ctx: Context, name: LiveName, over: StoredParts,
  * meanwhile are not among those deleted, so they are kept); should another compaction have committed
  * first, it is done again inside one transaction.
  */
-export async function compactLive(ctx: Context, name: LiveName, extra: Uint8Array | null, baseRevision?: string): Promise<number> {
+export async function compactLive(ctx: Context, name: LiveName, extra: Uint8Array | null, baseRevision?: string, folded?: (what: Folded) => void): Promise<number> {
   const parts = await readParts(ctx, name);
   if (!parts) return 0;
+  const tell = (over: StoredParts, state: Uint8Array) => folded?.({ over: { state: over.state, updateIds: over.updates.map((u) => u.id) }, state: toBase64(state) });
   const state = await compacted(parts, extra, true);
-  if (await commitCompaction(ctx, name, parts, state, baseRevision)) return state.byteLength;
+  if (await commitCompaction(ctx, name, parts, state, baseRevision)) {
+    tell(parts, state);
+    return state.byteLength;
+  }
   return inTransaction(ctx, async (tx) => {
     const again = await readParts(tx, name);
     if (!again) return 0;
     const state = await compacted(again, extra, false);
     await commitCompaction(tx, name, again, state, baseRevision);
+    tell(again, state);
     return state.byteLength;
   });
 }

@@ -6,7 +6,7 @@ import { getChangeRequestPage } from '../modules/change-request-content/service.
 import { patchPageIn } from '../modules/page-edits/service.ts';
 import { documentOfContent, editorContentOf, updateTowards, yDocFor } from './model.ts';
 import type { LiveName } from './names.ts';
-import { applyInSteps, compactLive, loadLive } from './store.ts';
+import { applyInSteps, compactLive, loadLive, type Folded } from './store.ts';
 import { findRevision } from '../content/revisions.ts';
 import { loadTree } from '../content/tree.ts';
 
@@ -73,6 +73,22 @@ async function editorOf(services: AppServices, userId: string | undefined, fallb
 }
 
 /**
+ * The stored state (base64, as stored) each document is known to hold already: set when a write's compaction
+ * folded only what the document had applied (the stored state and updates it loaded, and the merged page it
+ * applied), so the next write need not decode and apply that state again — most of the stored bytes, and a
+ * no-op for Yjs on a document holding it. Any other compaction (another process's, one that folded an update
+ * this document had not applied) leaves a state not named here, and the next write applies everything.
+ */
+const heldState = new WeakMap<Y.Doc, string>();
+
+/** Whether the stored `state` and `updateIds` of a compaction are all among what `doc` applied. */
+function foldedOnlyApplied(folded: Folded, applied: { state: string; updateIds: string[] }): boolean {
+  if (folded.over.state !== applied.state) return false;
+  const ids = new Set(applied.updateIds);
+  return folded.over.updateIds.every((id) => ids.has(id));
+}
+
+/**
  * Writes `doc` to its change request when it differs from the page, merges what the page gained since into
  * `doc`, and compacts the stored state; answers the stored size and the state vector written. Run by one process at a time per document
  * (the Redis extension's lock, or the only process).
@@ -81,18 +97,31 @@ export async function writeLive(services: AppServices, name: LiveName, doc: Y.Do
   const operator = createContext(services, null);
   const stored = await loadLive(operator, name);
   if (!stored) return { size: 0 };
-  // Everything stored (other processes' updates too) and everything this process holds.
-  // Origin null: the server's own changes are not a connection's, so they start no store of their own.
-  await applyInSteps(doc, stored.parts, null);
-  // The document as it is now, read before any await (people go on typing into `doc` meanwhile): its
-  // state (to lay a merged page over later), its state vector (what the write covers) and its content.
-  const at = Y.encodeStateAsUpdate(doc);
-  const covered = Y.encodeStateVector(doc);
-  const content = editorContentOf(doc);
+  const applied = { state: stored.stateText, updateIds: stored.updateIds };
+  const remember = (folded: Folded) => {
+    if (foldedOnlyApplied(folded, applied)) heldState.set(doc, folded.state);
+    else heldState.delete(doc);
+  };
   const actor = await editorOf(services, stored.lastEditor, lastEditor);
-  if (!actor) return { size: await compactLive(operator, name, null) };
+  if (!actor) {
+    await applyInSteps(doc, heldState.get(doc) === stored.stateText ? stored.parts.slice(1) : stored.parts, null);
+    return { size: await compactLive(operator, name, null, undefined, remember) };
+  }
   const ctx = createContext(services, actor);
   const current = { revision: await headRevision(ctx, name) };
+  // Whether the page's body changed since the revision the live document last agreed with (asked before the
+  // write: both revisions are known now), which decides below whether the written page is laid back.
+  const changedSince = await bodyChangedSince(operator, stored.baseRevision, current.revision, name.pageId);
+  // Everything stored (other processes' updates too) and everything this process holds; the stored state
+  // not again when `doc` holds it already (its last write folded only what it had applied).
+  // Origin null: the server's own changes are not a connection's, so they start no store of their own.
+  await applyInSteps(doc, heldState.get(doc) === stored.stateText ? stored.parts.slice(1) : stored.parts, null);
+  // The document as it is now, read before any await (people go on typing into `doc` meanwhile): its
+  // state (to lay a merged page over later; encoded only when it will be), its state vector (what the write
+  // covers) and its content.
+  const at = changedSince ? Y.encodeStateAsUpdate(doc) : null;
+  const covered = Y.encodeStateVector(doc);
+  const content = editorContentOf(doc);
   const document = await documentOfContent(content);
   const target = { spaceId: name.spaceId, changeRequestId: name.changeRequestId };
   let written;
@@ -110,11 +139,10 @@ export async function writeLive(services: AppServices, name: LiveName, doc: Y.Do
   // the editors normalise again, a new edit that was written again, without end (the page never "saved").
   // Asked first: reading the written page back parses all its Markdown, work a write that only carries the
   // live text (nearly every write) does not need.
-  const changedSince = await bodyChangedSince(operator, stored.baseRevision, current.revision, name.pageId);
-  const body = changedSince && written.page ? await written.page.body() : null;
+  const body = at && written.page ? await written.page.body() : null;
   const merged = body && body.format === 'document' ? body.document : undefined;
-  const extra = merged ? await updateTowards(at, merged) : null;
+  const extra = at && merged ? await updateTowards(at, merged) : null;
   if (extra) Y.applyUpdate(doc, extra, null);
   // The state vector of what was written: a browser whose own edits it covers shows them as saved.
-  return { size: await compactLive(operator, name, extra, written.revision), written: covered };
+  return { size: await compactLive(operator, name, extra, written.revision, remember), written: covered };
 }
