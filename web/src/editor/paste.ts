@@ -1,6 +1,7 @@
 import { Extension, type Editor, type JSONContent } from '@tiptap/core';
 import { Plugin, PluginKey } from '@tiptap/pm/state';
 import { convert } from './convert.ts';
+import { officeHtml, officeSource, renameStyles } from './paste-office.ts';
 
 /** Text that reads as Markdown: a heading, a list, a quote, a fence, a table, a GitBook tag, or inline syntax. */
 export function looksLikeMarkdown(text: string): boolean {
@@ -35,9 +36,9 @@ async function pasteMarkdown(editor: Editor, text: string): Promise<void> {
 
 /**
  * Paste: Markdown (text with no HTML beside it, that reads as Markdown) goes through the importer; HTML (a web
- * page, Google Docs, Word) goes through ProseMirror's clipboard parser over the editor's schema, which keeps
- * only what the schema's nodes and marks read (so nothing executable survives). Inside a code block, text
- * stays text.
+ * page, Google Docs, Word) is made inert, Google Docs' and Word's is rewritten as plain tags (paste-office.ts),
+ * then it goes through ProseMirror's clipboard parser over the editor's schema, which keeps only what the
+ * schema's nodes and marks read (so nothing executable survives). Inside a code block, text stays text.
  */
 /**
  * Pasted HTML without what could run or load: scripts, frames, objects, styles and every `on…` attribute are
@@ -79,7 +80,11 @@ export const PasteConversion = Extension.create({
       new Plugin({
         key: new PluginKey('paste-conversion'),
         props: {
-          transformPastedHTML: inertHtml,
+          // Google Docs and Word say in styles what the schema reads from tags: their HTML is rewritten first.
+          transformPastedHTML: (html) => {
+            const source = officeSource(html);
+            return source ? officeHtml(inertHtml(renameStyles(html)), source) : inertHtml(html);
+          },
           // A picture dragged from another page arrives as its address: it becomes an image block where it is dropped.
           handleDrop: (view, event) => {
             const address = event.dataTransfer && !event.dataTransfer.files.length ? imageAddress(event.dataTransfer.getData('text/uri-list').split('\n')[0] ?? '') : null;
