@@ -33,6 +33,15 @@ describe('office paste conversion', { skip }, () => {
     assert.equal(await page.evaluate((html) => (window as unknown as { office: { officeHtml(html: string): string } }).office.officeHtml(html), web), web);
   });
 
+  it('reads a web page\'s styled spans as marks and leaves no style behind', async () => {
+    const web = '<p class="note">a <span style="font-weight: bold">b</span> <span style="font-style:italic">c</span> <span class="x">d</span></p>';
+    const out = await page.evaluate((html) => {
+      const office = (window as unknown as { office: { webHtml(html: string): string; renameStyles(html: string): string } }).office;
+      return office.webHtml(office.renameStyles(html));
+    }, web);
+    assert.equal(out, '<p class="note">a <strong>b</strong> <em>c</em> <span class="x">d</span></p>');
+  });
+
   it('reads Docs spans as marks, keeping edge spaces outside them, and its h4 as a third heading', async () => {
     const docs = '<b style="font-weight:normal;" id="docs-internal-guid-1"><h4><span style="font-weight:700">Note</span></h4><p dir="ltr"><span style="font-weight:400">a</span><span style="font-style:italic;font-weight:700"> b </span><span style="font-family:\'Roboto Mono\'">c</span><span style="text-decoration:underline">d</span></p><br></b>';
     assert.equal(await convert(docs), '<h3>Note</h3><p>a <em><strong>b</strong></em> <code>c</code>d</p>');

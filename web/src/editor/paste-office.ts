@@ -75,6 +75,19 @@ export function officeHtml(html: string, source = officeSource(html)): string {
   return body.innerHTML;
 }
 
+/**
+ * HTML of another source (a web page) with its `style` attributes renamed (renameStyles): a styled span's bold,
+ * italic, strike, monospace and super/subscript become the tags the schema reads, as for Docs; every renamed
+ * style then goes, so nothing reaches ProseMirror's parser that the Content-Security-Policy would refuse.
+ */
+export function webHtml(html: string): string {
+  if (!html.includes('data-office-style')) return html;
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  for (const span of [...doc.body.querySelectorAll('span[data-office-style], font[data-office-style]')].reverse()) styledSpan(doc, span as HTMLElement);
+  for (const element of doc.body.querySelectorAll('[data-office-style]')) element.removeAttribute('data-office-style');
+  return doc.body.innerHTML;
+}
+
 function removeComments(root: Node): void {
   const walker = root.ownerDocument!.createTreeWalker(root, NodeFilter.SHOW_COMMENT);
   const comments: Node[] = [];

@@ -1,7 +1,7 @@
 import { Extension, type Editor, type JSONContent } from '@tiptap/core';
 import { Plugin, PluginKey } from '@tiptap/pm/state';
 import { convert } from './convert.ts';
-import { officeHtml, officeSource, renameStyles } from './paste-office.ts';
+import { officeHtml, officeSource, renameStyles, webHtml } from './paste-office.ts';
 
 /** Text that reads as Markdown: a heading, a list, a quote, a fence, a table, a GitBook tag, or inline syntax. */
 export function looksLikeMarkdown(text: string): boolean {
@@ -80,10 +80,12 @@ export const PasteConversion = Extension.create({
       new Plugin({
         key: new PluginKey('paste-conversion'),
         props: {
-          // Google Docs and Word say in styles what the schema reads from tags: their HTML is rewritten first.
+          // Google Docs, Word and many web pages say in styles what the schema reads from tags: styles are renamed
+          // before anything parses them (the CSP refuses inline styles) and read as marks (paste-office.ts).
           transformPastedHTML: (html) => {
             const source = officeSource(html);
-            return source ? officeHtml(inertHtml(renameStyles(html)), source) : inertHtml(html);
+            const inert = inertHtml(renameStyles(html));
+            return source ? officeHtml(inert, source) : webHtml(inert);
           },
           // A picture dragged from another page arrives as its address: it becomes an image block where it is dropped.
           handleDrop: (view, event) => {
