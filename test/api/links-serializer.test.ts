@@ -62,6 +62,21 @@ for (const dialect of dialects) {
       padded.items[0].targetReference.internal = 2;
       padded.items[0].locationReferences[0].page.internal = 3;
       assert.equal(serializeLinksList(padded), generic(reply.body));
+    });
+
+    it('writes the members that are unions of scalars (null roles and levels, variables) as the generic serializer does', async () => {
+      const reply = await get(`${base}/links`);
+      const varied = structuredClone(reply.body);
+      for (const item of varied.items) {
+        for (const location of [item.targetReference, ...item.locationReferences]) {
+          if (location.organization) location.organization.defaultRole = null;
+          if (location.space) location.space.defaultLevel = null;
+          if (location.page) location.page.variables = { name: 'Quire', count: 3, beta: true, ratio: 0.5 };
+        }
+      }
+      assert.equal(serializeLinksList(varied), generic(varied));
+      assert.match(serializeLinksList(varied), /"defaultRole":null/);
+      assert.match(serializeLinksList(varied), /"variables":\{"name":"Quire","count":3,"beta":true,"ratio":0.5\}/);
       const missing = structuredClone(reply.body);
       delete missing.count;
       assert.throws(() => generic(missing));

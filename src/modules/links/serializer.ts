@@ -26,7 +26,35 @@ interface ObjectSchema {
 }
 
 function compile(schema: TSchema): Serialize {
-  return fastJsonStringify(schema as Parameters<typeof fastJsonStringify>[0]) as Serialize;
+  return fastJsonStringify(scalarUnions(schema) as Parameters<typeof fastJsonStringify>[0]) as Serialize;
+}
+
+const SCALARS = new Set(['string', 'number', 'integer', 'boolean', 'null']);
+
+/**
+ * The schema with each union of bare scalar types (a nullable enum, `anyOf: [{ type: 'string', enum }, { type:
+ * 'null' }]`; a variable's string, number or boolean) written as a list of types, which fast-json-stringify
+ * serializes by the value's type without Ajv. For values the union admits the output is the same: a value is
+ * of exactly one of the listed types, and an enum does not change how a string is written.
+ */
+function scalarUnions(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(scalarUnions);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const { anyOf, ...rest } = schema as { anyOf?: unknown };
+  if (Array.isArray(anyOf) && anyOf.every((option) => isBareScalar(option))) {
+    const types = [...new Set(anyOf.map((option) => (option as { type: string }).type))];
+    return { ...scalarUnions(rest) as object, type: types };
+  }
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) copy[key] = scalarUnions(value);
+  return copy;
+}
+
+/** `{ type: <scalar> }` with nothing but an enum and words beside it. */
+function isBareScalar(option: unknown): boolean {
+  if (typeof option !== 'object' || option === null) return false;
+  const { type, enum: _enum, description: _description, title: _title, ...rest } = option as Record<string, unknown>;
+  return typeof type === 'string' && SCALARS.has(type) && Object.keys(rest).length === 0;
 }
 
 /** Compiled on first call. */
