@@ -7,7 +7,9 @@
  *
  * `npm run bench -- links` runs it alone (BENCH_LINK_PAGES, default 10,000; BENCH_LINK_RUNS fresh servers,
  * default 3, the median printed with the spread; BENCH_LINK_INDEXED=0 leaves the space unindexed, see
- * seedLinkSpace).
+ * seedLinkSpace). `npx tsx scripts/links-cpu.ts [tree …]` measures the same first request by the server's CPU
+ * time as well as wall time, alternating trees (A/B/A/B) for a loaded machine, with `--profile DIR` for a
+ * CPU profile of each server.
  */
 import { join } from 'node:path';
 import { api, median, ms, row, start, stop, type Api } from './lib.ts';

@@ -6,6 +6,7 @@ import { FilesQuery, PageQuery, PagesSchema, RevisionFileSchema, RevisionPageSch
 import { ImportContentBody, ImportContentResult } from '../imports/schemas.ts';
 import { presentBacklinks, presentLinks } from '../links/presenter.ts';
 import { BacklinksQuery, ChangeRequestLinksQuery, LinksListSchema, LinksQuery, PageLocationSchema } from '../links/schemas.ts';
+import { linksListSerializerCompiler } from '../links/serializer.ts';
 import {
   getChangeRequestContent,
   getChangeRequestFile,
@@ -136,6 +137,7 @@ export const changeRequestContentRoutes: FastifyPluginAsyncTypebox = async (app)
     `${base}/content/page/:pageId/links`,
     {
       config: { policy: 'space.view' },
+      serializerCompiler: linksListSerializerCompiler,
       schema: { tags, operationId: 'listPageLinksInChangeRequest', summary: 'The links of one page of the change request, with their status', params: ChangeRequestPageParams, querystring: LinksQuery, response: { 200: LinksListSchema, ...errorResponses } },
     },
     async (request) => {
@@ -148,6 +150,7 @@ export const changeRequestContentRoutes: FastifyPluginAsyncTypebox = async (app)
     `${base}/links`,
     {
       config: { policy: 'space.view' },
+      serializerCompiler: linksListSerializerCompiler,
       schema: {
         tags,
         operationId: 'listChangeRequestLinks',

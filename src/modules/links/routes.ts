@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, ListOf } from '../../http/schemas.ts';
 import { presentBacklinks, presentLinks } from './presenter.ts';
 import { BacklinksQuery, FileParams, LinksListSchema, LinksQuery, PageLocationSchema, PageParams, SpaceParams } from './schemas.ts';
+import { linksListSerializerCompiler } from './serializer.ts';
 import { listFileBacklinks, listPageBacklinks, listPageLinks, listSpaceLinks } from './service.ts';
 
 const tags = ['links'];
@@ -15,6 +16,7 @@ export const linkRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/spaces/:spaceId/links',
     {
       config: { policy: 'space.view' },
+      serializerCompiler: linksListSerializerCompiler,
       schema: {
         tags,
         operationId: 'listSpaceLinks',
@@ -31,6 +33,7 @@ export const linkRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/spaces/:spaceId/content/page/:pageId/links',
     {
       config: { policy: 'space.view' },
+      serializerCompiler: linksListSerializerCompiler,
       schema: {
         tags,
         operationId: 'listPageLinksInSpace',
