@@ -3,10 +3,12 @@
 // child processes it waited for (bin/quire, git, Chromium and theirs), from /proc on Linux.
 import { appendFileSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 
 const log = process.env.QUIRE_TEST_TIMES;
 const file = process.argv[1];
-if (log && file?.endsWith('.test.ts')) {
+// The test file's own process only: not its worker threads, nor the runner, nor a script a test starts.
+if (log && isMainThread && file?.endsWith('.test.ts')) {
   process.on('exit', () => {
     const own = process.resourceUsage();
     let children = 0;

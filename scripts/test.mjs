@@ -16,6 +16,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const root = resolve(import.meta.dirname, '..');
 process.chdir(root);
@@ -83,7 +84,7 @@ const checks = typecheck
 const started = Date.now();
 const tests = await run(
   process.execPath,
-  ['--import', 'tsx', '--import', './scripts/test-times.mjs', '--test', `--test-concurrency=${concurrency}`, ...flags, ...files],
+  ['--import', 'tsx', '--import', pathToFileURL(join(root, 'scripts', 'test-times.mjs')).href, '--test', `--test-concurrency=${concurrency}`, ...flags, ...files],
   { env: { ...process.env, QUIRE_TEST_TIMES: timesFile } },
 );
 const wall = (Date.now() - started) / 1000;
