@@ -113,7 +113,14 @@ if (times.length > 1) {
   for (const t of slowest) console.log(`   ${t.wall.toFixed(1).padStart(6)} ${t.cpu.toFixed(1).padStart(6)}  ${t.file}`);
   if (!named.length) {
     const order = [...times].sort((a, b) => b.wall - a.wall).map((t) => `${t.wall.toFixed(1)} ${t.file}`);
-    writeFileSync(join(artifacts, 'test-order.txt'), `${readFileSync(orderFile, 'utf8').split('\n').filter((l) => l.startsWith('#')).join('\n')}\n${order.join('\n')}\n`);
+    const about = [
+      '# The test files that take longest, slowest first: scripts/test.mjs starts these before the others (which follow',
+      '# alphabetically), so that no long file is left running alone at the end of a run. Each line: seconds, path.',
+      '# `npm test` writes test-artifacts/test-order.txt in this form (each file\'s wall time in that run) after a run',
+      '# of every file: copy it here from a CI run when files are added or get slower.',
+      `# These: wall seconds of a run of every file, ${concurrency} at once, ${new Date().toISOString().slice(0, 10)}; ${cpu.toFixed(0)} s of CPU time in all.`,
+    ];
+    writeFileSync(join(artifacts, 'test-order.txt'), `${about.join('\n')}\n${order.join('\n')}\n`);
   }
 }
 process.exit(failed ? 1 : 0);
