@@ -2,9 +2,24 @@
 // Runs the test suite with Node's test runner: every test/**/*.test.ts file, TypeScript through tsx.
 // On SQLite always; on PostgreSQL too when TEST_DATABASE_URL is set. Extra arguments are passed on
 // (e.g. `npm test -- --test-name-pattern=teams`), and file paths narrow the run.
-import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+//
+// The slowest files start first (scripts/test-order.txt, written from a full run's times; files it does not name
+// follow, alphabetically), so that no long file is left to run alone at the end. QUIRE_TEST_CONCURRENCY sets how
+// many files run at once (default 3 on this project's 2-core CI machine: the browser, git and CLI files spend much
+// of their time waiting on Chromium, git and child processes). --typecheck (what `npm test` passes) runs
+// `tsc -p .` and `tsc -p web` beside the tests, and the run fails when either does.
+//
+// Each file's wall time and CPU time (its own and its child processes': bin/quire, git, Chromium) are written to
+// test-artifacts/test-times.txt; after a run of every file, test-artifacts/test-order.txt holds them slowest
+// first, in the form of scripts/test-order.txt (copy it there when files were added or got slower).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const root = resolve(import.meta.dirname, '..');
+process.chdir(root);
 
 function find(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -14,12 +29,98 @@ function find(dir) {
   });
 }
 
+/** The files in the order to start them: those scripts/test-order.txt names, slowest first, then the rest, alphabetically. */
+function ordered(files, orderText) {
+  const seconds = new Map();
+  for (const line of orderText.split('\n')) {
+    const match = /^\s*([\d.]+)\s+(\S+)/.exec(line);
+    if (match) seconds.set(match[2], Number(match[1]));
+  }
+  const known = files.filter((f) => seconds.has(f)).sort((a, b) => seconds.get(b) - seconds.get(a) || a.localeCompare(b));
+  const unknown = files.filter((f) => !seconds.has(f)).sort();
+  return [...known, ...unknown];
+}
+
 const args = process.argv.slice(2);
-const files = args.filter((a) => a.endsWith('.ts'));
-const flags = args.filter((a) => !a.endsWith('.ts'));
-const run = spawnSync(
+const typecheck = args.includes('--typecheck');
+const named = args.filter((a) => a.endsWith('.ts')).map((f) => relative(root, resolve(f)));
+const flags = args.filter((a) => !a.endsWith('.ts') && a !== '--typecheck');
+const orderFile = join(root, 'scripts', 'test-order.txt');
+const files = ordered(named.length ? named : find('test'), existsSync(orderFile) ? readFileSync(orderFile, 'utf8') : '');
+
+const concurrency = Number(process.env.QUIRE_TEST_CONCURRENCY ?? 3);
+if (!Number.isInteger(concurrency) || concurrency < 1) {
+  console.error(`QUIRE_TEST_CONCURRENCY must be a whole number of files at once, 1 or more (it is ${process.env.QUIRE_TEST_CONCURRENCY})`);
+  process.exit(2);
+}
+
+const artifacts = join(root, 'test-artifacts');
+mkdirSync(artifacts, { recursive: true });
+// Each run gathers its files' times apart (runs may overlap), then writes them to test-artifacts/.
+const timesDir = mkdtempSync(join(tmpdir(), 'quire-test-times-'));
+const timesFile = join(timesDir, 'times.txt');
+
+/** Runs a command to its end; its output is kept and shown afterwards (the type-checks), or passed through (the tests). */
+function run(command, commandArgs, { quiet = false, env = process.env } = {}) {
+  return new Promise((done) => {
+    const child = spawn(command, commandArgs, { stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', env });
+    let output = '';
+    if (quiet) {
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+    }
+    child.on('close', (code, signal) => done({ code: code ?? 1, signal, output }));
+  });
+}
+
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const checks = typecheck
+  ? [
+      run(process.execPath, [tsc, '--noEmit', '-p', '.'], { quiet: true }).then((r) => ({ ...r, name: 'tsc -p .' })),
+      run(process.execPath, [tsc, '--noEmit', '-p', 'web'], { quiet: true }).then((r) => ({ ...r, name: 'tsc -p web' })),
+    ]
+  : [];
+
+const started = Date.now();
+const tests = await run(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', ...flags, ...(files.length ? files : find('test').sort())],
-  { stdio: 'inherit' },
+  ['--import', 'tsx', '--import', pathToFileURL(join(root, 'scripts', 'test-times.mjs')).href, '--test', `--test-concurrency=${concurrency}`, ...flags, ...files],
+  { env: { ...process.env, QUIRE_TEST_TIMES: timesFile } },
 );
-process.exit(run.status ?? 1);
+const wall = (Date.now() - started) / 1000;
+
+let failed = tests.code !== 0;
+for (const check of await Promise.all(checks)) {
+  if (check.code === 0) continue;
+  failed = true;
+  console.error(`\n== ${check.name} failed:\n${check.output}`);
+}
+
+// The files' times: the slowest, the totals, and (after a run of every file) the order for scripts/test-order.txt.
+const times = (existsSync(timesFile) ? readFileSync(timesFile, 'utf8') : '')
+  .split('\n')
+  .filter(Boolean)
+  .map((line) => {
+    const [file, seconds, cpu] = line.split('\t');
+    return { file, wall: Number(seconds), cpu: Number(cpu) };
+  });
+rmSync(timesDir, { recursive: true, force: true });
+writeFileSync(join(artifacts, 'test-times.txt'), times.map((t) => `${t.file}\t${t.wall}\t${t.cpu}\n`).join(''));
+if (times.length > 1) {
+  const cpu = times.reduce((sum, t) => sum + t.cpu, 0);
+  const slowest = [...times].sort((a, b) => b.wall - a.wall).slice(0, 10);
+  console.log(`\n== ${times.length} test files in ${wall.toFixed(0)} s, ${concurrency} at once; ${cpu.toFixed(0)} s of CPU time. Slowest (wall s / CPU s):`);
+  for (const t of slowest) console.log(`   ${t.wall.toFixed(1).padStart(6)} ${t.cpu.toFixed(1).padStart(6)}  ${t.file}`);
+  if (!named.length) {
+    const order = [...times].sort((a, b) => b.wall - a.wall).map((t) => `${t.wall.toFixed(1)} ${t.file}`);
+    const about = [
+      '# The test files that take longest, slowest first: scripts/test.mjs starts these before the others (which follow',
+      '# alphabetically), so that no long file is left running alone at the end of a run. Each line: seconds, path.',
+      '# `npm test` writes test-artifacts/test-order.txt in this form (each file\'s wall time in that run) after a run',
+      '# of every file: copy it here from a CI run when files are added or get slower.',
+      `# These: wall seconds of a run of every file, ${concurrency} at once, ${new Date().toISOString().slice(0, 10)}; ${cpu.toFixed(0)} s of CPU time in all.`,
+    ];
+    writeFileSync(join(artifacts, 'test-order.txt'), `${about.join('\n')}\n${order.join('\n')}\n`);
+  }
+}
+process.exit(failed ? 1 : 0);
