@@ -155,7 +155,7 @@ class BlockHandleView {
     this.button.after(menu);
     this.menu = menu;
     this.button.setAttribute('aria-expanded', 'true');
-    (menu.firstElementChild as HTMLElement).focus();
+    (menu.querySelector<HTMLElement>('[role=menuitem]:not([aria-disabled])') ?? (menu.firstElementChild as HTMLElement)).focus();
   }
 
   private menuKey(event: KeyboardEvent): void {
@@ -166,6 +166,7 @@ class BlockHandleView {
     else if (event.key === 'ArrowUp') go(at - 1);
     else if (event.key === 'Home') go(0);
     else if (event.key === 'End') go(items.length - 1);
+    else if (event.key === 'Enter' || event.key === ' ') items[at]?.click();
     else if (event.key === 'Escape') this.closeMenu(true);
     else if (event.key === 'Tab') this.closeMenu(false);
     else return;
@@ -173,9 +174,11 @@ class BlockHandleView {
   }
 
   private closeMenu(focusHandle: boolean): void {
-    if (!this.menu) return;
-    this.menu.remove();
+    const menu = this.menu;
+    if (!menu) return;
+    // Cleared first: removing the menu blurs its focused item, and its focusout closes the menu again.
     this.menu = null;
+    menu.remove();
     this.button.setAttribute('aria-expanded', 'false');
     if (focusHandle) this.button.focus();
     this.place();
