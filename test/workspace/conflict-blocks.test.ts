@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parseMarkdown } from '../../src/content/markdown/index.ts';
 import { dialects } from '../helpers/app.ts';
+import type { Locator } from 'playwright-core';
 import { needs } from '../helpers/system.ts';
 import { assertAccessible, assertKeyboardReachable, startWorkspace, type WorkspaceHarness } from './support.ts';
 
@@ -17,6 +18,24 @@ const skip = needs('chromium');
 const doc = (markdown: string) => parseMarkdown(markdown, {}).document;
 const page = (blocks: string[]) => `${blocks.join('\n\n')}\n`;
 const BASE = ['Install the tool.', 'Open a terminal.', 'Sign in with your account.', 'Start writing.', 'Invite your team.', 'Save your work.'];
+
+/**
+ * Each text is in a changed block (marked added or removed) of `drawing`, and the block is drawn wherever the
+ * screen is scrolled: its text is visible and the block is never `content-visibility: auto`, whose contents
+ * Chromium skips away from the screen (and in a full-page screenshot), leaving the block's coloured box, empty.
+ */
+async function assertChangedBlocksDrawn(drawing: Locator, texts: string[]): Promise<void> {
+  await drawing.waitFor();
+  for (const text of texts) {
+    const block = drawing.locator('.diff-block-added, .diff-block-removed').filter({ hasText: text }).first();
+    await block.getByText(text, { exact: true }).waitFor({ state: 'visible' });
+    const skippable = await block.evaluate((element) => {
+      for (let at: Element | null = element; at; at = at.parentElement) if (getComputedStyle(at).contentVisibility === 'auto') return true;
+      return false;
+    });
+    assert.equal(skippable, false, `the changed block "${text}" is drawn even away from the screen`);
+  }
+}
 
 for (const dialect of dialects) {
   describe(`conflicts block by block in the workspace [${dialect}]`, { skip, timeout: 600_000 }, () => {
@@ -104,6 +123,18 @@ for (const dialect of dialects) {
       await preview.getByText('Install the tool (space).').waitFor();
       await preview.getByText('Sign in (mine).').waitFor();
       await preview.locator('strong', { hasText: 'often' }).waitFor();
+      // The change request's changed page above, drawn while the screen is scrolled down to the conflicts (as
+      // the screenshot is taken): each changed block shows its text on its side, side by side and inline, never
+      // a bar left empty because the browser skipped drawing a block away from the screen.
+      await assertChangedBlocksDrawn(browser.locator('[aria-label="Getting started: Before"]'), ['Install the tool.', 'Open a terminal.', 'Sign in with your account.', 'Save your work.']);
+      await assertChangedBlocksDrawn(browser.locator('[aria-label="Getting started: After"]'), ['Install the tool (mine).', 'Open a terminal window.', 'Sign in (mine).', 'Save your work (mine)']);
+      // Inline: the removed and the added blocks in one column, each drawn.
+      await browser.getByRole('button', { name: 'Inline', exact: true }).click();
+      await browser.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      await assertChangedBlocksDrawn(browser.locator('.rendered-diff.inline'), ['Install the tool.', 'Install the tool (mine).', 'Open a terminal.', 'Open a terminal window.', 'Sign in with your account.', 'Sign in (mine).', 'Save your work.', 'Save your work (mine)']);
+      await browser.getByRole('button', { name: 'Side by side', exact: true }).click();
+      await browser.locator('.rendered-diff.side-by-side').waitFor();
+      await browser.getByRole('button', { name: 'Preview the merged page' }).scrollIntoViewIfNeeded();
       await h.shot(browser, 'conflict-blocks');
       await browser.getByRole('button', { name: 'Resolve and update the change request' }).click();
       await browser.getByText('Conflicts resolved: the change request now includes the space\'s changes and can be merged.').waitFor();

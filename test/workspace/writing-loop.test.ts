@@ -235,6 +235,11 @@ describe('the workspace in a browser [sqlite]', { skip }, () => {
     for (const expected of ['## Install', '**docs**', '_notes_', '`git`', '* one', '1. first', '* [ ] check the install', '> Quoted words', '```bash\nquire serve\n```', '### Configure', '{% hint style="warning" %}', '$$\ne = mc^2\n$$', '<summary>More details</summary>', '{% tab title="macOS" %}', 'A diagram of Quire', '***', 'The end.']) {
       assert.ok(text.includes(expected), `the page's Markdown has ${JSON.stringify(expected)}:\n${text}`);
     }
+    // Each block's text is in its own place: the expandable's title and body, and the blocks written before
+    // it, whole (keys typed right after a click once landed at the start of an earlier block).
+    for (const exact of ['### Configure\n\n', '{% hint style="warning" %}\nKeep a backup.\n{% endhint %}', '<details>\n\n<summary>More details</summary>\n\nHidden until opened.\n\n</details>', '> From the slash menu\n']) {
+      assert.ok(text.includes(exact), `the page's Markdown has ${JSON.stringify(exact)}:\n${text}`);
+    }
     // What the editor saved is what importing the same Markdown gives.
     const { document, frontmatter } = parseMarkdown(text, {});
     assert.equal(renderMarkdown(document, { frontmatter }), text);
@@ -259,7 +264,14 @@ describe('the workspace in a browser [sqlite]', { skip }, () => {
     assert.deepEqual(problems, []);
 
     // Closing the tab with work not saved yet asks first.
-    await page.getByRole('textbox', { name: /Body of/ }).click();
+    // At the end of the last paragraph, once the caret is seen there: a click on the middle of the page's body
+    // lands wherever the middle falls, in the gap above a block too, where the browser puts the caret at that
+    // block's start, and the words typed joined the block there ("MoreConfigure", "MoreKeep a backup."). Even
+    // aimed at the last paragraph (or with Ctrl+End) on this long page, scrolled to its top, the caret has been
+    // elsewhere (the end of the second paragraph, before the last) when the first key came: an open defect.
+    await page.getByText('The end.', { exact: true }).click();
+    await page.waitForFunction(() => getSelection()?.anchorNode?.textContent === 'The end.');
+    await page.keyboard.press('End');
     await page.keyboard.type(' More');
     await page.close({ runBeforeUnload: true });
     await page.waitForEvent('close');
@@ -269,6 +281,15 @@ describe('the workspace in a browser [sqlite]', { skip }, () => {
 
   it('asks for a review, is approved by a second person, merges, and the page is published', async () => {
     const { page } = await signedIn(world.admin);
+    // The page as written, each block whole; the words typed before the tab closed (saved live: all, some or none) at the end.
+    const written = String((await world.admin.api.get(`/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content/page/${pageId}?format=markdown`)).body.markdown);
+    for (const exact of ['### Configure\n\n', '{% hint style="warning" %}\nKeep a backup.\n{% endhint %}', '<details>\n\n<summary>More details</summary>\n\nHidden until opened.\n\n</details>']) {
+      assert.ok(written.includes(exact), `the page's Markdown has ${JSON.stringify(exact)}:\n${written}`);
+    }
+    const lines = written.trimEnd().split('\n');
+    const last = lines.pop()!.replaceAll('&#x20;', ' ');
+    assert.ok(last.startsWith('The end.') && ' More'.startsWith(last.slice('The end.'.length)), `the page ends with "The end." and what was typed after it: ${JSON.stringify(last)}`);
+    assert.equal(lines.join('\n').split('More').length - 1, 1, `"More" only in the expandable's title and at the end:\n${written}`);
     await page.goto(`${base}/o/${world.organizationId}/s/${spaceId}/cr/${changeRequestId}/review`);
     await page.getByRole('heading', { name: 'Changed pages' }).waitFor();
     await page.getByText('Getting started').first().waitFor();
