@@ -13,9 +13,7 @@ const SHORTCUTS: Array<[string, string, string[]]> = [
   ['Editor', 'Block menu', ['/']],
   ['Editor', 'Headings, lists, quote, code, math, divider', ['#', '-', '1.', '[ ]', '>', '```', '$$', '---']],
   ['Editor', 'Bold, italic, code', ['**…**', '_…_', '`…`']],
-  ['Editor', 'Undo; redo', ['Ctrl/⌘ Z', 'Ctrl/⌘ Shift Z', 'Ctrl/⌘ Y']],
-  ['Editor', 'Move the block the caret is in up; down', ['Ctrl/⌘ Shift ↑', 'Ctrl/⌘ Shift ↓']],
-  ['Editor', "The block's handle (move, duplicate, delete): Tab from the text, then", ['Enter']],
+  ['Editor', 'Undo; redo', ['Ctrl/⌘ Z', 'Ctrl/⌘ Shift Z']],
   ['Comments', 'Send a comment or reply', ['Ctrl/⌘ Enter']],
 ];
 
