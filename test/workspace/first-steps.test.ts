@@ -13,7 +13,7 @@ import { needs } from '../helpers/system.ts';
 import { createGitTestApp, runJobs } from '../git/helpers.ts';
 import { PASSWORD, startGitServer, USER, type GitServer } from '../git/server.ts';
 import { buildZip } from '../imports/helpers.ts';
-import { assertAccessible, assertFitsWidth, assertKeyboardReachable, CHROMIUM, freePort, shot } from './support.ts';
+import { assertAccessible, assertFitsWidth, assertKeyboardReachable, CHROMIUM, freePort, shot, watchProblems } from './support.ts';
 
 /**
  * A brand-new organization's first screen in Chromium, each way of starting checked through /v1: a space from
@@ -64,13 +64,7 @@ for (const dialect of dialects) describe(`a new organization's first steps [${di
     const { secret } = await createSession(t.ctx, { userId: owner.id, method: 'password', device: 'Chromium test', ip: '127.0.0.1' });
     await context.addCookies([{ name: 'quire_session', value: secret, url: base, httpOnly: true, sameSite: 'Lax' }]);
     const page = await context.newPage();
-    page.on('console', (message) => {
-      if ((message.type() === 'error' && !message.text().startsWith('Failed to load resource')) || /Content.Security.Policy|Refused to/i.test(message.text())) problems.push(message.text());
-    });
-    page.on('response', (response) => {
-      if (response.status() >= 400 && new URL(response.url()).pathname !== '/favicon.ico') problems.push(`${response.status()} ${response.url()}`);
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
+    watchProblems(page, problems);
     await page.goto(`${base}/o/${organization.id}`);
     await page.getByText('No spaces yet.').waitFor();
     return { organizationId: organization.id, api, page };

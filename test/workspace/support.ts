@@ -140,6 +140,22 @@ export interface WorkspaceHarness {
   close(): Promise<void>;
 }
 
+/**
+ * Collects what a screen must never show into `problems`: every console error, every refusal by the
+ * Content-Security-Policy, every uncaught error, and every failed answer but a favicon (and those `allow` matches
+ * as "status path").
+ */
+export function watchProblems(page: Page, problems: string[], allow?: RegExp): void {
+  page.on('console', (message) => {
+    if ((message.type() === 'error' && !message.text().startsWith('Failed to load resource')) || /Content.Security.Policy|Refused to/i.test(message.text())) problems.push(message.text());
+  });
+  page.on('response', (response) => {
+    const path = new URL(response.url()).pathname;
+    if (response.status() >= 400 && path !== '/favicon.ico' && !allow?.test(`${response.status()} ${path}`)) problems.push(`${response.status()} ${response.url()}`);
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+}
+
 export async function startWorkspace(dialect: DialectName, env: Record<string, string> = {}): Promise<WorkspaceHarness> {
   mkdirSync(artifacts, { recursive: true });
   mkdirSync(docsImages, { recursive: true });
@@ -161,14 +177,7 @@ export async function startWorkspace(dialect: DialectName, env: Record<string, s
       const { secret } = await createSession(t.ctx, { userId: user.id, method: 'password', device: 'Chromium test', ip: '127.0.0.1' });
       await context.addCookies([{ name: 'quire_session', value: secret, url: base, httpOnly: true, sameSite: 'Lax' }]);
       const page = await context.newPage();
-      page.on('console', (message) => {
-        if ((message.type() === 'error' && !message.text().startsWith('Failed to load resource')) || /Content.Security.Policy|Refused to/i.test(message.text())) problems.push(message.text());
-      });
-      page.on('response', (response) => {
-        const path = new URL(response.url()).pathname;
-        if (response.status() >= 400 && path !== '/favicon.ico' && !options.allow?.test(`${response.status()} ${path}`)) problems.push(`${response.status()} ${response.url()}`);
-      });
-      page.on('pageerror', (error) => problems.push(error.message));
+      watchProblems(page, problems, options.allow);
       page.on('dialog', (dialog) => void dialog.accept());
       return { context, page };
     },
