@@ -18,6 +18,13 @@ export class BadRequest extends QuireError {
   }
 }
 
+/** A text member trimmed, refused when nothing but spaces is left (a schema's minLength counts the spaces). */
+export function nonBlank(value: string, member: string, hint: string): string {
+  const trimmed = value.trim();
+  if (!trimmed) throw new BadRequest(`The body member "${member}" must not be blank: ${hint}`);
+  return trimmed;
+}
+
 export class Unauthorized extends QuireError {
   constructor(message = 'Authentication is required: send "Authorization: Bearer <token>".') {
     super(401, message);

@@ -124,6 +124,18 @@ for (const dialect of dialects) {
       assertError(await api.patch(`${base}/${created.body.id}`, { headers: { 'X-Key': '' } }), 400, 'headers');
     });
 
+    it('refuses an MCP server name or an organization title made only of spaces, rather than storing it empty', async () => {
+      const api = world.admin.api;
+      const site = await api.post(`/v1/orgs/${world.organizationId}/sites`, { title: 'Blank names' });
+      const base = `/v1/orgs/${world.organizationId}/sites/${site.body.id}/mcp-servers`;
+      assertError(await api.post(base, { name: '   ', url: 'https://mcp.example.com/', headers: {} }), 400, 'must not be blank');
+      const created = await api.post(base, { name: ' Tools ', url: 'https://mcp.example.com/', headers: {} });
+      assert.equal(created.body.name, 'Tools', JSON.stringify(created.body));
+      assertError(await api.patch(`${base}/${created.body.id}`, { name: ' ' }), 400, 'must not be blank');
+      assert.equal((await api.get(`${base}/${created.body.id}`)).body.name, 'Tools');
+      assertError(await api.patch(`/v1/orgs/${world.organizationId}`, { title: '  a ' }), 400, 'at least 2 characters');
+    });
+
     it('refuses a comment whose JSON document holds a node of no known kind with 400, not 500', async () => {
       const reply = await world.admin.api.post(`/v1/spaces/${spaceId}/comments`, { body: { document: { object: 'document', data: {}, nodes: [{}, {}, {}] } } });
       assertError(reply, 400, 'body.document" is not a valid document');

@@ -104,7 +104,10 @@ export async function updateOrganization(ctx: Context, organizationId: string, p
       throw new BadRequest(`The body member "defaultContent.site" names site "${patch.defaultContent.site}", which does not exist in this organization.`);
     }
     const changes: Partial<OrganizationRow> = {};
-    if (patch.title !== undefined) changes.title = patch.title.trim();
+    if (patch.title !== undefined) {
+      changes.title = patch.title.trim();
+      if (changes.title.length < 2) throw new BadRequest('The body member "title" needs at least 2 characters besides spaces: give the organization\'s name.');
+    }
     if (patch.hostname !== undefined) changes.hostname = patch.hostname;
     if (patch.defaultRole !== undefined) changes.default_role = patch.defaultRole;
     if (patch.defaultContent === null) changes.default_content = null;

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import { inTransaction, nowIso, type Context } from '../../context.ts';
 import { pageInCreationOrder, type Page } from '../../db/keyset.ts';
 import type { CustomFontsTable } from '../../db/tables/sites.ts';
-import { BadRequest, NotFound } from '../../errors.ts';
+import { BadRequest, NotFound, nonBlank } from '../../errors.ts';
 import { authorize } from '../../policy/index.ts';
 import { organizationAccess } from '../../access/organizations.ts';
 import { UPLOAD_KEY } from '../../storage/uploads.ts';
@@ -76,7 +76,7 @@ export async function createFont(ctx: Context, organizationId: string, body: Fon
     const { organization, actor } = await organizationAccess(tx, organizationId);
     authorize(tx, 'site.manage', actor);
     for (const face of body.fontFaces) await checkKey(tx, organization.id, face.storageKey);
-    const row: Row = { id: tx.ids.next(), organization_id: organization.id, family: body.fontFamily.trim(), faces: JSON.stringify(body.fontFaces.map((f) => ({ weight: f.weight, storageKey: f.storageKey }))), created_at: nowIso(tx) };
+    const row: Row = { id: tx.ids.next(), organization_id: organization.id, family: nonBlank(body.fontFamily, 'fontFamily', 'give the family name of 1 to 50 characters that styles will use.'), faces: JSON.stringify(body.fontFaces.map((f) => ({ weight: f.weight, storageKey: f.storageKey }))), created_at: nowIso(tx) };
     await tx.db.insertInto('custom_fonts').values(row).execute();
     return present(tx, row, true);
   });

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import { inTransaction, nowIso, type Context } from '../../context.ts';
 import { pageInCreationOrder, type Page } from '../../db/keyset.ts';
 import type { SiteMcpServersTable } from '../../db/tables/sites.ts';
-import { NotFound } from '../../errors.ts';
+import { NotFound, nonBlank } from '../../errors.ts';
 import { assertHttp } from '../../net/fetch.ts';
 import { authorize } from '../../policy/index.ts';
 import { siteLocation } from '../../sites/urls.ts';
@@ -47,13 +47,15 @@ export async function getMcpServer(ctx: Context, organizationId: string, siteId:
   return present(ctx, organizationId, row);
 }
 
+const NAME_HINT = 'give the name of 1 to 100 characters the site\'s assistant shows for this server.';
+
 export async function createMcpServer(ctx: Context, organizationId: string, siteId: string, input: CreateMcpServerBody): Promise<SiteMcpServer> {
   // Quire never calls it (no address guard needed), but it must be a web address.
   assertHttp(new URL(input.url), 'The MCP server URL');
   return inTransaction(ctx, async (tx) => {
     const { site, actor } = await siteAccess(tx, organizationId, siteId);
     authorize(tx, 'site.admin', actor);
-    const row: Row = { id: tx.ids.next(), site_id: site.id, name: input.name.trim(), url: input.url, headers_sealed: tx.secrets.encrypt(JSON.stringify(input.headers)), created_at: nowIso(tx) };
+    const row: Row = { id: tx.ids.next(), site_id: site.id, name: nonBlank(input.name, 'name', NAME_HINT), url: input.url, headers_sealed: tx.secrets.encrypt(JSON.stringify(input.headers)), created_at: nowIso(tx) };
     await tx.db.insertInto('site_mcp_servers').values(row).execute();
     await touchSite(tx, site.id);
     return present(tx, organizationId, row);
@@ -68,7 +70,7 @@ export async function updateMcpServer(ctx: Context, organizationId: string, site
     const row = await tx.db.selectFrom('site_mcp_servers').selectAll().where('id', '=', id).where('site_id', '=', site.id).executeTakeFirst();
     if (!row) throw notFound(id);
     const changes: Partial<Row> = {};
-    if (patch.name !== undefined) changes.name = patch.name.trim();
+    if (patch.name !== undefined) changes.name = nonBlank(patch.name, 'name', NAME_HINT);
     if (patch.url !== undefined) changes.url = patch.url;
     if (patch.headers !== undefined) changes.headers_sealed = tx.secrets.encrypt(JSON.stringify(patch.headers));
     if (Object.keys(changes).length) {
