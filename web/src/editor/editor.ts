@@ -7,6 +7,7 @@ import { Place, type EditorPlace } from './place.ts';
 import { schemaExtensions } from './schema.ts';
 import { SlashMenu } from './slash-menu.ts';
 import { CaretBlock } from './caret-block.ts';
+import { SelectionFromScreen } from './selection-sync.ts';
 import { BlockHandle } from './block-handle.ts';
 import { FindInPage } from '../find/editor-find.ts';
 import './editor.css';
@@ -23,6 +24,8 @@ export function createPageEditor(options: { element: HTMLElement; document: Docu
     editable: options.editable,
     injectCSS: false,
     extensions: [
+      // Before every key handler: the selection on screen, not one the browser has not reported yet.
+      SelectionFromScreen,
       ...(options.live ? liveSchema(options.live) : schemaExtensions()),
       Place.configure({ place: options.place ?? null }),
       // The screen's own (uploads by paste and drop, web/src/files/): before the paste conversion, so a pasted picture is a file.
