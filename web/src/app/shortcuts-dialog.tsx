@@ -13,7 +13,9 @@ const SHORTCUTS: Array<[string, string, string[]]> = [
   ['Editor', 'Block menu', ['/']],
   ['Editor', 'Headings, lists, quote, code, math, divider', ['#', '-', '1.', '[ ]', '>', '```', '$$', '---']],
   ['Editor', 'Bold, italic, code', ['**…**', '_…_', '`…`']],
-  ['Editor', 'Undo; redo', ['Ctrl/⌘ Z', 'Ctrl/⌘ Shift Z']],
+  ['Editor', 'Undo; redo', ['Ctrl/⌘ Z', 'Ctrl/⌘ Shift Z', 'Ctrl/⌘ Y']],
+  ['Editor', 'Move the block the caret is in up; down', ['Ctrl/⌘ Shift ↑', 'Ctrl/⌘ Shift ↓']],
+  ['Editor', "The block's handle (move, duplicate, delete): Tab from the text, then", ['Enter']],
   ['Comments', 'Send a comment or reply', ['Ctrl/⌘ Enter']],
 ];
 

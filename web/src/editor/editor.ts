@@ -7,6 +7,8 @@ import { Place, type EditorPlace } from './place.ts';
 import { schemaExtensions } from './schema.ts';
 import { SlashMenu } from './slash-menu.ts';
 import { CaretBlock } from './caret-block.ts';
+import { SelectionFromScreen } from './selection-sync.ts';
+import { BlockHandle } from './block-handle.ts';
 import { FindInPage } from '../find/editor-find.ts';
 import './editor.css';
 import './blocks/table-typed.css';
@@ -22,11 +24,15 @@ export function createPageEditor(options: { element: HTMLElement; document: Docu
     editable: options.editable,
     injectCSS: false,
     extensions: [
+      // Before every key handler: the selection on screen, not one the browser has not reported yet.
+      SelectionFromScreen,
       ...(options.live ? liveSchema(options.live) : schemaExtensions()),
       Place.configure({ place: options.place ?? null }),
       // The screen's own (uploads by paste and drop, web/src/files/): before the paste conversion, so a pasted picture is a file.
       ...(options.extensions ?? []),
       ...(options.editable ? [SlashMenu, LinkPicker, PasteConversion] : []),
+      // The handle beside each top-level block, and Ctrl/⌘ Shift ↑ / ↓ (decision 0129).
+      ...(options.editable ? [BlockHandle] : []),
       // Ctrl/⌘-F (web/src/find/): matches drawn as decorations, the document untouched.
       FindInPage,
       // The block being written in is kept out of editor.css's content-visibility (decision 0120).

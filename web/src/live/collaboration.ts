@@ -3,6 +3,7 @@ import Collaboration from '@tiptap/extension-collaboration';
 import { yCursorPlugin } from '@tiptap/y-tiptap';
 import type { LiveDocument } from './live-document.ts';
 import { awarenessForCarets } from './remote-carets.ts';
+import { readSelectionFromScreen } from '../editor/selection-sync.ts';
 import './live.css';
 
 /**
@@ -34,7 +35,25 @@ function carets(live: LiveDocument): AnyExtension {
   });
 }
 
+/**
+ * A change from someone else is drawn with the selection the editor holds: read the one on screen first, or
+ * a selection the browser has not reported yet is replaced by the older one (selection-sync.ts).
+ */
+function selectionBeforeRemote(live: LiveDocument): AnyExtension {
+  return Extension.create({
+    name: 'liveSelectionBeforeRemote',
+    onCreate() {
+      live.provider.beforeRemote = () => {
+        if (!this.editor.isDestroyed) readSelectionFromScreen(this.editor.view);
+      };
+    },
+    onDestroy() {
+      live.provider.beforeRemote = undefined;
+    },
+  });
+}
+
 /** The editor extensions of a page open live: the shared document (with its own undo) and the carets. */
 export function liveExtensions(live: LiveDocument): AnyExtension[] {
-  return [Collaboration.configure({ document: live.doc, field: 'default' }), carets(live)];
+  return [Collaboration.configure({ document: live.doc, field: 'default' }), carets(live), selectionBeforeRemote(live)];
 }

@@ -19,6 +19,14 @@ export class PacedProvider extends HocuspocusProvider {
   private declare awarenessClients: Set<number> | undefined;
   private declare awarenessTimer: ReturnType<typeof setTimeout> | null | undefined;
 
+  /** Called before a message from the server is applied (the editor reads the selection on screen first). */
+  declare beforeRemote: (() => void) | undefined;
+
+  override onMessage(event: Parameters<HocuspocusProvider['onMessage']>[0]): void {
+    this.beforeRemote?.();
+    super.onMessage(event);
+  }
+
   override documentUpdateHandler(update: Uint8Array, origin: unknown): void {
     if (origin === this) return;
     (this.pending ??= []).push(update);
