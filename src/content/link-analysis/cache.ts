@@ -9,7 +9,7 @@
 import { nowIso, type Context } from '../../context.ts';
 import { LruCache } from '../../lru.ts';
 import { findRevision } from '../revisions.ts';
-import { loadTree, walkPages, type RevisionTree } from '../tree.ts';
+import { loadTree, walkPages, type RevisionTree, type TreePage } from '../tree.ts';
 import { classify, type AnalyzedLink, type ClassifyScope } from './classify.ts';
 import { nodeRefs, type FoundRef } from './extract.ts';
 import { bodyFactsStats, pageFacts } from './facts.ts';
@@ -84,11 +84,6 @@ async function compute(ctx: Store, rootHash: string, publicUrl: string): Promise
   // The facts of each body (references, anchors): from memory, from the facts stored by body hash, or
   // read now from the bodies that have none (their facts are stored once the analysis is done).
   const { byPage: factsByPage, newlyRead } = await pageFacts(ctx, tree, pages);
-  const found = new Map<string, FoundRef[]>();
-  for (const page of pages) {
-    const refs = [...nodeRefs(page.node), ...(factsByPage.get(page.node.id)?.refs ?? [])];
-    if (refs.length > 0) found.set(page.node.id, refs);
-  }
   const anchorsOf = (pageId: string): ReadonlySet<string> => factsByPage.get(pageId)?.anchors() ?? NO_ANCHORS;
 
   const scope: ClassifyScope = { tree, anchors: anchorsOf, publicUrl };
@@ -97,10 +92,12 @@ async function compute(ctx: Store, rootHash: string, publicUrl: string): Promise
   const fileBacklinks = new Map<string, string[]>();
   const spaces = new Set<string>();
   let weight = pages.length;
-  for (const page of pages) {
+  // One map for every page's own links (cleared per page), and each page's references read where they are
+  // (its node, then its body's facts) rather than copied into a list per page first.
+  const own = new Map<string, AnalyzedLink>();
+  const take = (page: TreePage, refs: readonly FoundRef[]): void => {
     const pageId = page.node.id;
-    const own = new Map<string, AnalyzedLink>();
-    for (const ref of found.get(pageId) ?? []) {
+    for (const ref of refs) {
       const link = classify(scope, page, ref);
       if (!link || own.has(link.key)) continue;
       own.set(link.key, link);
@@ -114,8 +111,17 @@ async function compute(ctx: Store, rootHash: string, publicUrl: string): Promise
         else if (users[users.length - 1] !== pageId) users.push(pageId);
       }
     }
-    if (own.size > 0) byPage.set(pageId, [...own.values()].sort(byKey));
-    weight += own.size;
+  };
+  for (const page of pages) {
+    const pageId = page.node.id;
+    take(page, nodeRefs(page.node));
+    const bodyRefs = factsByPage.get(pageId)?.refs;
+    if (bodyRefs) take(page, bodyRefs);
+    if (own.size > 0) {
+      byPage.set(pageId, own.size === 1 ? [...own.values()] : [...own.values()].sort(byKey));
+      weight += own.size;
+      own.clear();
+    }
   }
 
   if (newlyRead.size > 0) await storeWrittenFacts(ctx, newlyRead, nowIso(ctx));

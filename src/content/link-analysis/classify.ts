@@ -61,10 +61,16 @@ function targetKey(target: LinkTarget): string {
 
 
 /** A page of the revision, or an anchor in one: ok when the page exists and, for an anchor, has that heading. */
-function pageLink(scope: ClassifyScope, page: string, anchor: string | undefined, href: string): Omit<AnalyzedLink, 'key' | 'relation'> {
+type LinkBody = Omit<AnalyzedLink, 'key' | 'relation'>;
+
+function pageLink(scope: ClassifyScope, page: string, anchor: string | undefined, href: string): LinkBody {
   const target: LinkTarget = anchor === undefined || anchor === '' ? { kind: 'page', page } : { kind: 'page', page, anchor };
   const exists = scope.tree.byId.has(page);
-  const anchorFound = target.anchor === undefined || (exists && (scope.anchors(page).has(target.anchor) || scope.anchors(page).has(safeDecode(target.anchor))));
+  let anchorFound = target.anchor === undefined;
+  if (!anchorFound && exists) {
+    const anchors = scope.anchors(page);
+    anchorFound = anchors.has(target.anchor!) || anchors.has(safeDecode(target.anchor!));
+  }
   return { target, status: exists && anchorFound ? 'ok' : 'broken', href };
 }
 
@@ -74,29 +80,48 @@ function pageLink(scope: ClassifyScope, page: string, anchor: string | undefined
  * `spaces/<id>`); an absolute one under the public URL is one of this server's own addresses: a space's
  * published site (`/s/<id>`, a link to that space) or an address of the API (`in-app`).
  */
-function urlLink(scope: ClassifyScope, url: string): Omit<AnalyzedLink, 'key' | 'relation'> {
-  const external = { target: { kind: 'url', url } as LinkTarget, status: 'ok' as const, href: url };
+function urlLink(scope: ClassifyScope, url: string): LinkBody {
   if (!SCHEME.test(url) && !url.startsWith('/')) {
     const page = PAGE_FORM.exec(url);
     if (page) return pageLink(scope, safeDecode(page[1]), page[2], url);
     const space = SPACE_FORM.exec(url);
     if (space) return { target: { kind: 'space', space: safeDecode(space[1]) }, status: null, href: url };
-    return { ...external, status: 'broken' };
+    return { target: { kind: 'url', url }, status: 'broken', href: url };
   }
+  const base = publicBase(scope.publicUrl);
   let parsed: URL;
-  let base: URL;
   try {
-    base = new URL(scope.publicUrl);
-    parsed = new URL(url, base);
+    if (!base) throw new Error('no public URL');
+    parsed = new URL(url, base.url);
   } catch {
-    return external;
+    return { target: { kind: 'url', url }, status: 'ok', href: url };
   }
-  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.origin !== base.origin) return external;
-  const prefix = base.pathname.replace(/\/+$/, '');
-  if (parsed.pathname !== prefix && !parsed.pathname.startsWith(`${prefix}/`)) return external;
+  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.origin !== base.origin) return { target: { kind: 'url', url }, status: 'ok', href: url };
+  const prefix = base.prefix;
+  if (parsed.pathname !== prefix && !parsed.pathname.startsWith(`${prefix}/`)) return { target: { kind: 'url', url }, status: 'ok', href: url };
   const published = PUBLISHED_FORM.exec(parsed.pathname.slice(prefix.length));
   if (published) return { target: { kind: 'space', space: safeDecode(published[1]) }, status: null, href: url };
-  return { ...external, status: 'in-app' };
+  return { target: { kind: 'url', url }, status: 'in-app', href: url };
+}
+
+/** The public URL parsed once (it was parsed again for every absolute link), with its origin and path prefix. */
+interface PublicBase {
+  url: URL;
+  origin: string;
+  prefix: string;
+}
+let lastBase: { publicUrl: string; base: PublicBase | undefined } | undefined;
+function publicBase(publicUrl: string): PublicBase | undefined {
+  if (lastBase?.publicUrl === publicUrl) return lastBase.base;
+  let base: PublicBase | undefined;
+  try {
+    const url = new URL(publicUrl);
+    base = { url, origin: url.origin, prefix: url.pathname.replace(/\/+$/, '') };
+  } catch {
+    base = undefined;
+  }
+  lastBase = { publicUrl, base };
+  return base;
 }
 
 /**
@@ -105,7 +130,7 @@ function urlLink(scope: ClassifyScope, url: string): Omit<AnalyzedLink, 'key' | 
  */
 export function classify(scope: ClassifyScope, page: TreePage, found: FoundRef): AnalyzedLink | undefined {
   const ref: ContentRef = found.ref;
-  let link: Omit<AnalyzedLink, 'key' | 'relation'>;
+  let link: LinkBody;
   switch (ref.kind) {
     case 'page':
       link = ref.space
@@ -134,5 +159,6 @@ export function classify(scope: ClassifyScope, page: TreePage, found: FoundRef):
     default:
       return undefined;
   }
-  return { key: `${targetKey(link.target)} ${found.relation}`, relation: found.relation, ...link };
+  // One object per link: the key and relation first, as before (the order of an answer's fields).
+  return { key: `${targetKey(link.target)} ${found.relation}`, relation: found.relation, target: link.target, status: link.status, href: link.href };
 }
