@@ -66,18 +66,35 @@ export function readWritten(markdown: string): { document: Document; facts: Writ
   return { document, facts: { treeDependent: false, refs, anchors: documentAnchors(document) } };
 }
 
+/**
+ * What each written text resolves to, per resolver (one per folder of a tree): the same text in pages of one
+ * folder resolves to the same reference, so it is resolved once and its reference shared (references are
+ * never changed once made). Only resolvers without a `noteWritten` hook are remembered.
+ */
+const resolvedTexts = new WeakMap<ParseOptions, Map<string, ContentRef>>();
+
+function resolveText(via: WrittenVia, text: string, options: ParseOptions): ContentRef {
+  switch (via) {
+    case 'link':
+      return linkRefOf(text, options);
+    case 'image':
+      return imageRefOf(text, options);
+    case 'file':
+      // Always a file: the source has the `files/<id>` form (else the facts are tree-dependent).
+      return { kind: 'file', file: fileIdOf(text, options)! };
+  }
+}
+
 /** The references of written facts in a tree: what a parse of the body with `options` (the tree's, for the page's folder) finds. */
 export function resolveWritten(refs: WrittenRef[], options: ParseOptions): FoundRef[] {
+  let known = options.noteWritten ? undefined : resolvedTexts.get(options);
+  if (!known && !options.noteWritten) resolvedTexts.set(options, (known = new Map()));
   return refs.map((written): FoundRef => {
     if ('ref' in written) return { relation: written.relation, ref: written.ref };
-    switch (written.via) {
-      case 'link':
-        return { relation: written.relation, ref: linkRefOf(written.text, options) };
-      case 'image':
-        return { relation: written.relation, ref: imageRefOf(written.text, options) };
-      case 'file':
-        // Always a file: the source has the `files/<id>` form (else the facts are tree-dependent).
-        return { relation: written.relation, ref: { kind: 'file', file: fileIdOf(written.text, options)! } };
-    }
+    if (!known) return { relation: written.relation, ref: resolveText(written.via, written.text, options) };
+    const key = `${written.via}\n${written.text}`;
+    let ref = known.get(key);
+    if (!ref) known.set(key, (ref = resolveText(written.via, written.text, options)));
+    return { relation: written.relation, ref };
   });
 }
