@@ -268,7 +268,8 @@ describe('the workspace in a browser [sqlite]', { skip }, () => {
     // lands wherever the middle falls, in the gap above a block too, where the browser puts the caret at that
     // block's start, and the words typed joined the block there ("MoreConfigure", "MoreKeep a backup."). Even
     // aimed at the last paragraph (or with Ctrl+End) on this long page, scrolled to its top, the caret has been
-    // elsewhere (the end of the second paragraph, before the last) when the first key came: an open defect.
+    // elsewhere (the end of the second paragraph, before the last) when the first key came: a key handled before
+    // the browser had reported the click's selection (web/src/editor/selection-sync.ts now reads it first).
     await page.getByText('The end.', { exact: true }).click();
     await page.waitForFunction(() => getSelection()?.anchorNode?.textContent === 'The end.');
     await page.keyboard.press('End');
