@@ -113,15 +113,16 @@ for (const dialect of dialects) describe(`the Sites screens in a browser [${dial
   it('orders the site spaces by keyboard and by drag and drop, and sets the default space', async () => {
     const titles = async () => (await api('/site-spaces')).body.items.map((s: { title: string }) => s.title) as string[];
     assert.deepEqual(await titles(), ['Guides', 'API']);
-    const first = page.locator('.site-space-row').first();
-    await first.focus();
+    await page.locator('.site-space-row[aria-label^="Guides,"][aria-label$="position 1 of 2"]').focus();
     await page.keyboard.press('Alt+ArrowDown');
     await until(async () => (await titles())[0] === 'API', 'API first');
     await page.getByRole('status').filter({ hasText: 'moved to position 2' }).waitFor();
     // By drag and drop: Guides (now second) dropped on API goes back before it, then back again by keyboard.
     await page.locator('.site-space-row', { hasText: 'Guides' }).first().dragTo(page.locator('.site-space-row', { hasText: 'API' }).first());
     await until(async () => (await titles())[0] === 'Guides', 'Guides first again, dragged');
-    await page.locator('.site-space-row', { hasText: 'Guides' }).first().focus();
+    // The server has the new order before the list has reloaded it: a key pressed on the row while the list still
+    // shows Guides second moves it past the end (nothing). So the row is found by the position the screen gives it.
+    await page.locator('.site-space-row[aria-label^="Guides,"][aria-label$="position 1 of 2"]').focus();
     await page.keyboard.press('Alt+ArrowDown');
     await until(async () => (await titles())[0] === 'API', 'API first again');
     await page.getByRole('button', { name: 'Make default API' }).click();
