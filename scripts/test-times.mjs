@@ -1,8 +1,13 @@
 // Loaded into every test file's process by scripts/test.mjs (--import): when the process ends, appends a line
 // "file<TAB>wall seconds<TAB>CPU seconds" to QUIRE_TEST_TIMES. The CPU time is the process's own and that of the
 // child processes it waited for (bin/quire, git, Chromium and theirs), from /proc on Linux.
-import { appendFileSync, readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+//
+// A file's process has QUIRE_TEST_FILE_SECONDS to end (the runner's --test-timeout stops it then, and the file
+// fails). Ten seconds before, what still holds the process open (sockets and their addresses, timers, child
+// processes and their commands) is written to QUIRE_TEST_STILL_RUNNING/<file>.txt, which scripts/test.mjs prints:
+// the runner's stop itself leaves no word from the process.
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 
 const log = process.env.QUIRE_TEST_TIMES;
@@ -22,4 +27,35 @@ if (log && isMainThread && file?.endsWith('.test.ts')) {
     const cpu = (own.userCPUTime + own.systemCPUTime) / 1e6 + children;
     appendFileSync(log, `${relative(process.cwd(), file)}\t${process.uptime().toFixed(2)}\t${cpu.toFixed(2)}\n`);
   });
+}
+
+const limit = Number(process.env.QUIRE_TEST_FILE_SECONDS);
+const stillRunning = process.env.QUIRE_TEST_STILL_RUNNING;
+if (stillRunning && limit > 10 && isMainThread && file?.endsWith('.test.ts')) {
+  setTimeout(() => {
+    const name = relative(process.cwd(), file);
+    const lines = [`${name}: still running after ${limit - 10} s; what holds its process open:`, `  ${process.getActiveResourcesInfo().join(', ')}`];
+    for (const handle of process._getActiveHandles?.() ?? []) {
+      if (handle !== process.stdout && handle !== process.stderr && handle !== process.stdin) lines.push(`  ${describe(handle)}`);
+    }
+    mkdirSync(stillRunning, { recursive: true });
+    writeFileSync(join(stillRunning, `${name.replaceAll('/', '_')}.txt`), `${lines.join('\n')}\n`);
+  }, (limit - 10) * 1000).unref();
+}
+
+/** One handle, as far as can be told: a socket's addresses, a child process's command, a timer's delay. */
+function describe(handle) {
+  const kind = handle?.constructor?.name ?? typeof handle;
+  if (handle?.remoteAddress || handle?.localPort) return `${kind} ${handle.localAddress}:${handle.localPort} -> ${handle.remoteAddress}:${handle.remotePort}`;
+  if (handle?.spawnargs) return `${kind} pid ${handle.pid}: ${handle.spawnargs.join(' ').slice(0, 200)}`;
+  if (typeof handle?.address === 'function') {
+    try {
+      return `${kind} listening on ${JSON.stringify(handle.address())}`;
+    } catch {
+      return kind;
+    }
+  }
+  if (handle?._idleTimeout !== undefined) return `${kind} of ${handle._idleTimeout} ms: ${String(handle._onTimeout).slice(0, 200)}`;
+  if (handle?.fd !== undefined) return `${kind} fd ${handle.fd}`;
+  return kind;
 }

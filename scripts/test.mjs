@@ -9,6 +9,11 @@
 // of their time waiting on Chromium, git and child processes). --typecheck (what `npm test` passes) runs
 // `tsc -p .` and `tsc -p web` beside the tests, and the run fails when either does.
 //
+// Each file's process has QUIRE_TEST_FILE_SECONDS (default 600; the slowest file takes under 2 minutes) to end:
+// past it the runner stops the process and the file fails, so a test or a handle that never ends fails the run
+// with its file named instead of holding it until CI's own limit. What held a stopped process open is printed at
+// the end (scripts/test-times.mjs writes it just before the limit).
+//
 // Each file's wall time and CPU time (its own and its child processes': bin/quire, git, Chromium) are written to
 // test-artifacts/test-times.txt; after a run of every file, test-artifacts/test-order.txt holds them slowest
 // first, in the form of scripts/test-order.txt (copy it there when files were added or got slower).
@@ -54,11 +59,18 @@ if (!Number.isInteger(concurrency) || concurrency < 1) {
   process.exit(2);
 }
 
+const fileSeconds = Number(process.env.QUIRE_TEST_FILE_SECONDS ?? 600);
+if (!(fileSeconds > 10)) {
+  console.error(`QUIRE_TEST_FILE_SECONDS must be a number of seconds above 10 (it is ${process.env.QUIRE_TEST_FILE_SECONDS})`);
+  process.exit(2);
+}
+
 const artifacts = join(root, 'test-artifacts');
 mkdirSync(artifacts, { recursive: true });
 // Each run gathers its files' times apart (runs may overlap), then writes them to test-artifacts/.
 const timesDir = mkdtempSync(join(tmpdir(), 'quire-test-times-'));
 const timesFile = join(timesDir, 'times.txt');
+const stillRunning = join(timesDir, 'still-running');
 
 /** Runs a command to its end; its output is kept and shown afterwards (the type-checks), or passed through (the tests). */
 function run(command, commandArgs, { quiet = false, env = process.env } = {}) {
@@ -84,12 +96,18 @@ const checks = typecheck
 const started = Date.now();
 const tests = await run(
   process.execPath,
-  ['--import', 'tsx', '--import', pathToFileURL(join(root, 'scripts', 'test-times.mjs')).href, '--test', `--test-concurrency=${concurrency}`, ...flags, ...files],
-  { env: { ...process.env, QUIRE_TEST_TIMES: timesFile } },
+  [
+    '--import', 'tsx', '--import', pathToFileURL(join(root, 'scripts', 'test-times.mjs')).href,
+    '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${fileSeconds * 1000}`, ...flags, ...files,
+  ],
+  { env: { ...process.env, QUIRE_TEST_TIMES: timesFile, QUIRE_TEST_FILE_SECONDS: String(fileSeconds), QUIRE_TEST_STILL_RUNNING: stillRunning } },
 );
 const wall = (Date.now() - started) / 1000;
 
 let failed = tests.code !== 0;
+if (existsSync(stillRunning)) {
+  for (const name of readdirSync(stillRunning)) console.error(`\n== ${readFileSync(join(stillRunning, name), 'utf8')}`);
+}
 for (const check of await Promise.all(checks)) {
   if (check.code === 0) continue;
   failed = true;
