@@ -31,10 +31,20 @@ if (log && isMainThread && file?.endsWith('.test.ts')) {
 
 const limit = Number(process.env.QUIRE_TEST_FILE_SECONDS);
 const stillRunning = process.env.QUIRE_TEST_STILL_RUNNING;
+/** Each timer set and not yet fired nor cleared, with where it was set (a timer that holds the process open is named by it). */
+const timers = new Map();
 if (stillRunning && limit > 10 && isMainThread && file?.endsWith('.test.ts')) {
+  watchTimers();
+  // The runner stops a file past its limit with SIGTERM; Playwright, while a browser is open, takes SIGTERM to
+  // close the browser and leaves the process running (seen: a browser test's process outlived its stop, and the
+  // runner waited for it). A listener of our own ends the process (Playwright's 'exit' handler kills Chromium).
+  process.on('SIGTERM', () => process.exit(1));
   setTimeout(() => {
     const name = relative(process.cwd(), file);
     const lines = [`${name}: still running after ${limit - 10} s; what holds its process open:`, `  ${process.getActiveResourcesInfo().join(', ')}`];
+    for (const [timer, where] of timers) {
+      if (timer.hasRef?.() && !timer._destroyed) lines.push(`  a timer of ${timer._idleTimeout} ms${timer._repeat ? ', repeating' : ''}, set ${where}`);
+    }
     for (const handle of process._getActiveHandles?.() ?? []) {
       if (handle !== process.stdout && handle !== process.stderr && handle !== process.stdin) lines.push(`  ${describe(handle)}`);
     }
@@ -58,4 +68,31 @@ function describe(handle) {
   if (handle?._idleTimeout !== undefined) return `${kind} of ${handle._idleTimeout} ms: ${String(handle._onTimeout).slice(0, 200)}`;
   if (handle?.fd !== undefined) return `${kind} fd ${handle.fd}`;
   return kind;
+}
+
+/** Wraps the global setTimeout and setInterval (and their clears) to keep `timers` (what the dump above reads). */
+function watchTimers() {
+  const wrap = (original, repeating) => {
+    const wrapped = function (callback, ...rest) {
+      if (typeof callback !== 'function') return original.call(this, callback, ...rest);
+      const where = new Error().stack.split('\n').slice(2, 9).map((line) => line.trim()).join(' < ');
+      let timer;
+      timer = original.call(this, function (...args) {
+        if (!repeating) timers.delete(timer);
+        return callback.apply(this, args);
+      }, ...rest);
+      timers.set(timer, where);
+      return timer;
+    };
+    Object.defineProperties(wrapped, Object.getOwnPropertyDescriptors(original));
+    return wrapped;
+  };
+  const unwrapClear = (original) => function (timer) {
+    timers.delete(timer);
+    return original.call(this, timer);
+  };
+  globalThis.setTimeout = wrap(globalThis.setTimeout, false);
+  globalThis.setInterval = wrap(globalThis.setInterval, true);
+  globalThis.clearTimeout = unwrapClear(globalThis.clearTimeout);
+  globalThis.clearInterval = unwrapClear(globalThis.clearInterval);
 }

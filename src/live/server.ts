@@ -32,6 +32,7 @@ export interface LiveContext {
 }
 
 interface Logger {
+  info(object: object, message: string): void;
   warn(object: object, message: string): void;
   error(object: object, message: string): void;
 }
@@ -65,6 +66,8 @@ export class LiveServer {
   /** When a write of a document with stale stored updates was last forced (pollHeads). */
   private readonly forcedAt = new Map<string, number>();
   private closed = false;
+  /** Closed, every document written and dropped: a store asked for later writes nothing. */
+  private finished = false;
   /** A re-check asked for by an access notice: scheduled, running, and asked for again while running. */
   private recheckSoon: NodeJS.Timeout | null = null;
   private rechecking = false;
@@ -153,7 +156,31 @@ export class LiveServer {
     this.hocuspocus.closeConnections();
     for (const client of this.sockets.clients) client.terminate();
     this.sockets.close();
+    // Every document was written above: none is kept, and a store still scheduled runs now, writing nothing
+    // (the database closes after this), so no timer of a document outlives the server.
+    this.finished = true;
+    for (const document of [...this.hocuspocus.documents.values()]) {
+      await this.hocuspocus.debouncer.executeNow(`onStoreDocument-${document.name}`);
+      this.hocuspocus.documents.delete(document.name);
+      document.destroy();
+    }
     await this.hocuspocus.hooks('onDestroy', { instance: this.hocuspocus });
+  }
+
+  /**
+   * A write that failed. A page deleted, or a change request merged or closed, while people had it open: the
+   * document can never be written, so its connections are closed with the reason (the editor says it) and it
+   * is unloaded. Anything else (the database unreachable a moment): logged, and the write is tried again
+   * within seconds while the document is open (pollHeads); the updates are stored meanwhile, so nothing is lost.
+   */
+  private writeFailed(document: Document, error: unknown): void {
+    const refusal = refusalOf(error);
+    if (refusal.code === 4500) {
+      this.log.error({ err: error, document: document.name }, 'live document not written; tried again shortly');
+      return;
+    }
+    this.log.info({ document: document.name, reason: refusal.reason }, 'live document can no longer be written; its editors are told');
+    for (const connection of document.getConnections()) connection.close({ code: refusal.code, reason: refusal.reason } as never);
   }
 
   private extension(): Extension {
@@ -215,8 +242,15 @@ export class LiveServer {
       afterLoadDocument: async ({ document }) => {
         if (!takeOverFanOut(document)) this.log.warn({ document: document.name }, 'live fan-out: this Hocuspocus is not the one Quire was written against; its own broadcast is kept');
       },
+      // Never throws: Hocuspocus keeps a document whose store failed in memory for good (its debouncer counts
+      // the failed run as running, so the document is never unloaded), with its timers holding the process.
       onStoreDocument: async ({ document, documentName }) => {
-        await this.write(document, documentName);
+        if (this.finished) return;
+        try {
+          await this.write(document, documentName);
+        } catch (error) {
+          this.writeFailed(document, error);
+        }
       },
       afterUnloadDocument: async ({ documentName }) => {
         this.metrics.forget(documentName);

@@ -102,6 +102,24 @@ for (const dialect of dialects) {
       await until('the page holds both', async () => (await markdown(cr.id)) === 'Still Live First paragraph.\n\nSecond paragraph, edited through the API.\n');
     });
 
+    it('a page deleted while someone is in it: the editor is told why, and the document leaves memory', async () => {
+      // A store that failed once kept its document in memory for good (with a timer that held the process open).
+      const documents = async () => Number(/^quire_live_documents (\d+)/m.exec((await t.app.inject({ method: 'GET', url: '/metrics' })).body)?.[1]);
+      const cr = await newChangeRequest();
+      const before = await documents();
+      const a = connect(world.members.edit.token, cr.name);
+      await until('the client holds the page', () => a.paragraphs()[0] === 'First paragraph.');
+      assert.equal(await documents(), before + 1);
+      a.type(0, 0, 'Gone ');
+      await until('the live edit is written', async () => (await markdown(cr.id)).startsWith('Gone '));
+      const removed = await world.members.edit.api.delete(`/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${pageId}`);
+      assert.equal(removed.status, 204, JSON.stringify(removed.body));
+      a.type(0, 0, 'Late ');
+      await until('the client is told the page is gone', () => [...a.closes, ...a.denied].some((reason) => reason.includes(`No page "${pageId}"`)));
+      await until('the document leaves memory', async () => (await documents()) === before);
+      a.destroy();
+    });
+
     it('refuses people who cannot read the space, and names that are not documents', async () => {
       const cr = await newChangeRequest();
       const outsider = connect(world.outsider.token, cr.name);
