@@ -1,6 +1,6 @@
 import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
-import { BadRequest, NotFound } from '../../errors.ts';
+import { BadRequest, NotFound, nonBlank } from '../../errors.ts';
 import { pageInCreationOrder, type Page, type PageRequest } from '../../db/keyset.ts';
 import { authorize, type OrganizationActor } from '../../policy/index.ts';
 import { organizationAccess } from '../../access/organizations.ts';
@@ -49,15 +49,11 @@ type ProviderMembers = UpdateOidcProviderBody;
 async function providerChanges(ctx: Context, organizationId: string, body: ProviderMembers): Promise<Partial<OidcProviderRow>> {
   const changes: Partial<OidcProviderRow> = {};
   if (body.label !== undefined) {
-    const label = body.label.trim();
-    if (!label) throw new BadRequest('The body member "label" must not be blank: give the name people will see on the sign-in page.');
-    changes.label = label;
+    changes.label = nonBlank(body.label, 'label', 'give the name people will see on the sign-in page.');
   }
   if (body.issuer !== undefined) changes.issuer = canonicalIssuer(body.issuer);
   if (body.clientId !== undefined) {
-    const clientId = body.clientId.trim();
-    if (!clientId) throw new BadRequest('The body member "clientId" must not be blank: give the client id the provider issued for Quire.');
-    changes.client_id = clientId;
+    changes.client_id = nonBlank(body.clientId, 'clientId', 'give the client id the provider issued for Quire.');
   }
   if (body.clientSecret !== undefined) changes.client_secret = body.clientSecret === null ? null : ctx.secrets.encrypt(body.clientSecret);
   if (body.scopes !== undefined) changes.scopes = scopeText(body.scopes);

@@ -7,7 +7,7 @@ import { fullLayout, storedLayout, type PageFields } from '../../content/nodes.t
 import type { RevisionTree, TreePage } from '../../content/tree.ts';
 import type { RevisionWriter } from '../../content/writer.ts';
 import { slugify } from '../../content/markdown/index.ts';
-import { BadRequest, Conflict, NotFound } from '../../errors.ts';
+import { BadRequest, Conflict, NotFound, nonBlank } from '../../errors.ts';
 import { documentMarkdown, type BodyPlace } from './body.ts';
 import { previewTree, relinkMovedPages } from './relink.ts';
 import type { CreatePageBody, DocumentInput, PatchPageBody } from './schemas.ts';
@@ -71,8 +71,7 @@ export async function createPage(ctx: Context, input: EditBase, writer: Revision
 function settingsOf(current: PageFields, body: PatchPageBody): Partial<PageFields> {
   const settings: Partial<PageFields> = {};
   if (body.title !== undefined) {
-    if (!body.title.trim()) throw new BadRequest('The member "title" must not be blank.');
-    settings.title = body.title.trim();
+    settings.title = nonBlank(body.title, 'title', 'give the page a title.');
   }
   if (body.description !== undefined) settings.description = body.description || undefined;
   if (body.slug !== undefined) {

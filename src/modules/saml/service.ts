@@ -1,6 +1,6 @@
 import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
-import { BadRequest, NotFound } from '../../errors.ts';
+import { BadRequest, NotFound, nonBlank } from '../../errors.ts';
 import { pageInCreationOrder, type Page, type PageRequest } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import type { OrganizationActor } from '../../policy/index.ts';
@@ -34,9 +34,7 @@ type ProviderMembers = Omit<UpdateSamlProviderBody, 'label'>;
 async function providerChanges(ctx: Context, organizationId: string, body: ProviderMembers & { label?: string }): Promise<Partial<SamlProviderRow>> {
   const changes: Partial<SamlProviderRow> = {};
   if (body.label !== undefined) {
-    const label = body.label.trim();
-    if (!label) throw new BadRequest('The body member "label" must not be blank: give the name people will see on the login page.');
-    changes.label = label;
+    changes.label = nonBlank(body.label, 'label', 'give the name people will see on the sign-in page.');
   }
   if (body.entityID !== undefined) changes.entity_id = body.entityID?.trim() || null;
   if (body.ssoURL !== undefined) {

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
 import { inTransaction, nowIso } from '../../context.ts';
 import { containsPattern } from '../../db/dialect.ts';
-import { BadRequest } from '../../errors.ts';
+import { BadRequest, nonBlank } from '../../errors.ts';
 import type { Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import { organizationAccess } from '../../access/organizations.ts';
@@ -13,9 +13,7 @@ import type { CreateTeamBody, ListTeamsQuery, UpdateTeamBody } from './schemas.t
 
 /** A title as stored: trimmed, and never blank. */
 function cleanTitle(title: string): string {
-  const trimmed = title.trim();
-  if (!trimmed) throw new BadRequest('The body member "title" must not be blank: give the team a name of 1 to 64 characters.');
-  return trimmed;
+  return nonBlank(title, 'title', 'give the team a name of 1 to 64 characters.');
 }
 
 /** Which teams the `owner` filter keeps: every team (an admin), the teams they own, or none (a disabled member). */

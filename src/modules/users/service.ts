@@ -2,7 +2,7 @@ import type { ExpressionBuilder } from 'kysely';
 import type { Context } from '../../context.ts';
 import type { DB } from '../../db/types.ts';
 import { inTransaction, nowIso, requireActor } from '../../context.ts';
-import { BadRequest, NotFound } from '../../errors.ts';
+import { BadRequest, NotFound, nonBlank } from '../../errors.ts';
 import { authorize } from '../../policy/index.ts';
 import type { UpdateUserBody } from './schemas.ts';
 import type { UserRow } from '../../db/rows.ts';
@@ -77,9 +77,7 @@ export async function updateUser(ctx: Context, userId: string, patch: UpdateUser
     authorize(tx, 'user.update', requireActor(tx).userId, user.id);
     const changes: { display_name?: string; photo_url?: string } = {};
     if (patch.displayName !== undefined) {
-      const name = patch.displayName.trim();
-      if (name === '') throw new BadRequest('The body member "displayName" must not be blank.');
-      changes.display_name = name;
+      changes.display_name = nonBlank(patch.displayName, 'displayName', 'give the name others will see.');
     }
     if (patch.photoURL !== undefined) changes.photo_url = patch.photoURL;
     if (Object.keys(changes).length === 0) throw new BadRequest('The body needs "displayName" or "photoURL": the profile fields to change.');
