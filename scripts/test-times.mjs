@@ -42,6 +42,9 @@ if (stillRunning && limit > 10 && isMainThread && file?.endsWith('.test.ts')) {
   setTimeout(() => {
     const name = relative(process.cwd(), file);
     const lines = [`${name}: still running after ${limit - 10} s; what holds its process open:`, `  ${process.getActiveResourcesInfo().join(', ')}`];
+    for (const { what, since } of globalThis[Symbol.for('quire.test.requestsInFlight')]?.values() ?? []) {
+      lines.push(`  a request not answered after ${((Date.now() - since) / 1000).toFixed(1)} s: ${what}`);
+    }
     for (const [timer, where] of timers) {
       if (timer.hasRef?.() && !timer._destroyed) lines.push(`  a timer of ${timer._idleTimeout} ms${timer._repeat ? ', repeating' : ''}, set ${where}`);
     }

@@ -91,6 +91,7 @@ export async function createTestApp(dialect: DialectName, env: Record<string, st
   // QUIRE_TEST_LOG=1 shows the server's error log while debugging a test.
   // options.logStream: a test that reads what was logged (at the level QUIRE_LOG_LEVEL in env says).
   const app = await buildApp({ config, database, masterKey, clock, blobs, logger: Boolean(process.env.QUIRE_TEST_LOG || options.logStream), logStream: options.logStream });
+  watchRequests(app);
   const violations: string[] = [];
   app.addHook('onSend', async (request, reply, payload) => {
     const route = request.routeOptions.url;
@@ -182,4 +183,23 @@ export function assertError(reply: Reply, status: number, contains?: string | Re
   assert.equal(reply.body?.error?.code, status);
   assert.equal(typeof reply.body.error.message, 'string');
   if (contains) assert.match(reply.body.error.message, typeof contains === 'string' ? new RegExp(contains.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i') : contains);
+}
+
+/**
+ * The requests an app has not answered yet, in a map on globalThis that scripts/test-times.mjs prints when a
+ * test file's process runs past its limit (a request the server never answers leaves no timer to name it).
+ */
+function watchRequests(app: FastifyInstance): void {
+  const key = Symbol.for('quire.test.requestsInFlight');
+  const global = globalThis as unknown as Record<symbol, Map<object, { what: string; since: number }>>;
+  const inFlight = (global[key] ??= new Map());
+  app.addHook('onRequest', async (request) => {
+    inFlight.set(request, { what: `${request.method} ${request.url}`, since: Date.now() });
+  });
+  app.addHook('onResponse', async (request) => {
+    inFlight.delete(request);
+  });
+  app.addHook('onRequestAbort', async (request) => {
+    inFlight.delete(request);
+  });
 }

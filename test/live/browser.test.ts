@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createSpace, editContent } from '../helpers/content-factory.ts';
 import { createWorld, type TestUser, type World } from '../helpers/factories.ts';
 import { needs } from '../helpers/system.ts';
+import { until } from '../helpers/until.ts';
 import { createSession } from '../../src/sessions/store.ts';
 import { assertAccessible, CHROMIUM, freePort } from '../workspace/support.ts';
 
@@ -42,14 +43,6 @@ describe('live co-editing in a browser [sqlite]', { skip }, () => {
     type Node = { object: string; nodes?: Node[]; leaves?: Array<{ text: string }> };
     const text = (node: Node): string => (node.leaves ? node.leaves.map((leaf) => leaf.text).join('') : (node.nodes ?? []).map(text).join(''));
     return (read.body.document.nodes as Node[]).map(text).join('\n');
-  }
-
-  async function until(what: string, check: () => Promise<boolean>, ms = 20_000): Promise<void> {
-    const end = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > end) throw new Error(`Timed out waiting until ${what}.`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
   }
 
   async function open(user: TestUser): Promise<Page> {

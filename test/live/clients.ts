@@ -66,12 +66,4 @@ export function liveClient(options: { url: string; name: string; token?: string;
   };
 }
 
-/** Waits until `check` holds (polling); fails with `what` after `ms`. */
-export async function until(what: string, check: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > end) throw new Error(`Timed out waiting until ${what}.`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+export { until } from '../helpers/until.ts';

@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createSpace, editContent } from '../helpers/content-factory.ts';
 import { createWorld, type TestUser, type World } from '../helpers/factories.ts';
 import { needs } from '../helpers/system.ts';
+import { until } from '../helpers/until.ts';
 import { createSession } from '../../src/sessions/store.ts';
 import { assertAccessible, CHROMIUM, freePort } from '../workspace/support.ts';
 
@@ -27,14 +28,6 @@ describe('live presence, following and offline edits in a browser [sqlite]', { s
   const problems: string[] = [];
   const body = (page: Page) => page.locator('.page-body');
   const address = (pageId: string) => `${base}/o/${world.organizationId}/s/${spaceId}/cr/${changeRequestId}/p/${pageId}`;
-
-  async function until(what: string, check: () => Promise<boolean>, ms = 30_000): Promise<void> {
-    const end = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > end) throw new Error(`Timed out waiting until ${what}.`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   async function apiText(pageId: string): Promise<string> {
     const read = await world.admin.api.get(`/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content/page/${pageId}`);

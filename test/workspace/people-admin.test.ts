@@ -9,6 +9,7 @@ import { createSession } from '../../src/sessions/store.ts';
 import { client, createTestApp, type TestApp, dialects } from '../helpers/app.ts';
 import { createWorld, postCollection, postSpace, type TestUser, type World } from '../helpers/factories.ts';
 import { needs } from '../helpers/system.ts';
+import { until } from '../helpers/until.ts';
 import { Receiver } from '../webhooks/receiver.ts';
 import { assertAccessible, assertKeyboardReachable, CHROMIUM, freePort, shot } from './support.ts';
 
@@ -78,8 +79,9 @@ for (const dialect of dialects) describe(`people and permissions in the workspac
     await shot(admin, 'settings-members');
 
     await admin.getByLabel('Role of read', { exact: true }).selectOption('review');
+    // Saved when the API says so: the select is disabled while it saves, but may not be yet when first looked at.
+    await until('the new role is saved', async () => (await member(world.members.read)).body.role === 'review');
     await admin.waitForFunction(() => !document.querySelector('select[disabled]'));
-    assert.equal((await member(world.members.read)).body.role, 'review');
 
     await admin.getByRole('button', { name: 'Remove comment', exact: true }).click();
     await admin.getByLabel('Role of comment', { exact: true }).waitFor({ state: 'detached' });

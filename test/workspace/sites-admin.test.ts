@@ -7,6 +7,7 @@ import { createTestApp, type TestApp, dialects } from '../helpers/app.ts';
 import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { needs } from '../helpers/system.ts';
+import { until } from '../helpers/until.ts';
 import { createSession } from '../../src/sessions/store.ts';
 import { assertAccessible, assertKeyboardReachable, CHROMIUM, freePort, shot } from './support.ts';
 
@@ -73,13 +74,6 @@ for (const dialect of dialects) describe(`the Sites screens in a browser [${dial
 
   const api = (path: string) => world.admin.api.get(`/v1/orgs/${org}/sites/${siteId}${path}`);
   const loaded = (name: string) => scripts.some((path) => path.includes(`/${name}-`));
-  async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-    for (let i = 0; i < 100; i++) {
-      if (await check()) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    assert.fail(`waited in vain: ${what}`);
-  }
 
   it('creates a site from two spaces and publishes it', async () => {
     await page.goto(`${base}/o/${org}`);
@@ -115,18 +109,18 @@ for (const dialect of dialects) describe(`the Sites screens in a browser [${dial
     assert.deepEqual(await titles(), ['Guides', 'API']);
     await page.locator('.site-space-row[aria-label^="Guides,"][aria-label$="position 1 of 2"]').focus();
     await page.keyboard.press('Alt+ArrowDown');
-    await until(async () => (await titles())[0] === 'API', 'API first');
+    await until('API first', async () => (await titles())[0] === 'API');
     await page.getByRole('status').filter({ hasText: 'moved to position 2' }).waitFor();
     // By drag and drop: Guides (now second) dropped on API goes back before it, then back again by keyboard.
     await page.locator('.site-space-row', { hasText: 'Guides' }).first().dragTo(page.locator('.site-space-row', { hasText: 'API' }).first());
-    await until(async () => (await titles())[0] === 'Guides', 'Guides first again, dragged');
+    await until('Guides first again, dragged', async () => (await titles())[0] === 'Guides');
     // The server has the new order before the list has reloaded it: a key pressed on the row while the list still
     // shows Guides second moves it past the end (nothing). So the row is found by the position the screen gives it.
     await page.locator('.site-space-row[aria-label^="Guides,"][aria-label$="position 1 of 2"]').focus();
     await page.keyboard.press('Alt+ArrowDown');
-    await until(async () => (await titles())[0] === 'API', 'API first again');
+    await until('API first again', async () => (await titles())[0] === 'API');
     await page.getByRole('button', { name: 'Make default API' }).click();
-    await until(async () => (await world.admin.api.get(`/v1/orgs/${org}/sites/${siteId}`)).body.defaultSpace === spaces.api, 'API the default');
+    await until('API the default', async () => (await world.admin.api.get(`/v1/orgs/${org}/sites/${siteId}`)).body.defaultSpace === spaces.api);
   });
 
   it('adds a section and orders the sections by keyboard', async () => {
@@ -142,7 +136,7 @@ for (const dialect of dialects) describe(`the Sites screens in a browser [${dial
     // `.site-space-list` on the page is the first section's variants, so the row is found by its label.
     await page.locator('.structure-list > li[aria-label^="Section Partner zone,"]').focus();
     await page.keyboard.press('Alt+ArrowUp');
-    await until(async () => (await titles())[0] === 'Partner zone', 'the new section first');
+    await until('the new section first', async () => (await titles())[0] === 'Partner zone');
     await assertAccessible(page, 'site sections');
     await assertKeyboardReachable(page, 'site sections');
     await shot(page, 'sites-sections');
@@ -151,7 +145,7 @@ for (const dialect of dialects) describe(`the Sites screens in a browser [${dial
   it('makes the site readable by share link, and opens it with one', async () => {
     await page.getByRole('radio', { name: /^Share links/ }).check();
     await page.getByRole('button', { name: 'Save visibility' }).click();
-    await until(async () => (await world.admin.api.get(`/v1/orgs/${org}/sites/${siteId}`)).body.visibility === 'share-link', 'share-link visibility');
+    await until('share-link visibility', async () => (await world.admin.api.get(`/v1/orgs/${org}/sites/${siteId}`)).body.visibility === 'share-link');
     await page.getByRole('navigation', { name: 'Site settings' }).getByRole('link', { name: 'Share links' }).click();
     await page.getByLabel('Name (who it is for)').fill('Partners');
     await page.getByRole('button', { name: 'Create share link' }).click();
@@ -173,7 +167,7 @@ for (const dialect of dialects) describe(`the Sites screens in a browser [${dial
     assert.equal(new URL(readerPage.url()).searchParams.get('share'), null, 'the key leaves the address bar');
     await readerPage.getByRole('heading', { name: 'Endpoints' }).waitFor();
     await page.getByRole('button', { name: 'Revoke Partners' }).click();
-    await until(async () => (await api('/share-links')).body.items.length === 0, 'link revoked');
+    await until('link revoked', async () => (await api('/share-links')).body.items.length === 0);
     assert.equal((await readerPage.goto(site.urls.published))?.status(), 404, 'a revoked link opens nothing');
     await reader.close();
     assert.equal((await world.admin.api.patch(`/v1/orgs/${org}/sites/${siteId}`, { visibility: 'public' })).status, 200);
@@ -187,7 +181,7 @@ for (const dialect of dialects) describe(`the Sites screens in a browser [${dial
     await frame.locator('html').waitFor({ state: 'attached' });
     await page.getByLabel('Light theme').first().waitFor();
     await page.locator('input[name=primary-light]').fill('#aa0000');
-    await until(async () => /--q-brand-light:#aa0000/.test((await frame.locator('html').getAttribute('style').catch(() => '')) ?? ''), 'the preview shows the colour');
+    await until('the preview shows the colour', async () => /--q-brand-light:#aa0000/.test((await frame.locator('html').getAttribute('style').catch(() => '')) ?? ''));
     const site = (await world.admin.api.get(`/v1/orgs/${org}/sites/${siteId}`)).body;
     assert.doesNotMatch(await (await fetch(site.urls.published)).text(), /#aa0000/, 'not published before it is saved');
     await assertAccessible(page, 'customization');
@@ -246,7 +240,7 @@ for (const dialect of dialects) describe(`the Sites screens in a browser [${dial
     assert.equal(landed.status, 200);
     assert.match(await landed.text(), /Getting started/);
     await page.getByRole('button', { name: 'Delete /older-guide' }).click();
-    await until(async () => (await api('/redirects')).body.items.length === 0, 'redirect deleted');
+    await until('redirect deleted', async () => (await api('/redirects')).body.items.length === 0);
   });
 
   it('shows the visitor key, regenerates it, and saves the adaptive content schema with claims to try', async () => {
@@ -257,12 +251,12 @@ for (const dialect of dialects) describe(`the Sites screens in a browser [${dial
     assert.equal(await keyField.inputValue(), before);
     page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Regenerate key' }).click();
-    await until(async () => (await api('/publishing/auth')).body.privateKey !== before, 'a new key');
-    await until(async () => (await keyField.inputValue()) === (await api('/publishing/auth')).body.privateKey, 'the new key shown');
+    await until('a new key', async () => (await api('/publishing/auth')).body.privateKey !== before);
+    await until('the new key shown', async () => (await keyField.inputValue()) === (await api('/publishing/auth')).body.privateKey);
     const schema = { type: 'object', properties: { partner: { type: 'boolean', description: 'A partner reads' } }, additionalProperties: false };
     await page.getByLabel(/Claims schema/).fill(JSON.stringify(schema));
     await page.getByRole('button', { name: 'Save schema' }).click();
-    await until(async () => JSON.stringify((await api('/adaptive-schema')).body.jsonSchema.properties) === JSON.stringify(schema.properties), 'schema saved');
+    await until('schema saved', async () => JSON.stringify((await api('/adaptive-schema')).body.jsonSchema.properties) === JSON.stringify(schema.properties));
     await page.getByLabel(/^partner/).selectOption('true');
     const link = page.getByRole('link', { name: 'Open the site as this visitor' });
     assert.match((await link.getAttribute('href')) ?? '', /\?visitor\.partner=true$/);

@@ -4,6 +4,7 @@ import { SignJWT } from 'jose';
 import type { Page } from 'playwright-core';
 import { createSpaceWithPages, editContent } from '../helpers/content-factory.ts';
 import { needs } from '../helpers/system.ts';
+import { until } from '../helpers/until.ts';
 import { dialects } from '../helpers/app.ts';
 import { assertAccessible, assertKeyboardReachable, shot, startWorkspace, type WorkspaceHarness } from './support.ts';
 
@@ -59,14 +60,7 @@ for (const dialect of dialects) describe(`sections, groups, conditions, footer, 
   const api = (path: string) => w.world.admin.api.get(`/v1/orgs/${org}/sites/${siteId}${path}`);
   const groups = async () => (await api('/section-groups')).body.items.map((g: { title: string; sections: Array<{ title: string }> }) => `${g.title}: ${g.sections.map((s) => s.title).join(', ')}`);
   const topLevel = async () => (await api('/structure')).body.structure.map((item: { object: string; title: string }) => `${item.object === 'site-section-group' ? 'group ' : ''}${item.title}`);
-  async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-    for (let i = 0; i < 100; i++) {
-      if (await check()) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    assert.fail(`waited in vain: ${what}`);
-  }
-  const equal = (actual: () => Promise<unknown>, expected: unknown, what: string) => until(async () => JSON.stringify(await actual()) === JSON.stringify(expected), `${what}: ${JSON.stringify(expected)}`);
+  const equal = (actual: () => Promise<unknown>, expected: unknown, what: string) => until(`${what}: ${JSON.stringify(expected)}`, async () => JSON.stringify(await actual()) === JSON.stringify(expected));
 
   it('creates a section group, renames it, and arranges sections by keyboard, group choice and drag and drop', async () => {
     await page.goto(`${w.base}/o/${org}/sites/${siteId}`);
@@ -209,7 +203,7 @@ for (const dialect of dialects) describe(`sections, groups, conditions, footer, 
     await shot(page, 'sites-customize');
 
     await override.getByRole('button', { name: 'Use the site\'s settings' }).click();
-    await until(async () => (await api(`/site-spaces/${partners.id}/customization`)).body.title === site.title, 'override removed');
+    await until('override removed', async () => (await api(`/site-spaces/${partners.id}/customization`)).body.title === site.title);
     assert.doesNotMatch(await (await fetch(partners.urls.published)).text(), /#008800/);
   });
 
