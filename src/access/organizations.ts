@@ -29,6 +29,12 @@ const organizationWithStanding = memoized(preparedQuery((db, organizationId: str
 export interface OrganizationAccess {
   organization: OrganizationRow;
   actor: OrganizationActor;
+  /**
+   * The row both were read from, shared by every request while it is remembered (src/db/memo.ts) and a new
+   * object once anything it came from is written: what is made from `organization` and `actor` alone may be
+   * kept by this object's identity (the organization's answer: src/modules/orgs/routes.ts).
+   */
+  source: object;
 }
 
 /**
@@ -44,6 +50,7 @@ export async function organizationAccess(ctx: Context, organizationId: string): 
   return {
     organization,
     actor: { userId: user.userId, role: member_role as MemberRoleOrGuest, ownsTeam: Boolean(owns_team) },
+    source: row,
   };
 }
 
