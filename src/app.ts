@@ -127,8 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('services', services);
   app.decorateRequest('ctx', null as unknown as Context);
   app.addHook('onRequest', (request, _reply, done) => {
-    request.ctx = createContext(services, null);
-    if (database.dataVersion) request.ctx.externalSeen = {};
+    request.ctx = createContext(services, null, database.dataVersion ? {} : undefined);
     done();
   });
 
@@ -157,7 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes, { database });
   await app.register(
     async (v1) => {
-      v1.addHook('onRequest', tokens.hook);
+      v1.addHook('onRequest', tokens.onRequest);
       registerAuditTrail(v1);
       await v1.register(userRoutes);
       await v1.register(organizationRoutes);

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor, Context } from '../context.ts';
 import { preparedQuery } from '../db/prepared.ts';
 import { Forbidden, Unauthorized } from '../errors.ts';
@@ -72,6 +72,34 @@ export class TokenAuthenticator {
     if (!match) throw new Unauthorized('The Authorization header must be "Bearer <token>".');
     request.ctx.actor = await this.resolve(request.ctx, hashToken(match[1]));
   };
+
+  /**
+   * The same hook for Fastify, with a callback: a token this process remembers, unexpired and whose last use
+   * is recorded within the minute, is answered in the same turn, without a promise (the usual case: every
+   * request of a busy client). Anything else goes through `hook`, which decides and refuses as always.
+   */
+  readonly onRequest = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
+    const actor = this.rememberedActor(request);
+    if (actor) {
+      request.ctx.actor = actor;
+      return done();
+    }
+    this.hook(request).then(() => done(), done);
+  };
+
+  /** The actor of a remembered token with nothing to check or write but what `resolve` would find fine; else undefined. */
+  private rememberedActor(request: FastifyRequest): Actor | undefined {
+    const header = request.headers.authorization;
+    if (!header) return undefined;
+    const match = BEARER.exec(header);
+    if (!match) return undefined;
+    const entry = this.cache.get(hashToken(match[1]));
+    if (!entry || entry.until <= this.now()) return undefined;
+    const now = request.ctx.clock.now();
+    if (entry.expiresAt !== null && entry.expiresAt <= now.toISOString()) return undefined;
+    if (entry.lastUsedAt === null || Date.parse(entry.lastUsedAt) <= now.getTime() - LAST_USED_RESOLUTION_MS) return undefined;
+    return entry.actor;
+  }
 
   private async resolve(ctx: Context, tokenHash: string): Promise<Actor> {
     let entry = this.cache.get(tokenHash);

@@ -32,3 +32,23 @@ export async function sendImmutableJson(request: FastifyRequest, reply: FastifyR
   if (request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
   return reply.type('application/json; charset=utf-8').send(entry.body);
 }
+
+/** Answers kept by the object they were made from (see sendJsonOf), with what else they depend on. */
+const bodiesOf = new WeakMap<object, { variant: string; body: Buffer }>();
+
+/**
+ * Answers whose body is made wholly from `source`, an object shared from memory while it holds and replaced
+ * once what it came from changes (an access row of src/db/memo.ts), and from `variant` (what else the
+ * presenter reads, e.g. the public URL): serialized through the route's response schema once per source,
+ * then the same bytes, with the same headers as a serialized answer. Access is checked before this is
+ * called. A source read afresh (memory not in use) is a new object, so it is serialized as before.
+ */
+export function sendJsonOf(reply: FastifyReply, source: object | undefined, variant: string, make: () => unknown): FastifyReply {
+  if (source === undefined) return reply.send(make());
+  let kept = bodiesOf.get(source);
+  if (!kept || kept.variant !== variant) {
+    kept = { variant, body: Buffer.from(reply.serialize(make()) as string) };
+    bodiesOf.set(source, kept);
+  }
+  return reply.type('application/json; charset=utf-8').send(kept.body);
+}

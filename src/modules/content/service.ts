@@ -66,7 +66,8 @@ export async function getRevisionContent(ctx: Context, spaceId: string, revision
 export async function treeIn(ctx: Context, scope: ContentScope): Promise<TreeView> {
   const tree = await loadTree(ctx, scope.revision.root);
   const mergedFrom = scope.revision.type === 'merge' ? await mergedChangeRequest(ctx, scope.space, scope.revision.id) : undefined;
-  return { ...scope, tree, ...(mergedFrom ? { mergedFrom } : {}) };
+  // Object.assign, not a spread added to: V8 takes a slow path for `{ ...scope, more }` (µs on every read).
+  return Object.assign({}, scope, mergedFrom ? { tree, mergedFrom } : { tree });
 }
 
 /** How a scope is named in messages. */
@@ -88,7 +89,7 @@ export async function pageIn(ctx: Context, scope: ContentScope, pageId: string, 
   const tree = await loadTree(ctx, scope.revision.root);
   const page = tree.byId.get(pageId);
   if (!page) throw pageNotFound(scope, `"${pageId}"`);
-  return { ...scope, tree, page, body: () => pageBody(ctx, tree, page, query) };
+  return Object.assign({}, scope, { tree, page, body: () => pageBody(ctx, tree, page, query) });
 }
 
 /** A page by its path ("guides/install"); documents and groups have paths, links do not. */
@@ -101,7 +102,7 @@ export async function pageByPathIn(ctx: Context, scope: ContentScope, path: stri
   const wanted = normalizePath(safeDecode(path));
   const page = tree.byPath.get(wanted);
   if (!page) throw pageNotFound(scope, `at the path "${wanted}"`);
-  return { ...scope, tree, page, body: () => pageBody(ctx, tree, page, query) };
+  return Object.assign({}, scope, { tree, page, body: () => pageBody(ctx, tree, page, query) });
 }
 
 /** A path as sent: "a/b" or "a%2Fb" both name the page "b" under "a". */

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sendJsonOf } from '../../http/immutable-json.ts';
 import { mapPage } from '../../http/pagination.ts';
 import { errorResponses, ListOf } from '../../http/schemas.ts';
 import { presentOrganization } from './presenter.ts';
@@ -26,7 +27,11 @@ export const organizationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { policy: 'organization.view' },
       schema: { tags, operationId: 'getOrganizationById', summary: 'An organization', params: OrganizationParams, response: { 200: OrganizationSchema, ...errorResponses } },
     },
-    async (request) => present(request.ctx)(await getOrganization(request.ctx, request.params.organizationId)),
+    async (request, reply) => {
+      const view = await getOrganization(request.ctx, request.params.organizationId);
+      // The same bytes for every request while the organization and the caller's membership are remembered.
+      return sendJsonOf(reply, view.source, request.ctx.config.publicUrl, () => present(request.ctx)(view));
+    },
   );
 
   app.patch(

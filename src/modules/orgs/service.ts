@@ -14,6 +14,8 @@ import type { UpdateOrganizationBody } from './schemas.ts';
 export interface OrganizationView {
   organization: OrganizationRow;
   actor: OrganizationActor;
+  /** What the view was read from, when it may be kept by identity (OrganizationAccess's `source`). */
+  source?: object;
 }
 
 export interface NewOrganization {
@@ -90,9 +92,9 @@ export async function listOrganizations(ctx: Context, request: PageRequest): Pro
 }
 
 export async function getOrganization(ctx: Context, organizationId: string): Promise<OrganizationView> {
-  const { organization, actor } = await organizationAccess(ctx, organizationId);
+  const { organization, actor, source } = await organizationAccess(ctx, organizationId);
   authorize(ctx, 'organization.view', actor);
-  return { organization, actor };
+  return { organization, actor, source };
 }
 
 export async function updateOrganization(ctx: Context, organizationId: string, patch: UpdateOrganizationBody): Promise<OrganizationView> {
