@@ -60,9 +60,15 @@ function targetKey(target: LinkTarget): string {
 }
 
 
-/** A link of `relation` to `target`: one object per link, its fields in the order answers give them. */
+/**
+ * A link of `relation` to `target`: one object per link, its fields in the order answers give them. Its key
+ * is made one string in memory at once (a string joined from parts is kept as its parts, and each of the
+ * many comparisons of sorting by key would walk them again).
+ */
 function linkTo(target: LinkTarget, relation: LinkRelation, status: LinkStatus | null, href: string): AnalyzedLink {
-  return { key: `${targetKey(target)} ${relation}`, relation, target, status, href };
+  const key = `${targetKey(target)} ${relation}`;
+  key.charCodeAt(0);
+  return { key, relation, target, status, href };
 }
 
 /** A link to a space, possibly this one: its status is decided for each caller. */
