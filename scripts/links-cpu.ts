@@ -6,10 +6,14 @@
  * machine. Give several trees to run them alternately (A/B/A/B); each tree seeds its own copy of the space
  * with its own code, so what a tree stores when pages are written is there, as in a space in use.
  *
- *   npx tsx scripts/links-cpu.ts [--pages N] [--rounds R] [--profile DIR] [tree …]   (Linux only)
+ * `--seed-once` seeds one space with the first tree and serves it with every tree (each on a copy of the data
+ * folder): for trees that store the same facts when pages are written, it saves a seeding per tree, which
+ * on a loaded machine takes minutes (and can exceed the search indexer's time limit).
+ *
+ *   npx tsx scripts/links-cpu.ts [--pages N] [--rounds R] [--profile DIR] [--seed-once] [tree …]   (Linux only)
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { api, createSpace, median, start, stop } from '../bench/lib.ts';
@@ -24,6 +28,9 @@ function option(name: string, fallback: string): string {
 const pages = Number(option('--pages', '10000'));
 const rounds = Number(option('--rounds', '3'));
 const profile = option('--profile', '');
+const seedOnceAt = args.indexOf('--seed-once');
+const seedOnce = seedOnceAt >= 0;
+if (seedOnce) args.splice(seedOnceAt, 1);
 const STARTUP_MS = 600_000;
 const here = join(import.meta.dirname, '..');
 const trees = args.length > 0 ? args.map((tree) => resolve(tree)) : [here];
@@ -65,6 +72,14 @@ const port = 33000 + Math.floor(Math.random() * 1000);
 const seeded = new Map<string, Seeded>();
 try {
   for (const tree of trees) {
+    const first = seeded.get(trees[0]);
+    if (seedOnce && first) {
+      const dataDir = mkdtempSync(join(tmpdir(), 'quire-links-cpu-'));
+      cpSync(first.dataDir, dataDir, { recursive: true });
+      seeded.set(tree, { ...first, dataDir, env: { ...first.env, QUIRE_DATA_DIR: dataDir } });
+      console.error(`${tree} serves a copy of the space seeded with ${trees[0]}`);
+      continue;
+    }
     const started = performance.now();
     seeded.set(tree, await seed(tree, port));
     console.error(`seeded ${pages} pages with ${tree} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
