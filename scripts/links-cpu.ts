@@ -6,10 +6,17 @@
  * machine. Give several trees to run them alternately (A/B/A/B); each tree seeds its own copy of the space
  * with its own code, so what a tree stores when pages are written is there, as in a space in use.
  *
- *   npx tsx scripts/links-cpu.ts [--pages N] [--rounds R] [--profile DIR] [tree …]   (Linux only)
+ * `--seed-once` seeds one space with the first tree and serves it with every tree (each on a copy of the data
+ * folder): for trees that store the same facts when pages are written, it saves a seeding per tree, which
+ * on a loaded machine takes minutes (and can exceed the search indexer's time limit).
+ *
+ * `--data DIR` seeds nothing: every tree serves a copy of DIR, a data folder seeded before that holds
+ * `links-cpu.json` ({ "spaceId", "token" }; written in each folder seeded here, kept with `--keep`).
+ *
+ *   npx tsx scripts/links-cpu.ts [--pages N] [--rounds R] [--profile DIR] [--seed-once] [--data DIR] [--keep] [tree …]   (Linux only)
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { api, createSpace, median, start, stop } from '../bench/lib.ts';
@@ -24,6 +31,13 @@ function option(name: string, fallback: string): string {
 const pages = Number(option('--pages', '10000'));
 const rounds = Number(option('--rounds', '3'));
 const profile = option('--profile', '');
+const data = option('--data', '');
+const keepAt = args.indexOf('--keep');
+const keep = keepAt >= 0;
+if (keep) args.splice(keepAt, 1);
+const seedOnceAt = args.indexOf('--seed-once');
+const seedOnce = seedOnceAt >= 0;
+if (seedOnce) args.splice(seedOnceAt, 1);
 const STARTUP_MS = 600_000;
 const here = join(import.meta.dirname, '..');
 const trees = args.length > 0 ? args.map((tree) => resolve(tree)) : [here];
@@ -58,6 +72,7 @@ async function seed(tree: string, port: number): Promise<Seeded> {
   writeFileSync(script, `import { seedLinkSpace } from ${JSON.stringify(join(tree, 'bench', 'links.ts'))};\nawait seedLinkSpace(${JSON.stringify(dataDir)}, ${JSON.stringify(spaceId)}, ${pages});\n`);
   const seeded = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: tree, env: { ...process.env, ...env }, encoding: 'utf8' });
   if (seeded.status !== 0) throw new Error(`seeding in ${tree} failed: ${seeded.stderr}`);
+  writeFileSync(join(dataDir, 'links-cpu.json'), JSON.stringify({ spaceId, token }));
   return { dataDir, env, token, spaceId };
 }
 
@@ -65,6 +80,22 @@ const port = 33000 + Math.floor(Math.random() * 1000);
 const seeded = new Map<string, Seeded>();
 try {
   for (const tree of trees) {
+    if (data) {
+      const dataDir = mkdtempSync(join(tmpdir(), 'quire-links-cpu-'));
+      cpSync(resolve(data), dataDir, { recursive: true });
+      const { spaceId, token } = JSON.parse(readFileSync(join(dataDir, 'links-cpu.json'), 'utf8')) as { spaceId: string; token: string };
+      seeded.set(tree, { dataDir, token, spaceId, env: { QUIRE_DATA_DIR: dataDir, PORT: String(port), QUIRE_LOG_LEVEL: 'warn', QUIRE_RATE_LIMIT: '0' } });
+      console.error(`${tree} serves a copy of ${data}`);
+      continue;
+    }
+    const first = seeded.get(trees[0]);
+    if (seedOnce && first) {
+      const dataDir = mkdtempSync(join(tmpdir(), 'quire-links-cpu-'));
+      cpSync(first.dataDir, dataDir, { recursive: true });
+      seeded.set(tree, { ...first, dataDir, env: { ...first.env, QUIRE_DATA_DIR: dataDir } });
+      console.error(`${tree} serves a copy of the space seeded with ${trees[0]}`);
+      continue;
+    }
     const started = performance.now();
     seeded.set(tree, await seed(tree, port));
     console.error(`seeded ${pages} pages with ${tree} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -96,5 +127,8 @@ try {
     console.log(`${tree}: CPU ${cpu.map((v) => v.toFixed(0)).join(', ')} (median ${median(cpu).toFixed(0)}); wall ${wall.map((v) => v.toFixed(0)).join(', ')} (median ${median(wall).toFixed(0)})`);
   }
 } finally {
-  for (const { dataDir } of seeded.values()) rmSync(dataDir, { recursive: true, force: true });
+  for (const { dataDir } of seeded.values()) {
+    if (keep) console.error(`kept ${dataDir}`);
+    else rmSync(dataDir, { recursive: true, force: true });
+  }
 }

@@ -103,7 +103,7 @@ async function compute(ctx: Store, rootHash: string, publicUrl: string): Promise
       own.set(link.key, link);
       const usage = usages.get(link.key);
       if (usage) usage.pages.push(pageId);
-      else usages.set(link.key, { ...link, pages: [pageId] });
+      else usages.set(link.key, { key: link.key, relation: link.relation, target: link.target, status: link.status, href: link.href, pages: [pageId] });
       if (link.target.kind === 'space') spaces.add(link.target.space);
       if (link.target.kind === 'file') {
         const users = fileBacklinks.get(link.target.file);
@@ -114,7 +114,7 @@ async function compute(ctx: Store, rootHash: string, publicUrl: string): Promise
   };
   for (const page of pages) {
     const pageId = page.node.id;
-    take(page, nodeRefs(page.node));
+    if (page.node.type === 'link' || page.node.cover) take(page, nodeRefs(page.node));
     const bodyRefs = factsByPage.get(pageId)?.refs;
     if (bodyRefs) take(page, bodyRefs);
     if (own.size > 0) {

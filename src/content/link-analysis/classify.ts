@@ -60,10 +60,24 @@ function targetKey(target: LinkTarget): string {
 }
 
 
-/** A page of the revision, or an anchor in one: ok when the page exists and, for an anchor, has that heading. */
-type LinkBody = Omit<AnalyzedLink, 'key' | 'relation'>;
+/**
+ * A link of `relation` to `target`: one object per link, its fields in the order answers give them. Its key
+ * is made one string in memory at once (a string joined from parts is kept as its parts, and each of the
+ * many comparisons of sorting by key would walk them again).
+ */
+function linkTo(target: LinkTarget, relation: LinkRelation, status: LinkStatus | null, href: string): AnalyzedLink {
+  const key = `${targetKey(target)} ${relation}`;
+  key.charCodeAt(0);
+  return { key, relation, target, status, href };
+}
 
-function pageLink(scope: ClassifyScope, page: string, anchor: string | undefined, href: string): LinkBody {
+/** A link to a space, possibly this one: its status is decided for each caller. */
+function spaceLink(space: string, relation: LinkRelation, href: string): AnalyzedLink {
+  return linkTo({ kind: 'space', space }, relation, null, href);
+}
+
+/** A page of the revision, or an anchor in one: ok when the page exists and, for an anchor, has that heading. */
+function pageLink(scope: ClassifyScope, page: string, anchor: string | undefined, relation: LinkRelation, href: string): AnalyzedLink {
   const target: LinkTarget = anchor === undefined || anchor === '' ? { kind: 'page', page } : { kind: 'page', page, anchor };
   const exists = scope.tree.byId.has(page);
   let anchorFound = target.anchor === undefined;
@@ -71,7 +85,7 @@ function pageLink(scope: ClassifyScope, page: string, anchor: string | undefined
     const anchors = scope.anchors(page);
     anchorFound = anchors.has(target.anchor!) || anchors.has(safeDecode(target.anchor!));
   }
-  return { target, status: exists && anchorFound ? 'ok' : 'broken', href };
+  return linkTo(target, relation, exists && anchorFound ? 'ok' : 'broken', href);
 }
 
 /**
@@ -80,13 +94,13 @@ function pageLink(scope: ClassifyScope, page: string, anchor: string | undefined
  * `spaces/<id>`); an absolute one under the public URL is one of this server's own addresses: a space's
  * published site (`/s/<id>`, a link to that space) or an address of the API (`in-app`).
  */
-function urlLink(scope: ClassifyScope, url: string): LinkBody {
+function urlLink(scope: ClassifyScope, url: string, relation: LinkRelation): AnalyzedLink {
   if (!SCHEME.test(url) && !url.startsWith('/')) {
     const page = PAGE_FORM.exec(url);
-    if (page) return pageLink(scope, safeDecode(page[1]), page[2], url);
+    if (page) return pageLink(scope, safeDecode(page[1]), page[2], relation, url);
     const space = SPACE_FORM.exec(url);
-    if (space) return { target: { kind: 'space', space: safeDecode(space[1]) }, status: null, href: url };
-    return { target: { kind: 'url', url }, status: 'broken', href: url };
+    if (space) return spaceLink(safeDecode(space[1]), relation, url);
+    return linkTo({ kind: 'url', url }, relation, 'broken', url);
   }
   const base = publicBase(scope.publicUrl);
   let parsed: URL;
@@ -94,14 +108,14 @@ function urlLink(scope: ClassifyScope, url: string): LinkBody {
     if (!base) throw new Error('no public URL');
     parsed = new URL(url, base.url);
   } catch {
-    return { target: { kind: 'url', url }, status: 'ok', href: url };
+    return linkTo({ kind: 'url', url }, relation, 'ok', url);
   }
-  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.origin !== base.origin) return { target: { kind: 'url', url }, status: 'ok', href: url };
+  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.origin !== base.origin) return linkTo({ kind: 'url', url }, relation, 'ok', url);
   const prefix = base.prefix;
-  if (parsed.pathname !== prefix && !parsed.pathname.startsWith(`${prefix}/`)) return { target: { kind: 'url', url }, status: 'ok', href: url };
+  if (parsed.pathname !== prefix && !parsed.pathname.startsWith(`${prefix}/`)) return linkTo({ kind: 'url', url }, relation, 'ok', url);
   const published = PUBLISHED_FORM.exec(parsed.pathname.slice(prefix.length));
-  if (published) return { target: { kind: 'space', space: safeDecode(published[1]) }, status: null, href: url };
-  return { target: { kind: 'url', url }, status: 'in-app', href: url };
+  if (published) return spaceLink(safeDecode(published[1]), relation, url);
+  return linkTo({ kind: 'url', url }, relation, 'in-app', url);
 }
 
 /** The public URL parsed once (it was parsed again for every absolute link), with its origin and path prefix. */
@@ -130,35 +144,22 @@ function publicBase(publicUrl: string): PublicBase | undefined {
  */
 export function classify(scope: ClassifyScope, page: TreePage, found: FoundRef): AnalyzedLink | undefined {
   const ref: ContentRef = found.ref;
-  let link: LinkBody;
+  const relation = found.relation;
   switch (ref.kind) {
     case 'page':
-      link = ref.space
-        ? { target: { kind: 'space', space: ref.space }, status: null, href: `spaces/${ref.space}` }
-        : pageLink(scope, ref.page, undefined, `pages/${ref.page}`);
-      break;
+      return ref.space ? spaceLink(ref.space, relation, `spaces/${ref.space}`) : pageLink(scope, ref.page, undefined, relation, `pages/${ref.page}`);
     case 'anchor': {
-      if (ref.space) {
-        link = { target: { kind: 'space', space: ref.space }, status: null, href: `spaces/${ref.space}` };
-        break;
-      }
+      if (ref.space) return spaceLink(ref.space, relation, `spaces/${ref.space}`);
       const target = ref.page ?? page.node.id;
-      link = pageLink(scope, target, ref.anchor, `pages/${target}#${ref.anchor}`);
-      break;
+      return pageLink(scope, target, ref.anchor, relation, `pages/${target}#${ref.anchor}`);
     }
     case 'file':
-      link = { target: { kind: 'file', file: ref.file }, status: scope.tree.files.has(ref.file) ? 'ok' : 'broken', href: `files/${ref.file}` };
-      break;
+      return linkTo({ kind: 'file', file: ref.file }, relation, scope.tree.files.has(ref.file) ? 'ok' : 'broken', `files/${ref.file}`);
     case 'space':
-      link = { target: { kind: 'space', space: ref.space }, status: null, href: `spaces/${ref.space}` };
-      break;
+      return spaceLink(ref.space, relation, `spaces/${ref.space}`);
     case 'url':
-      if (!ref.url) return undefined;
-      link = urlLink(scope, ref.url);
-      break;
+      return ref.url ? urlLink(scope, ref.url, relation) : undefined;
     default:
       return undefined;
   }
-  // One object per link: the key and relation first, as before (the order of an answer's fields).
-  return { key: `${targetKey(link.target)} ${found.relation}`, relation: found.relation, target: link.target, status: link.status, href: link.href };
 }

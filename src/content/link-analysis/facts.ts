@@ -60,11 +60,12 @@ export function clearBodyFactsCache(): void {
 export function resolutionKey(tree: RevisionTree): string {
   const known = resolutionKeys.get(tree);
   if (known) return known;
-  const hash = createHash('sha1');
-  for (const page of walkPages(tree.pages)) hash.update(`p\t${page.node.id}\t${page.node.type}\t${page.path}\t${pageFile(page)}\n`);
-  for (const file of tree.files.values()) hash.update(`f\t${file.id}\t${file.name}\t${file.git?.path ?? ''}\n`);
-  for (const content of reusableContentsOf(tree)) hash.update(`r\t${content.id}\t${reusableContentFile(content)}\n`);
-  const key = hash.digest('base64url');
+  // The lines are hashed as one text (the digest is the same as line by line, in one call rather than one a line).
+  const lines: string[] = [];
+  for (const page of walkPages(tree.pages)) lines.push(`p\t${page.node.id}\t${page.node.type}\t${page.path}\t${pageFile(page)}\n`);
+  for (const file of tree.files.values()) lines.push(`f\t${file.id}\t${file.name}\t${file.git?.path ?? ''}\n`);
+  for (const content of reusableContentsOf(tree)) lines.push(`r\t${content.id}\t${reusableContentFile(content)}\n`);
+  const key = createHash('sha1').update(lines.join('')).digest('base64url');
   resolutionKeys.set(tree, key);
   return key;
 }

@@ -5,27 +5,23 @@
  * one — and read in bulk by any process. Rows of another reading (WRITTEN_FACTS_VERSION) count as missing
  * and are replaced. The content collector sweeps the rows whose body is gone (`sweepLinkFacts`).
  */
+import { sql } from 'kysely';
 import type { Context } from '../../context.ts';
 import { WRITTEN_FACTS_VERSION, type WrittenFacts } from './written.ts';
 
 type Store = Pick<Context, 'db'>;
 
-/** Hashes per query: well under the bound parameters both databases take. */
-const CHUNK = 2000;
-
-/** The stored facts of those of `hashes` that have them, in the current reading. */
-export async function loadWrittenFacts(ctx: Store, hashes: string[]): Promise<Map<string, WrittenFacts>> {
+/**
+ * The stored facts of those of `hashes` that have them, in the current reading: one query whatever their
+ * number, the hashes passed as one parameter (a JSON list in SQLite, an array in PostgreSQL).
+ */
+export async function loadWrittenFacts(ctx: Pick<Context, 'db' | 'dialect'>, hashes: string[]): Promise<Map<string, WrittenFacts>> {
   const found = new Map<string, WrittenFacts>();
   const wanted = [...new Set(hashes)];
-  for (let i = 0; i < wanted.length; i += CHUNK) {
-    const rows = await ctx.db
-      .selectFrom('link_facts')
-      .select(['body_hash', 'facts'])
-      .where('body_hash', 'in', wanted.slice(i, i + CHUNK))
-      .where('version', '=', WRITTEN_FACTS_VERSION)
-      .execute();
-    for (const row of rows) found.set(row.body_hash, JSON.parse(row.facts) as WrittenFacts);
-  }
+  if (wanted.length === 0) return found;
+  const among = ctx.dialect === 'postgres' ? sql<boolean>`body_hash = any(${wanted}::text[])` : sql<boolean>`body_hash in (select value from json_each(${JSON.stringify(wanted)}))`;
+  const rows = await ctx.db.selectFrom('link_facts').select(['body_hash', 'facts']).where(among).where('version', '=', WRITTEN_FACTS_VERSION).execute();
+  for (const row of rows) found.set(row.body_hash, JSON.parse(row.facts) as WrittenFacts);
   return found;
 }
 

@@ -67,11 +67,17 @@ export function readWritten(markdown: string): { document: Document; facts: Writ
 }
 
 /**
- * What each written text resolves to, per resolver (one per folder of a tree): the same text in pages of one
- * folder resolves to the same reference, so it is resolved once and its reference shared (references are
- * never changed once made). Only resolvers without a `noteWritten` hook are remembered.
+ * What each written text resolves to, per resolver (one per folder of a tree) and per way it was read: the
+ * same text in pages of one folder resolves to the same reference, so it is resolved once and its reference
+ * shared (references are never changed once made). Only resolvers without a `noteWritten` hook are
+ * remembered. The texts are the keys as they are (no key is made of them).
  */
-const resolvedTexts = new WeakMap<ParseOptions, Map<string, ContentRef>>();
+interface Resolved {
+  link: Map<string, ContentRef>;
+  image: Map<string, ContentRef>;
+  file: Map<string, ContentRef>;
+}
+const resolvedTexts = new WeakMap<ParseOptions, Resolved>();
 
 function resolveText(via: WrittenVia, text: string, options: ParseOptions): ContentRef {
   switch (via) {
@@ -88,13 +94,18 @@ function resolveText(via: WrittenVia, text: string, options: ParseOptions): Cont
 /** The references of written facts in a tree: what a parse of the body with `options` (the tree's, for the page's folder) finds. */
 export function resolveWritten(refs: WrittenRef[], options: ParseOptions): FoundRef[] {
   let known = options.noteWritten ? undefined : resolvedTexts.get(options);
-  if (!known && !options.noteWritten) resolvedTexts.set(options, (known = new Map()));
-  return refs.map((written): FoundRef => {
-    if ('ref' in written) return { relation: written.relation, ref: written.ref };
-    if (!known) return { relation: written.relation, ref: resolveText(written.via, written.text, options) };
-    const key = `${written.via}\n${written.text}`;
-    let ref = known.get(key);
-    if (!ref) known.set(key, (ref = resolveText(written.via, written.text, options)));
-    return { relation: written.relation, ref };
-  });
+  if (!known && !options.noteWritten) resolvedTexts.set(options, (known = { link: new Map(), image: new Map(), file: new Map() }));
+  const found = new Array<FoundRef>(refs.length);
+  for (let i = 0; i < refs.length; i++) {
+    const written = refs[i];
+    if ('ref' in written) found[i] = { relation: written.relation, ref: written.ref };
+    else if (!known) found[i] = { relation: written.relation, ref: resolveText(written.via, written.text, options) };
+    else {
+      const texts = known[written.via];
+      let ref = texts.get(written.text);
+      if (!ref) texts.set(written.text, (ref = resolveText(written.via, written.text, options)));
+      found[i] = { relation: written.relation, ref };
+    }
+  }
+  return found;
 }
