@@ -2,40 +2,32 @@ import { systemClock, type Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { AppServices } from './context.ts';
 import type { Database } from './db/database.ts';
-import { DomainEvents } from './event-bus.ts';
-import { ORGANIZATION_EVENTS } from './events.ts';
+import { DomainEvents, type DomainEventListener } from './event-bus.ts';
+import { ORGANIZATION_EVENTS, type SpaceContentChanged } from './events.ts';
 import { randomIds, type IdGenerator } from './ids.ts';
 import { JobRegistry } from './jobs/registry.ts';
 import { handle } from './jobs/types.ts';
 import { pruneJobsJob } from './jobs/prune-job.ts';
-import { runJobsPrune } from './jobs/prune.ts';
 import { pruneAuditLogJob } from './audit/prune-job.ts';
-import { runAuditPrune } from './audit/retention.ts';
 import { collectGarbageJob } from './content/gc-job.ts';
-import { runContentGc } from './content/gc.ts';
 import { indexSpaceJob } from './search/index-job.ts';
-import { indexOnContentChange, runIndexSpace } from './search/changes.ts';
 import { processOpenAPISpecJob } from './openapi/process-job.ts';
-import { runProcessSpec } from './openapi/process.ts';
 import { gitOperationJob } from './git/operation-job.ts';
-import { runGitOperation } from './git/operations.ts';
 import { gitSyncJob } from './git/sync-job.ts';
 import { gitPollJob } from './git/poll-job.ts';
-import { exportOnContentChange, runGitPoll, runGitSync } from './git/auto.ts';
 import { runTranslationJob } from './modules/translations/run-job.ts';
-import { runTranslationHandler } from './modules/translations/run.ts';
-import { translateOnContentChange } from './modules/translations/changes.ts';
 import { purgeCollectionJob } from './modules/spaces/purge-collection-job.ts';
 import { purgeSpaceJob } from './modules/spaces/purge-space-job.ts';
-import { runPurgeCollection, runPurgeSpace } from './modules/spaces/purge.ts';
 import { deliverWebhookJob } from './modules/webhooks/delivery-job.ts';
-import { deliverWebhooks, runDelivery } from './modules/webhooks/deliveries.ts';
 import { SecretBox, Signer } from './secrets.ts';
 import type { BlobStore } from './storage/blobs.ts';
 import { openBlobStore } from './storage/blob-url.ts';
 import { mentionMailJob } from './modules/comments/mention-mail-job.ts';
-import { runMentionMail } from './modules/comments/mention-mail.ts';
 
+// The handlers and listeners are imported when they first run, not here: together they are most of Quire's
+// code (content, search, Git, translations, webhooks), and a process that runs none of them (most `quire`
+// commands) starts without loading it. Each definition (`*-job.ts`) stays a static import: it is small, and
+// binding it with `handle` keeps the handler's payload type checked.
 /**
  * The assembly of Quire's services: the one place that says which kinds of background job exist (each
  * definition, `<engine>/<name>-job.ts`, bound to its handler) and who listens to which domain event. An
@@ -44,28 +36,34 @@ import { runMentionMail } from './modules/comments/mention-mail.ts';
  */
 export function appJobs(): JobRegistry {
   return new JobRegistry([
-    handle(purgeSpaceJob, runPurgeSpace),
-    handle(purgeCollectionJob, runPurgeCollection),
-    handle(indexSpaceJob, runIndexSpace),
-    handle(deliverWebhookJob, runDelivery),
-    handle(pruneAuditLogJob, runAuditPrune),
-    handle(pruneJobsJob, runJobsPrune),
-    handle(runTranslationJob, runTranslationHandler),
-    handle(gitOperationJob, runGitOperation),
-    handle(processOpenAPISpecJob, runProcessSpec),
-    handle(gitSyncJob, runGitSync),
-    handle(gitPollJob, runGitPoll),
-    handle(collectGarbageJob, runContentGc),
-    handle(mentionMailJob, runMentionMail),
+    handle(purgeSpaceJob, async (ctx, payload, job) => (await import('./modules/spaces/purge.ts')).runPurgeSpace(ctx, payload, job)),
+    handle(purgeCollectionJob, async (ctx, payload, job) => (await import('./modules/spaces/purge.ts')).runPurgeCollection(ctx, payload, job)),
+    handle(indexSpaceJob, async (ctx, payload, job) => (await import('./search/changes.ts')).runIndexSpace(ctx, payload, job)),
+    handle(deliverWebhookJob, async (ctx, payload, job) => (await import('./modules/webhooks/deliveries.ts')).runDelivery(ctx, payload, job)),
+    handle(pruneAuditLogJob, async (ctx, payload, job) => (await import('./audit/retention.ts')).runAuditPrune(ctx, payload, job)),
+    handle(pruneJobsJob, async (ctx, payload, job) => (await import('./jobs/prune.ts')).runJobsPrune(ctx, payload, job)),
+    handle(runTranslationJob, async (ctx, payload, job) => (await import('./modules/translations/run.ts')).runTranslationHandler(ctx, payload, job)),
+    handle(gitOperationJob, async (ctx, payload, job) => (await import('./git/operations.ts')).runGitOperation(ctx, payload, job)),
+    handle(processOpenAPISpecJob, async (ctx, payload, job) => (await import('./openapi/process.ts')).runProcessSpec(ctx, payload, job)),
+    handle(gitSyncJob, async (ctx, payload, job) => (await import('./git/auto.ts')).runGitSync(ctx, payload, job)),
+    handle(gitPollJob, async (ctx, payload, job) => (await import('./git/auto.ts')).runGitPoll(ctx, payload, job)),
+    handle(collectGarbageJob, async (ctx, payload, job) => (await import('./content/gc.ts')).runContentGc(ctx, payload, job)),
+    handle(mentionMailJob, async (ctx, payload, job) => (await import('./modules/comments/mention-mail.ts')).runMentionMail(ctx, payload, job)),
   ]);
 }
+
+const indexOnContentChange: DomainEventListener<SpaceContentChanged> = async (tx, event) => (await import('./search/changes.ts')).indexOnContentChange(tx, event);
+const translateOnContentChange: DomainEventListener<SpaceContentChanged> = async (tx, event) => (await import('./modules/translations/changes.ts')).translateOnContentChange(tx, event);
+const exportOnContentChange: DomainEventListener<SpaceContentChanged> = async (tx, event) => (await import('./git/auto.ts')).exportOnContentChange(tx, event);
 
 export function appEvents(): DomainEvents {
   const events = new DomainEvents({
     'space-content-changed': [indexOnContentChange, translateOnContentChange, exportOnContentChange],
   });
   // Every organization event is offered to the organization's webhooks.
-  for (const name of ORGANIZATION_EVENTS) events.listen(name, deliverWebhooks(name));
+  for (const name of ORGANIZATION_EVENTS) {
+    events.listen(name, async (tx, event) => (await import('./modules/webhooks/deliveries.ts')).deliverWebhooks(name)(tx, event));
+  }
   return events;
 }
 
