@@ -129,22 +129,24 @@ export async function readReferences(pages: NamedBody[], signal?: AbortSignal): 
 
 /**
  * Reads the references of bodies as they come (the pages of an archive, as its files are unpacked and laid
- * out), a batch of about `batchSize` characters at a time on the workers, so that the pool reads while the
- * calling thread unpacks. `all` then answers for the whole list in its order exactly as readReferences of
- * that list would, refusal included: bodies not read yet are read then, and when any early batch failed the
- * whole list is read again in order (the bodies read without a refusal are remembered, so only the refused
- * one is read again), so the refusal thrown is the first in page order.
+ * out), a batch of about `batchSize` characters at a time on the workers, at most `threads` batches at once,
+ * so that the pool reads while the calling thread unpacks. `all` then answers for the whole list in its order
+ * exactly as readReferences of that list would, refusal included: bodies not read yet are read then, and
+ * when any early batch failed the whole list is read again in order (the bodies read without a refusal are
+ * remembered, so only the refused one is read again), so the refusal thrown is the first in page order.
  */
 export class ReferenceReader {
   private pending: NamedBody[] = [];
   private pendingSize = 0;
+  /** Full batches not started yet (at most `threads` run at once). */
+  private queued: NamedBody[][] = [];
+  private readonly running = new Set<Promise<void>>();
   private readonly read = new Map<string, readonly string[]>();
-  private readonly batches: Array<Promise<void>> = [];
   private failed = false;
-  private readonly stopped = new AbortController();
 
   constructor(
     private readonly batchSize: number,
+    private readonly threads: number,
     private readonly signal?: AbortSignal,
   ) {}
 
@@ -152,33 +154,46 @@ export class ReferenceReader {
   add(body: NamedBody): void {
     this.pending.push(body);
     this.pendingSize += body.markdown.length;
-    if (this.pendingSize >= this.batchSize) this.flush();
-  }
-
-  private flush(): void {
-    const bodies = this.pending;
+    if (this.pendingSize < this.batchSize) return;
+    this.queued.push(this.pending);
     this.pending = [];
     this.pendingSize = 0;
-    const signal = this.signal ? AbortSignal.any([this.signal, this.stopped.signal]) : this.stopped.signal;
-    const done = readReferences(bodies, signal).then(
-      (found) => bodies.forEach((body, i) => this.read.set(body.markdown, found[i])),
-      () => {
-        this.failed = true;
-      },
-    );
-    this.batches.push(done);
+    this.pump();
   }
 
-  /** Stops the batches under way (the import was refused before its references were needed). */
+  private pump(): void {
+    while (!this.failed && this.running.size < this.threads && this.queued.length > 0) {
+      const bodies = this.queued.shift()!;
+      const done: Promise<void> = readReferences(bodies, this.signal).then(
+        (found) => bodies.forEach((body, i) => this.read.set(body.markdown, found[i])),
+        () => {
+          this.failed = true;
+        },
+      );
+      this.running.add(done);
+      void done.then(() => {
+        this.running.delete(done);
+        this.pump();
+      });
+    }
+  }
+
+  /**
+   * Starts no more batches (the import was refused before its references were needed). The batches under
+   * way finish (a batch is small): stopping them would end their threads, and the next import would start
+   * cold ones.
+   */
   stop(): void {
-    this.stopped.abort();
+    this.queued = [];
+    this.failed = true;
   }
 
   /** readReferences(bodies): the references of each body, in order; the first refusal in that order throws. */
   async all(bodies: NamedBody[]): Promise<string[][]> {
+    // What is not under way yet is read below with the rest, in one call.
     this.pending = [];
-    this.pendingSize = 0;
-    await Promise.all(this.batches);
+    this.queued = [];
+    while (this.running.size > 0) await Promise.all(this.running);
     if (this.failed) return readReferences(bodies, this.signal);
     const rest = bodies.filter((body) => !this.read.has(body.markdown));
     const found = rest.length > 0 ? await readReferences(rest, this.signal) : [];

@@ -86,8 +86,9 @@ export async function importFileSet(set: FileSet, options: FileSetOptions): Prom
   // warm-up), and the pages' references are read a batch at a time as the layout makes them.
   const markdownBytes = set.files.reduce((sum, file) => sum + (isMarkdown(file.path) && !isJunk(file.path) ? file.size : 0), 0);
   if (markdownBytes < MIN_BATCH_SIZE) return readFileSet(set, options);
-  const early = new ReferenceReader(MIN_BATCH_SIZE, env.signal);
-  warmReaders(env.workers ?? defaultWorkerThreads(), env.signal, env.limits.timeoutMs);
+  const threads = env.workers ?? defaultWorkerThreads();
+  const early = new ReferenceReader(MIN_BATCH_SIZE, threads, env.signal);
+  warmReaders(threads, env.signal, env.limits.timeoutMs);
   try {
     return await readFileSet(set, options, early);
   } catch (error) {
