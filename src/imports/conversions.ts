@@ -5,7 +5,7 @@ import { refuseNul } from '../http/text-rules.ts';
 import { PayloadTooLarge } from '../errors.ts';
 import { FrontmatterError } from '../content/markdown/frontmatter.ts';
 import { MarkdownLimitError } from '../content/markdown/limits.ts';
-import { runTask, runTaskInBatches, workerTask, type TaskErrorClass } from '../workers/pool.ts';
+import { INLINE_BELOW, runTask, runTaskInBatches, workerTask, type TaskErrorClass } from '../workers/pool.ts';
 import { markdownPage, type MarkdownPageOptions } from './markdown.ts';
 import type { ImportedPage } from './types.ts';
 
@@ -63,6 +63,23 @@ export async function readMarkdownPage(text: string, options: MarkdownPageOption
   return runTask(SOURCE_PAGE, { text, options }, { size: text.length, what, signal, errors: ERRORS });
 }
 
+/** A body just long enough to go to a worker, with a link and an image: reading it loads every module the reader needs. */
+const WARMING_BODY = `[a](a.md) ![b](b.png)\n\n${'Warming the Markdown reader. '.repeat(Math.ceil(INLINE_BELOW / 29))}`;
+
+/**
+ * Starts `threads` worker threads of the pool and loads the Markdown reader in each, while the caller goes
+ * on (unpacking an archive): a thread's first task loads the reader's modules, which costs as much as a
+ * large batch of pages, and would otherwise both wait for the unpack to end and count against that
+ * batch's time limit (a valid archive was refused under load). Each warming task is bounded by the
+ * import's deadline alone; it answers nothing and never fails the import (a real batch that follows meets
+ * the same fault and reports it).
+ */
+export function warmReaders(threads: number, signal?: AbortSignal, timeoutMs?: number): void {
+  for (let i = 0; i < threads; i++) {
+    runTask(REFERENCES, [{ markdown: WARMING_BODY, name: 'warming' }], { size: WARMING_BODY.length, what: 'the Markdown reader', signal, timeoutMs, errors: ERRORS }).catch(() => undefined);
+  }
+}
+
 /**
  * The references of bodies read before in this process, by a digest of the body: markdownReferences is a
  * pure function of the text, so a body imported again (the same archive once more, a Git Sync where a push
@@ -108,4 +125,82 @@ export async function readReferences(pages: NamedBody[], signal?: AbortSignal): 
   }
   // Copies: the remembered lists stay as they were read whatever a caller does with its own.
   return found.map((references) => [...references!]);
+}
+
+/**
+ * Reads the references of bodies as they come (the pages of an archive, as its files are unpacked and laid
+ * out), a batch of about `batchSize` characters at a time on the workers, at most `threads` batches at once,
+ * so that the pool reads while the calling thread unpacks. `all` then answers for the whole list in its order
+ * exactly as readReferences of that list would, refusal included: bodies not read yet are read then, and
+ * when any early batch failed the whole list is read again in order (the bodies read without a refusal are
+ * remembered, so only the refused one is read again), so the refusal thrown is the first in page order.
+ */
+export class ReferenceReader {
+  private pending: NamedBody[] = [];
+  private pendingSize = 0;
+  /** Full batches not started yet (at most `threads` run at once). */
+  private queued: NamedBody[][] = [];
+  private readonly running = new Set<Promise<void>>();
+  private readonly read = new Map<string, readonly string[]>();
+  private failed = false;
+
+  constructor(
+    private readonly batchSize: number,
+    private readonly threads: number,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /** A body whose references will be asked for: read with the next full batch. */
+  add(body: NamedBody): void {
+    this.pending.push(body);
+    this.pendingSize += body.markdown.length;
+    if (this.pendingSize < this.batchSize) return;
+    this.queued.push(this.pending);
+    this.pending = [];
+    this.pendingSize = 0;
+    this.pump();
+  }
+
+  private pump(): void {
+    while (!this.failed && this.running.size < this.threads && this.queued.length > 0) {
+      const bodies = this.queued.shift()!;
+      const done: Promise<void> = readReferences(bodies, this.signal).then(
+        (found) => bodies.forEach((body, i) => this.read.set(body.markdown, found[i])),
+        () => {
+          this.failed = true;
+        },
+      );
+      this.running.add(done);
+      void done.then(() => {
+        this.running.delete(done);
+        this.pump();
+      });
+    }
+  }
+
+  /**
+   * Starts no more batches (the import was refused before its references were needed). The batches under
+   * way finish (a batch is small): stopping them would end their threads, and the next import would start
+   * cold ones.
+   */
+  stop(): void {
+    this.queued = [];
+    this.failed = true;
+  }
+
+  /** readReferences(bodies): the references of each body, in order; the first refusal in that order throws. */
+  async all(bodies: NamedBody[]): Promise<string[][]> {
+    // What is not under way yet is read below with the rest, in one call.
+    this.pending = [];
+    this.queued = [];
+    while (this.running.size > 0) await Promise.all(this.running);
+    if (this.failed) return readReferences(bodies, this.signal);
+    const rest = bodies.filter((body) => !this.read.has(body.markdown));
+    const found = rest.length > 0 ? await readReferences(rest, this.signal) : [];
+    let next = 0;
+    return bodies.map((body) => {
+      const early = this.read.get(body.markdown);
+      return early ? [...early] : found[next++];
+    });
+  }
 }

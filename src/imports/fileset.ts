@@ -6,9 +6,10 @@ import { megabytes, timeUp } from './limits.ts';
 import { cleanPath, isMarkdown, pagesFromFolders, pagesFromSummary, readLayoutConfigOffThread, SCHEME } from './layout.ts';
 import type { ImportEnvironment } from './source.ts';
 import { gitBlobOid, type AssetCollector, type ImportedContent, type ImportedPage, type ImportedReusableContent, type Reference } from './types.ts';
-import { readReferences } from './conversions.ts';
+import { ReferenceReader, readReferences, warmReaders } from './conversions.ts';
+import { defaultWorkerThreads } from '../config.ts';
+import { MIN_BATCH_SIZE, pauseForEventLoop } from '../workers/pool.ts';
 import { markdownPage, titleFromName } from './markdown.ts';
-import { pauseForEventLoop } from '../workers/pool.ts';
 import { includeNameOf } from '../content/markdown/refs.ts';
 import type { FileSet } from './zip.ts';
 
@@ -79,6 +80,24 @@ async function* pacedWalk(pages: ImportedPage[]): AsyncGenerator<ImportedPage> {
 }
 
 export async function importFileSet(set: FileSet, options: FileSetOptions): Promise<ImportedContent> {
+  const { env } = options;
+  // Pages enough to be read on the worker pool: its threads start and load the Markdown reader while the
+  // files are unpacked and laid out, rather than after (by the sizes the set declares; a lie costs a
+  // warm-up), and the pages' references are read a batch at a time as the layout makes them.
+  const markdownBytes = set.files.reduce((sum, file) => sum + (isMarkdown(file.path) && !isJunk(file.path) ? file.size : 0), 0);
+  if (markdownBytes < MIN_BATCH_SIZE) return readFileSet(set, options);
+  const threads = env.workers ?? defaultWorkerThreads();
+  const early = new ReferenceReader(MIN_BATCH_SIZE, threads, env.signal);
+  warmReaders(threads, env.signal, env.limits.timeoutMs);
+  try {
+    return await readFileSet(set, options, early);
+  } catch (error) {
+    early.stop();
+    throw error;
+  }
+}
+
+async function readFileSet(set: FileSet, options: FileSetOptions, early?: ReferenceReader): Promise<ImportedContent> {
   const { env, assets } = options;
   const usable = set.files.filter((file) => !isJunk(file.path));
   let skipped = set.files.length - usable.length;
@@ -105,6 +124,7 @@ export async function importFileSet(set: FileSet, options: FileSetOptions): Prom
   const source = {
     markdown,
     signal: env.signal,
+    onPage: early && ((page: ImportedPage) => page.markdown && early.add({ markdown: page.markdown, name: page.file?.path ?? page.key })),
     text: async (path: string) => {
       let text = texts.get(path);
       if (text === undefined) {
@@ -171,7 +191,8 @@ export async function importFileSet(set: FileSet, options: FileSetOptions): Prom
   const bodies: ImportedPage[] = [];
   for await (const page of pacedWalk(pages)) if (page.markdown) bodies.push(page);
   bodies.push(...includes.filter((page) => page.markdown));
-  const references = await readReferences(bodies.map((page) => ({ markdown: page.markdown!, name: page.file?.path ?? page.key })), env.signal);
+  const named = bodies.map((page) => ({ markdown: page.markdown!, name: page.file?.path ?? page.key }));
+  const references = early ? await early.all(named) : await readReferences(named, env.signal);
   for (const [i, page] of bodies.entries()) {
     if (i % PAUSE_EVERY === PAUSE_EVERY - 1) await pauseForEventLoop();
     for (const reference of references[i]) {

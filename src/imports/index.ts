@@ -89,7 +89,7 @@ export async function loadImport(ctx: Pick<Context, 'config' | 'blobs'>, request
   checkImportUrl(request.url);
   const limits = options.limits ?? DEFAULT_LIMITS;
   const deadline = new Deadline(limits.timeoutMs);
-  const env: ImportEnvironment = { limits, signal: deadline.signal, allowPrivate: options.allowPrivate ?? ctx.config.importAllowPrivate, resolver: options.resolver };
+  const env: ImportEnvironment = { limits, signal: deadline.signal, allowPrivate: options.allowPrivate ?? ctx.config.importAllowPrivate, resolver: options.resolver, workers: ctx.config.workers };
   try {
     const content = await load(request, new AssetCollector(ctx.blobs), env);
     deadline.check();

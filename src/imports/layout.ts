@@ -116,6 +116,8 @@ export interface LayoutSource {
   text(path: string): Promise<string>;
   /** The import's deadline, for the steps that run on the worker pool. */
   signal?: AbortSignal;
+  /** Called with each page made from a file, as soon as it is made (its body is final), so that its reading can start. */
+  onPage?: (page: ImportedPage) => void;
 }
 
 /**
@@ -124,7 +126,7 @@ export interface LayoutSource {
  * file's name, as GitBook does (`guides/import.md` is `import`, `guides/README.md` is `guides`), so the
  * published addresses stay the ones readers know.
  */
-function filePage(text: string, path: string, options: Omit<MarkdownPageOptions, 'key' | 'name'>): ImportedPage {
+function filePage(source: LayoutSource, text: string, path: string, options: Omit<MarkdownPageOptions, 'key' | 'name'>): ImportedPage {
   const page = markdownPage(text, { ...options, key: path, name: path });
   page.file = { path, oid: gitBlobOid(text) };
   const parts = path.split('/');
@@ -132,6 +134,7 @@ function filePage(text: string, path: string, options: Omit<MarkdownPageOptions,
   // The top README's children live in `readme/` (GitBook writes them there), so its slug is `readme`.
   const slug = name.toLowerCase() === 'readme' ? (parts[parts.length - 2] ?? 'readme') : name;
   if (slug) page.settings = { ...page.settings, slug };
+  source.onPage?.(page);
   return page;
 }
 
@@ -205,7 +208,7 @@ export async function pagesFromSummary(summaryPath: string, config: LayoutConfig
       own = { key, type: 'link', title: item.title.slice(0, 255), linkTo: { key: path, ...(anchor ? { anchor } : {}) }, pages: [] };
     } else if (path && source.markdown.has(path) && !used.has(path)) {
       used.add(path);
-      own = filePage(await source.text(path), path, { title: item.title, fallbackTitle: item.title });
+      own = filePage(source, await source.text(path), path, { title: item.title, fallbackTitle: item.title });
     } else {
       own = emptyPage(path && !used.has(path) && !source.markdown.has(path) ? path : key, item.title);
     }
@@ -230,7 +233,7 @@ export async function pagesFromSummary(summaryPath: string, config: LayoutConfig
   }
   if (source.markdown.has(config.readme) && !used.has(config.readme)) {
     used.add(config.readme);
-    pages.unshift(filePage(await source.text(config.readme), config.readme, { fallbackTitle: 'Introduction' }));
+    pages.unshift(filePage(source, await source.text(config.readme), config.readme, { fallbackTitle: 'Introduction' }));
   }
   return pages;
 }
@@ -257,7 +260,7 @@ export async function pagesFromFolders(config: LayoutConfig, source: LayoutSourc
   const file = async (path: string) => {
     used.add(path);
     if (++read % PAUSE_EVERY === 0) await pauseForEventLoop();
-    return filePage(await source.text(path), path, { fallbackTitle: titleFromName(posix.basename(path)) });
+    return filePage(source, await source.text(path), path, { fallbackTitle: titleFromName(posix.basename(path)) });
   };
   const children = async (folder: string): Promise<ImportedPage[]> => {
     const entry = folderOf(folder);
@@ -272,7 +275,7 @@ export async function pagesFromFolders(config: LayoutConfig, source: LayoutSourc
       const inner = folderOf(name);
       const innerReadme = readmeOf(name, inner.files);
       const page = innerReadme
-        ? filePage(await source.text(innerReadme), innerReadme, { fallbackTitle: titleFromName(posix.basename(name)) })
+        ? filePage(source, await source.text(innerReadme), innerReadme, { fallbackTitle: titleFromName(posix.basename(name)) })
         : emptyPage(`${name}/`, titleFromName(posix.basename(name)));
       if (innerReadme) used.add(innerReadme);
       page.pages = await children(name);
@@ -283,7 +286,7 @@ export async function pagesFromFolders(config: LayoutConfig, source: LayoutSourc
   const top = await children('');
   if (source.markdown.has(config.readme)) {
     used.add(config.readme);
-    top.unshift(filePage(await source.text(config.readme), config.readme, { fallbackTitle: 'Introduction' }));
+    top.unshift(filePage(source, await source.text(config.readme), config.readme, { fallbackTitle: 'Introduction' }));
   }
   return top;
 }

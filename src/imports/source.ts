@@ -11,6 +11,8 @@ export interface ImportEnvironment {
   allowPrivate: boolean;
   /** Host name resolution (the system's by default; tests inject one). */
   resolver?: Resolver;
+  /** The worker pool's threads (QUIRE_WORKERS), warmed at the start of an archive's import; the default count unless given. */
+  workers?: number;
 }
 
 /** A source as downloaded: its bytes, its media type, and a name for it (the last part of its path). */
