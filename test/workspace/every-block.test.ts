@@ -253,7 +253,9 @@ describe('every block through the editor [sqlite]', { skip }, () => {
     // The files panel puts the space's picture in the page.
     await page.getByText('Files of the space').click();
     await page.getByRole('button', { name: 'Insert diagram.png' }).click();
-    await page.waitForFunction("[...document.querySelectorAll('.images-block img')].some((img) => img.complete && img.naturalWidth > 0)");
+    // A function, not a string: Playwright polls a string predicate with eval in the page, which the
+    // Content-Security-Policy refuses whenever the first look is not yet true (seen on a slow machine).
+    await page.waitForFunction(() => [...window.document.querySelectorAll<HTMLImageElement>('.images-block img')].some((img) => img.complete && img.naturalWidth > 0));
 
     await page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor({ timeout: 30_000 });
     await assertAccessible(page, 'the editor with every block');

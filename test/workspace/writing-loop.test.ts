@@ -215,7 +215,9 @@ describe('the workspace in a browser [sqlite]', { skip }, () => {
     dialogAnswers.push(DIAGRAM, 'A diagram of Quire');
     await slash(page, 'image');
     // The picture loads after it is inserted; wait for it, so the next click lands where it is aimed.
-    await page.waitForFunction("document.querySelector('.images-block img')?.complete === true");
+    // A function, not a string: Playwright polls a string predicate with eval in the page, which the
+    // Content-Security-Policy refuses whenever the first look is not yet true.
+    await page.waitForFunction(() => window.document.querySelector<HTMLImageElement>('.images-block img')?.complete === true);
     await lastParagraph(page);
     await slash(page, 'divider');
     await page.keyboard.type('The end.');
