@@ -28,6 +28,26 @@ import { mentionMailJob } from './modules/comments/mention-mail-job.ts';
 // code (content, search, Git, translations, webhooks), and a process that runs none of them (most `quire`
 // commands) starts without loading it. Each definition (`*-job.ts`) stays a static import: it is small, and
 // binding it with `handle` keeps the handler's payload type checked.
+
+/** A module imported the first time it is needed, then held: each `import()` would ask tsx's loader again. */
+function later<T>(load: () => Promise<T>): () => Promise<T> {
+  let held: Promise<T> | undefined;
+  return () => (held ??= load());
+}
+
+const purge = later(() => import('./modules/spaces/purge.ts'));
+const searchChanges = later(() => import('./search/changes.ts'));
+const deliveries = later(() => import('./modules/webhooks/deliveries.ts'));
+const auditRetention = later(() => import('./audit/retention.ts'));
+const jobsPrune = later(() => import('./jobs/prune.ts'));
+const translationRun = later(() => import('./modules/translations/run.ts'));
+const gitOperations = later(() => import('./git/operations.ts'));
+const openapiProcess = later(() => import('./openapi/process.ts'));
+const gitAuto = later(() => import('./git/auto.ts'));
+const contentGc = later(() => import('./content/gc.ts'));
+const mentionMail = later(() => import('./modules/comments/mention-mail.ts'));
+const translationChanges = later(() => import('./modules/translations/changes.ts'));
+
 /**
  * The assembly of Quire's services: the one place that says which kinds of background job exist (each
  * definition, `<engine>/<name>-job.ts`, bound to its handler) and who listens to which domain event. An
@@ -36,25 +56,25 @@ import { mentionMailJob } from './modules/comments/mention-mail-job.ts';
  */
 export function appJobs(): JobRegistry {
   return new JobRegistry([
-    handle(purgeSpaceJob, async (ctx, payload, job) => (await import('./modules/spaces/purge.ts')).runPurgeSpace(ctx, payload, job)),
-    handle(purgeCollectionJob, async (ctx, payload, job) => (await import('./modules/spaces/purge.ts')).runPurgeCollection(ctx, payload, job)),
-    handle(indexSpaceJob, async (ctx, payload, job) => (await import('./search/changes.ts')).runIndexSpace(ctx, payload, job)),
-    handle(deliverWebhookJob, async (ctx, payload, job) => (await import('./modules/webhooks/deliveries.ts')).runDelivery(ctx, payload, job)),
-    handle(pruneAuditLogJob, async (ctx, payload, job) => (await import('./audit/retention.ts')).runAuditPrune(ctx, payload, job)),
-    handle(pruneJobsJob, async (ctx, payload, job) => (await import('./jobs/prune.ts')).runJobsPrune(ctx, payload, job)),
-    handle(runTranslationJob, async (ctx, payload, job) => (await import('./modules/translations/run.ts')).runTranslationHandler(ctx, payload, job)),
-    handle(gitOperationJob, async (ctx, payload, job) => (await import('./git/operations.ts')).runGitOperation(ctx, payload, job)),
-    handle(processOpenAPISpecJob, async (ctx, payload, job) => (await import('./openapi/process.ts')).runProcessSpec(ctx, payload, job)),
-    handle(gitSyncJob, async (ctx, payload, job) => (await import('./git/auto.ts')).runGitSync(ctx, payload, job)),
-    handle(gitPollJob, async (ctx, payload, job) => (await import('./git/auto.ts')).runGitPoll(ctx, payload, job)),
-    handle(collectGarbageJob, async (ctx, payload, job) => (await import('./content/gc.ts')).runContentGc(ctx, payload, job)),
-    handle(mentionMailJob, async (ctx, payload, job) => (await import('./modules/comments/mention-mail.ts')).runMentionMail(ctx, payload, job)),
+    handle(purgeSpaceJob, async (ctx, payload, job) => (await purge()).runPurgeSpace(ctx, payload, job)),
+    handle(purgeCollectionJob, async (ctx, payload, job) => (await purge()).runPurgeCollection(ctx, payload, job)),
+    handle(indexSpaceJob, async (ctx, payload, job) => (await searchChanges()).runIndexSpace(ctx, payload, job)),
+    handle(deliverWebhookJob, async (ctx, payload, job) => (await deliveries()).runDelivery(ctx, payload, job)),
+    handle(pruneAuditLogJob, async (ctx, payload, job) => (await auditRetention()).runAuditPrune(ctx, payload, job)),
+    handle(pruneJobsJob, async (ctx, payload, job) => (await jobsPrune()).runJobsPrune(ctx, payload, job)),
+    handle(runTranslationJob, async (ctx, payload, job) => (await translationRun()).runTranslationHandler(ctx, payload, job)),
+    handle(gitOperationJob, async (ctx, payload, job) => (await gitOperations()).runGitOperation(ctx, payload, job)),
+    handle(processOpenAPISpecJob, async (ctx, payload, job) => (await openapiProcess()).runProcessSpec(ctx, payload, job)),
+    handle(gitSyncJob, async (ctx, payload, job) => (await gitAuto()).runGitSync(ctx, payload, job)),
+    handle(gitPollJob, async (ctx, payload, job) => (await gitAuto()).runGitPoll(ctx, payload, job)),
+    handle(collectGarbageJob, async (ctx, payload, job) => (await contentGc()).runContentGc(ctx, payload, job)),
+    handle(mentionMailJob, async (ctx, payload, job) => (await mentionMail()).runMentionMail(ctx, payload, job)),
   ]);
 }
 
-const indexOnContentChange: DomainEventListener<SpaceContentChanged> = async (tx, event) => (await import('./search/changes.ts')).indexOnContentChange(tx, event);
-const translateOnContentChange: DomainEventListener<SpaceContentChanged> = async (tx, event) => (await import('./modules/translations/changes.ts')).translateOnContentChange(tx, event);
-const exportOnContentChange: DomainEventListener<SpaceContentChanged> = async (tx, event) => (await import('./git/auto.ts')).exportOnContentChange(tx, event);
+const indexOnContentChange: DomainEventListener<SpaceContentChanged> = async (tx, event) => (await searchChanges()).indexOnContentChange(tx, event);
+const translateOnContentChange: DomainEventListener<SpaceContentChanged> = async (tx, event) => (await translationChanges()).translateOnContentChange(tx, event);
+const exportOnContentChange: DomainEventListener<SpaceContentChanged> = async (tx, event) => (await gitAuto()).exportOnContentChange(tx, event);
 
 export function appEvents(): DomainEvents {
   const events = new DomainEvents({
@@ -62,7 +82,7 @@ export function appEvents(): DomainEvents {
   });
   // Every organization event is offered to the organization's webhooks.
   for (const name of ORGANIZATION_EVENTS) {
-    events.listen(name, async (tx, event) => (await import('./modules/webhooks/deliveries.ts')).deliverWebhooks(name)(tx, event));
+    events.listen(name, async (tx, event) => (await deliveries()).deliverWebhooks(name)(tx, event));
   }
   return events;
 }
