@@ -97,6 +97,7 @@ const started = Date.now();
 const tests = await run(
   process.execPath,
   [
+    '--import', pathToFileURL(join(root, 'scripts', 'test-preload.mjs')).href,
     '--import', 'tsx', '--import', pathToFileURL(join(root, 'scripts', 'test-times.mjs')).href,
     '--test', `--test-concurrency=${concurrency}`, `--test-timeout=${fileSeconds * 1000}`, ...flags, ...files,
   ],
