@@ -7,7 +7,8 @@ import { assertAccessible, assertKeyboardReachable, startWorkspace, type Workspa
 /**
  * The home screen in Chromium: a space starred in one browser is a favourite in another (the star is kept on the
  * server), a space the person can no longer read leaves the favourites, and "Recently opened" lists the spaces
- * opened in this browser, most recent first.
+ * opened in this browser, most recent first. "New space" and "New collection" are offered to those who may create
+ * them, and the others are told who can.
  */
 const skip = needs('chromium');
 
@@ -95,5 +96,31 @@ describe('home: favourite and recent spaces [sqlite]', { skip }, () => {
     await assertAccessible(page, 'a space with its star');
     assert.deepEqual(h.problems, []);
     await context.close();
+  });
+
+  it('offers New space and New collection to a member who may create, and tells one who may not whom to ask', async () => {
+    const creator = await h.signedIn(h.world.members.create);
+    await creator.page.goto(`${h.base}/o/${org}`);
+    const collectionsRegion = (page: Page) => page.getByRole('region', { name: 'Collections' });
+    await collectionsRegion(creator.page).getByText('New collection makes one.').waitFor();
+    await creator.page.getByRole('button', { name: 'New space' }).waitFor();
+    await creator.page.getByRole('button', { name: 'New collection' }).click();
+    await creator.page.getByRole('form', { name: 'New collection' }).waitFor();
+    await creator.context.close();
+
+    // The most a member may be without the create role: reviewing. No creation is offered, and the screen says why.
+    const reviewer = await h.signedIn(h.world.members.review);
+    await reviewer.page.goto(`${h.base}/o/${org}`);
+    await collectionsRegion(reviewer.page).getByText('someone who may create spaces here makes them.').waitFor();
+    await reviewer.page.getByRole('list', { name: 'All spaces' }).getByRole('link', { name: 'Handbook' }).waitFor();
+    assert.equal(await reviewer.page.getByRole('button', { name: 'New space' }).count(), 0);
+    assert.equal(await reviewer.page.getByRole('button', { name: 'New collection' }).count(), 0);
+    await assertAccessible(reviewer.page, 'home of a member who may not create');
+    // The API gives the same answer the screen does.
+    const refused = await h.world.members.review.api.post(`/v1/orgs/${org}/collections`, { title: 'Not mine to make' });
+    assert.equal(refused.status, 403);
+    assert.match(refused.body.error.message, /create role/);
+    assert.deepEqual(h.problems, []);
+    await reviewer.context.close();
   });
 });
