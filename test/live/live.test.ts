@@ -120,6 +120,24 @@ for (const dialect of dialects) {
       a.destroy();
     });
 
+    it('a change request archived while someone is in it: the editor is told why, and the document leaves memory', async () => {
+      const documents = async () => Number(/^quire_live_documents (\d+)/m.exec((await t.app.inject({ method: 'GET', url: '/metrics' })).body)?.[1]);
+      const cr = await newChangeRequest();
+      const before = await documents();
+      const a = connect(world.members.edit.token, cr.name);
+      await until('the client holds the page', () => a.paragraphs()[0] === 'First paragraph.');
+      a.type(0, 0, 'Kept ');
+      await until('the live edit is written', async () => (await markdown(cr.id)).startsWith('Kept '));
+      const archived = await world.members.edit.api.patch(`/v1/spaces/${spaceId}/change-requests/${cr.id}`, { status: 'archived' });
+      assert.equal(archived.status, 200, JSON.stringify(archived.body));
+      a.type(0, 0, 'Late ');
+      await until('the client is told the change request is closed', () => [...a.closes, ...a.denied].some((reason) => /archived/i.test(reason)));
+      await until('the document leaves memory', async () => (await documents()) === before);
+      // What was written before it was archived is kept.
+      assert.ok((await markdown(cr.id)).startsWith('Kept First paragraph.'));
+      a.destroy();
+    });
+
     it('refuses people who cannot read the space, and names that are not documents', async () => {
       const cr = await newChangeRequest();
       const outsider = connect(world.outsider.token, cr.name);
