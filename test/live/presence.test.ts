@@ -42,17 +42,28 @@ describe('live presence, following and offline edits in a browser [sqlite]', { s
     await context.addCookies([{ name: 'quire_session', value: secret, url: base, httpOnly: true, sameSite: 'Lax' }]);
     // Test instrumentation: the page's WebSockets, so a test can cut them as a lost network would
     // (Chromium's offline mode does not close open sockets).
+    // And holds what the page sends while `holdSends(true)`, as a server that does not answer would.
     await context.addInitScript(() => {
       const sockets: WebSocket[] = [];
+      const held: Array<[WebSocket, Parameters<WebSocket['send']>[0]]> = [];
+      let holding = false;
       const Native = window.WebSocket;
       window.WebSocket = class extends Native {
         constructor(url: string | URL, protocols?: string | string[]) {
           super(url, protocols);
           sockets.push(this);
         }
+        override send(data: Parameters<WebSocket['send']>[0]): void {
+          if (holding) held.push([this, data]);
+          else super.send(data);
+        }
       };
       (window as unknown as { cutSockets: () => void }).cutSockets = () => {
         for (const socket of sockets) socket.close();
+      };
+      (window as unknown as { holdSends: (on: boolean) => void }).holdSends = (on) => {
+        holding = on;
+        if (!on) for (const [socket, data] of held.splice(0)) socket.send(data);
       };
     });
     return watch(await context.newPage());
@@ -199,4 +210,25 @@ describe('live presence, following and offline edits in a browser [sqlite]', { s
     await until('the change request reads the edit typed offline', async () => (await apiText(otherId)) === 'Other text. Typed offline, then the tab was closed.');
     assert.deepEqual(problems, []);
   });
+
+  it('says "sending…" when edits stay unacknowledged, and that everyone sees them once they are', async () => {
+    const dave = await person(world.members.edit);
+    await openPage(dave, otherId, 'Other text.');
+    const status = dave.locator('.live-status[role="status"]');
+    await status.getByText('Live: everyone here sees your edits.').waitFor({ timeout: 30_000 });
+    const hold = (on: boolean) => dave.evaluate((value) => (window as unknown as { holdSends: (on: boolean) => void }).holdSends(value), on);
+    await hold(true);
+    await body(dave).getByText('Other text.').click();
+    await dave.keyboard.press('End');
+    await dave.keyboard.type(' Held.');
+    // Nothing reached the server: the line says so (after the second it waits), and the page is not saved.
+    await status.getByText('Live: sending…').waitFor({ timeout: 30_000 });
+    assert.ok(!(await apiText(otherId)).includes('Held.'));
+    await hold(false);
+    await status.getByText('Live: everyone here sees your edits.').waitFor({ timeout: 30_000 });
+    await until('the change request reads the held edit', async () => (await apiText(otherId)).includes('Held.'));
+    await dave.context().close();
+    assert.deepEqual(problems, []);
+  });
 });
+

@@ -5,6 +5,9 @@ import { parseMarkdown, renderMarkdown } from '../../src/content/markdown/index.
 import type { Document } from '../../src/content/markdown/types.ts';
 import { documentToEditor, editorToDocument } from '../../web/src/editor/convert.ts';
 import { schemaExtensions } from '../../web/src/editor/schema.ts';
+import { columnsKept } from '../../web/src/editor/blocks/table-cells.ts';
+import { EditorState } from '@tiptap/pm/state';
+import type { Node as PMNode } from '@tiptap/pm/model';
 
 /**
  * Tables with typed columns (numbers, checkboxes, ratings, people, files, options, links) in the editor:
@@ -124,4 +127,30 @@ describe('typed table columns in the editor', () => {
     table.data.records.r0.values.c1 = 'not a number';
     assert.equal(tableNode(documentToEditor(document)).type, 'opaqueBlock');
   });
+
+  it('gives the cells of a row added far down the page their column, the table shifted by a later step', () => {
+    const paragraphs = Array.from({ length: 50 }, (_, index) => `Paragraph ${index}`).join('\n\n');
+    const doc = schema.nodeFromJSON(documentToEditor(read(`${paragraphs}\n\n${TYPED}`)));
+    let state = EditorState.create({ schema, doc, plugins: [columnsKept] });
+    let tablePos = -1;
+    state.doc.forEach((node, offset) => {
+      if (node.type.name === 'table') tablePos = offset;
+    });
+    const table = state.doc.nodeAt(tablePos)!;
+    const header = table.child(0);
+    const columns = (row: PMNode) => Array.from({ length: row.childCount }, (_, index) => row.child(index).attrs.column as string);
+    // A row of cells without their column's definition, as the table's commands add it, at the table's end;
+    // then text typed in the first paragraph, which moves the table: the row's range is mapped through it.
+    // The text is longer than the page before the table: a range left unmapped would miss the table.
+    const typed = 'x'.repeat(tablePos + table.nodeSize);
+    const row = schema.nodes.tableRow!.create(null, Array.from({ length: header.childCount }, () => schema.nodes.tableCell!.create()));
+    const tr = state.tr.insert(tablePos + table.nodeSize - 1, row).insertText(typed, 1);
+    assert.deepEqual(columns(tr.doc.nodeAt(tablePos + typed.length)!.lastChild!), Array(header.childCount).fill(''));
+    state = state.applyTransaction(tr).state;
+    const after = state.doc.nodeAt(tablePos + typed.length)!;
+    assert.equal(after.type.name, 'table');
+    assert.deepEqual(columns(after.lastChild!), columns(header));
+    assert.ok(columns(header).filter(Boolean).length >= 7, JSON.stringify(columns(header)));
+  });
 });
+

@@ -1,4 +1,5 @@
 import { Extension } from '@tiptap/core';
+import type { Node as PMNode } from '@tiptap/pm/model';
 import { Plugin, PluginKey, type EditorState, type Transaction } from '@tiptap/pm/state';
 import type { EditorView } from '@tiptap/pm/view';
 import './block-handle.css';
@@ -19,6 +20,10 @@ const ACTIONS: Array<[string, (view: EditorView, index: number) => Transaction |
  * that drags the block to another place among the top-level blocks (a line shows where), and opens a menu (move
  * up, move down, duplicate, delete) from the keyboard or a click. It is placed after the editor, so Tab from the
  * text reaches it. Placed with CSSOM (element.style), which the Content-Security-Policy allows; no markup styles.
+ *
+ * Typing must not lay the page out twice a keystroke: after an edit the handle measures its block only when it
+ * may have moved (another block, or a change above it or to its kind), and then in the next animation frame,
+ * reading before it writes `top`, and writing only a changed value; the frame's own layout serves the read.
  */
 class BlockHandleView {
   private readonly host: HTMLElement;
@@ -31,6 +36,13 @@ class BlockHandleView {
   /** The block being dragged by the handle. */
   dragging: number | null = null;
   private readonly listeners: Array<[EventTarget, string, EventListener]> = [];
+  /** The document and block the handle was last measured beside: unchanged blocks above it, no measuring. */
+  private measuredDoc: PMNode | null = null;
+  private measuredIndex = -1;
+  /** The `top` written last, and the animation frame that measures next (0: none asked). */
+  private top = '';
+  private frame = 0;
+  private label = '';
 
   constructor(private readonly view: EditorView) {
     this.host = view.dom.parentElement!;
@@ -68,11 +80,13 @@ class BlockHandleView {
 
   update(view: EditorView, previous: EditorState): void {
     // The block under the mouse may have moved or gone: the caret's block until the mouse moves again.
-    if (!view.state.doc.eq(previous.doc)) this.hovered = null;
-    if (!this.menu) this.place();
+    if (view.state.doc !== previous.doc && !view.state.doc.eq(previous.doc)) this.hovered = null;
+    if (!this.menu) this.place(false);
   }
 
   destroy(): void {
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
     for (const [target, type, listener] of this.listeners) target.removeEventListener(type, listener);
     this.closeMenu(false);
     this.button.remove();
@@ -99,7 +113,8 @@ class BlockHandleView {
     const hovered = y === null ? null : this.blockAt(y);
     if (hovered === this.hovered) return;
     this.hovered = hovered;
-    this.place();
+    // The search above has just laid the page out: measuring now costs nothing more.
+    this.place(true);
   }
 
   private blockElement(index: number): HTMLElement | null {
@@ -107,17 +122,41 @@ class BlockHandleView {
     return node instanceof HTMLElement ? node : null;
   }
 
-  /** Beside the hovered block, else the caret's; the name says which block and what it is. */
-  private place(): void {
+  /**
+   * Beside the hovered block, else the caret's; the name says which block and what it is. `now`: measured at
+   * once (after the mouse moved, a menu closed, a drag ended), else in the next frame, and only if it may have moved.
+   */
+  private place(now = true): void {
     const { doc } = this.view.state;
     this.index = Math.min(this.hovered ?? selectedBlock(this.view.state), doc.childCount - 1);
     const element = this.blockElement(this.index);
-    this.button.hidden = !element || !this.view.editable;
+    const hidden = !element || !this.view.editable;
+    if (this.button.hidden !== hidden) this.button.hidden = hidden;
     if (!element) return;
-    this.button.style.top = `${element.getBoundingClientRect().top - this.host.getBoundingClientRect().top}px`;
     const type = doc.child(this.index).type.name;
-    const label = type === 'opaqueBlock' ? 'read-only block' : name(type);
-    this.button.setAttribute('aria-label', `Block ${this.index + 1} of ${doc.childCount} (${label}): drag to move, or open the block menu`);
+    const label = `Block ${this.index + 1} of ${doc.childCount} (${type === 'opaqueBlock' ? 'read-only block' : name(type)}): drag to move, or open the block menu`;
+    if (label !== this.label) this.button.setAttribute('aria-label', (this.label = label));
+    const still = this.index === this.measuredIndex && this.measuredDoc !== null && sameAbove(this.measuredDoc, doc, this.index);
+    this.measuredDoc = doc;
+    this.measuredIndex = this.index;
+    if (now) this.measure();
+    else if (!still && !this.frame) {
+      this.frame = requestAnimationFrame(() => {
+        this.frame = 0;
+        this.measure();
+      });
+    }
+  }
+
+  /** Reads the block's place, then writes the handle's `top` if it differs: no read follows the write. */
+  private measure(): void {
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    if (this.index >= this.view.state.doc.childCount) return;
+    const element = this.blockElement(this.index);
+    if (!element) return;
+    const top = `${element.getBoundingClientRect().top - this.host.getBoundingClientRect().top}px`;
+    if (top !== this.top) this.button.style.top = this.top = top;
   }
 
   private apply(tr: Transaction | null): void {
@@ -151,6 +190,8 @@ class BlockHandleView {
     menu.addEventListener('focusout', (event) => {
       if (!menu.contains(event.relatedTarget as Node | null) && event.relatedTarget !== this.button) this.closeMenu(false);
     });
+    // A measure still waiting for its frame is done first: the menu opens under the handle where it will be.
+    if (this.frame) this.measure();
     menu.style.top = `${this.button.offsetTop + this.button.offsetHeight}px`;
     this.button.after(menu);
     this.menu = menu;
@@ -248,6 +289,18 @@ class BlockHandleView {
     this.view.focus();
     this.apply(moveBlock(this.view.state, index, gap));
   }
+}
+
+/**
+ * Whether the block at `index` of `after` stands where it stood in `before`: the blocks above it are the same
+ * nodes (an edit makes new nodes only along its path) and it is of the same kind and attributes (a heading's
+ * margins differ from a paragraph's). An edit inside the block or below it does not move its top.
+ */
+function sameAbove(before: PMNode, after: PMNode, index: number): boolean {
+  if (before === after) return true;
+  if (index >= before.childCount || index >= after.childCount) return false;
+  for (let i = 0; i < index; i++) if (before.child(i) !== after.child(i)) return false;
+  return before.child(index).sameMarkup(after.child(index));
 }
 
 /** A node type's name as a person reads it: `codeBlock` is "code block". */

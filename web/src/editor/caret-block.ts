@@ -7,27 +7,33 @@ export const CARET_BLOCK = 'caret-block';
 
 const key = new PluginKey<DecorationSet>('caret-block');
 
-/** Node decorations on the top-level blocks holding the selection's two ends (one block when they share it). */
-function caretBlocks(state: EditorState): DecorationSet {
+/** The top-level blocks holding the selection's two ends (one when they share it), as [from, to] ranges. */
+function caretRanges(state: EditorState): Array<[number, number]> {
   const { doc, selection } = state;
-  const decorations: Decoration[] = [];
-  const seen = new Set<number>();
+  const ranges: Array<[number, number]> = [];
   for (const position of [selection.from, selection.to]) {
     const $position = doc.resolve(position);
     const index = $position.index(0);
-    if (index >= doc.childCount || seen.has(index)) continue;
-    seen.add(index);
+    if (index >= doc.childCount) continue;
     const start = $position.posAtIndex(index, 0);
-    decorations.push(Decoration.node(start, start + doc.child(index).nodeSize, { class: CARET_BLOCK }));
+    if (ranges.some(([from]) => from === start)) continue;
+    ranges.push([start, start + doc.child(index).nodeSize]);
   }
-  return DecorationSet.create(doc, decorations);
+  return ranges;
 }
 
-/** Same top-level blocks as before, at the same places: the old set serves, and the view redraws nothing. */
-function sameBlocks(old: DecorationSet, next: DecorationSet): boolean {
-  const a = old.find();
-  const b = next.find();
-  return a.length === b.length && a.every((decoration, index) => decoration.from === b[index].from && decoration.to === b[index].to);
+/** Node decorations on those blocks. Building a set walks the page's top-level blocks: done only when they change. */
+function caretBlocks(ranges: Array<[number, number]>, state: EditorState): DecorationSet {
+  return DecorationSet.create(
+    state.doc,
+    ranges.map(([from, to]) => Decoration.node(from, to, { class: CARET_BLOCK })),
+  );
+}
+
+/** The set marks those blocks already, at their places: it serves, and the view redraws nothing. */
+function marks(set: DecorationSet, ranges: Array<[number, number]>): boolean {
+  const found = set.find();
+  return found.length === ranges.length && found.every((decoration, index) => decoration.from === ranges[index]![0] && decoration.to === ranges[index]![1]);
 }
 
 /**
@@ -35,8 +41,9 @@ function sameBlocks(old: DecorationSet, next: DecorationSet): boolean {
  * the page's other top-level blocks `content-visibility: auto`, so Chromium skips laying out and painting those
  * away from the screen and its selection bookkeeping skips their text; the block being written in is always
  * laid out, the frame it is made in included, so what reads the caret's place (the slash and mention menus,
- * the input method, scrolling to the caret) reads a laid-out box. O(depth) per transaction: only the
- * selection's ends are resolved, never the whole document.
+ * the input method, scrolling to the caret) reads a laid-out box. O(depth) per transaction while the caret
+ * stays in its block (the set is mapped through the edit); rebuilt, which walks the top-level blocks, only when
+ * the selection's ends reach another block.
  */
 export const CaretBlock = Extension.create({
   name: 'caretBlock',
@@ -45,12 +52,12 @@ export const CaretBlock = Extension.create({
       new Plugin<DecorationSet>({
         key,
         state: {
-          init: (_config, state) => caretBlocks(state),
+          init: (_config, state) => caretBlocks(caretRanges(state), state),
           apply: (tr, old, _oldState, state) => {
             if (!tr.docChanged && !tr.selectionSet) return old;
-            const mapped = old.map(tr.mapping, tr.doc);
-            const next = caretBlocks(state);
-            return sameBlocks(mapped, next) ? mapped : next;
+            const mapped = tr.docChanged ? old.map(tr.mapping, tr.doc) : old;
+            const ranges = caretRanges(state);
+            return marks(mapped, ranges) ? mapped : caretBlocks(ranges, state);
           },
         },
         props: { decorations: (state) => key.getState(state) },

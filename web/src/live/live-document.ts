@@ -16,6 +16,13 @@ export interface Person {
 
 export type LiveState = 'connecting' | 'live' | 'offline';
 
+/**
+ * How long edits stay unsent before the status line says "sending…". Typing sends and has acknowledged each
+ * edit within a few tenths of a second: a line that flipped at every key would lay the page out again above the
+ * editor and have its status region announce at every key. Edits held longer than this are shown.
+ */
+export const SENDING_SHOWN_AFTER_MS = 1_000;
+
 /** The number of caret colours (live.css has a class for each). */
 export const COLOURS = 8;
 
@@ -43,6 +50,9 @@ export class LiveDocument {
   following: number | null = null;
   readOnly = false;
   refusal: string | null = null;
+  /** Edits made here have stayed unsent (or unacknowledged) for SENDING_SHOWN_AFTER_MS: "sending…" is shown. */
+  sending = false;
+  private sendingTimer: ReturnType<typeof setTimeout> | null = null;
   private listeners = new Set<() => void>();
   /** How far this browser's own edits reached the change request, by the server's last "written" message. */
   private writtenClock = 0;
@@ -78,7 +88,8 @@ export class LiveDocument {
         this.changed();
       },
       onSynced: () => this.changed(),
-      // The server's acknowledgements: "sending…" ends when the last one arrives, not at the next event.
+      // The server's acknowledgements: "sending…" ends when the last one arrives, not at the next event, and
+      // starts when edits stay unacknowledged (watchSending).
       onUnsyncedChanges: () => this.changed(),
       onAwarenessChange: () => this.changed(),
       onStateless: ({ payload }) => {
@@ -135,11 +146,37 @@ export class LiveDocument {
   }
 
   private changed(): void {
+    this.watchSending();
     for (const listener of this.listeners) listener();
+  }
+
+  /**
+   * `sending` turns true once edits have been unsynced without a break for SENDING_SHOWN_AFTER_MS, and false
+   * as soon as everything is acknowledged. Every change of `unsynced` comes here: the provider tells of each
+   * acknowledgement (onUnsyncedChanges), and of each change of the connection.
+   */
+  private watchSending(): void {
+    // The provider's constructor may tell of its status before `provider` is set: nothing is unsent yet.
+    if (!this.provider) return;
+    if (!this.unsynced) {
+      if (this.sendingTimer) clearTimeout(this.sendingTimer);
+      this.sendingTimer = null;
+      this.sending = false;
+      return;
+    }
+    if (this.sending || this.sendingTimer) return;
+    this.sendingTimer = setTimeout(() => {
+      this.sendingTimer = null;
+      if (!this.unsynced) return;
+      this.sending = true;
+      this.changed();
+    }, SENDING_SHOWN_AFTER_MS);
   }
 
   destroy(): void {
     this.listeners.clear();
+    if (this.sendingTimer) clearTimeout(this.sendingTimer);
+    this.sendingTimer = null;
     const sent = !this.unsynced;
     this.provider.destroy();
     this.socket.destroy();

@@ -10,7 +10,8 @@ export const AWARENESS_PACE_MS = 100;
  * update, and carets at most ten times a second. Typing as fast as a keyboard repeats (or a script types)
  * would otherwise send two messages a keystroke and meet the server's limit of messages a second
  * (`QUIRE_LIVE_MAX_UPDATES_PER_SECOND`), which closes the socket. Nothing waits longer than 50 ms, and
- * what has not gone out counts as unsynced, so "sending…" and the leave-page guard see it.
+ * what has not gone out counts as unsynced, so the live document's `unsynced` (and "sending…", once edits wait
+ * over a second) sees it.
  */
 export class PacedProvider extends HocuspocusProvider {
   // Declared, not initialised: the base constructor may call the handlers before a subclass's fields exist.

@@ -34,9 +34,12 @@ export function useLive(live: LiveDocument | null, shown: (live: LiveDocument) =
 /** What the save indicator reads of the live document (liveSaveStatus). */
 export const liveSaving = (live: LiveDocument): string => `${live.saved} ${live.readOnly} ${live.state}`;
 
-/** What Presence shows: the people, the connection, who is followed. */
+/**
+ * What Presence shows: the people, the connection, who is followed, edits held unsent. `sending`, not
+ * `unsynced`: the latter flips at every keystroke, the former only when edits wait over a second.
+ */
 const livePresence = (live: LiveDocument): string =>
-  JSON.stringify([live.people(), live.state, live.refusal, live.readOnly, live.unsynced, live.following]);
+  JSON.stringify([live.people(), live.state, live.refusal, live.readOnly, live.sending, live.following]);
 
 /** The saving status of a page open live: the saver's (settings) while it has work, else the body's. */
 export function liveSaveStatus(status: SaveStatus, live: LiveDocument | null): SaveStatus {
@@ -60,7 +63,7 @@ export function Presence(props: { live: LiveDocument }) {
         ? 'Connecting…'
         : live.readOnly
           ? 'Live, read-only: you follow the edits of others.'
-          : live.unsynced
+          : live.sending
             ? 'Live: sending…'
             : 'Live: everyone here sees your edits.';
   return (

@@ -170,15 +170,42 @@ export function cellNodeView({ editor, view, node: first, getPos }: { editor: Ed
 }
 
 /**
+ * The ranges of the last state's document the transactions changed: each step's changed range, mapped
+ * through the steps after it (of its transaction and the next ones). A deletion leaves an empty range.
+ */
+export function changedRanges(transactions: readonly Transaction[]): Array<[number, number]> {
+  const maps = transactions.flatMap((transaction) => transaction.mapping.maps);
+  const ranges: Array<[number, number]> = [];
+  maps.forEach((map, index) =>
+    map.forEach((_oldStart, _oldEnd, newStart, newEnd) => {
+      let from = newStart;
+      let to = newEnd;
+      for (let next = index + 1; next < maps.length; next++) {
+        from = maps[next]!.map(from, -1);
+        to = maps[next]!.map(to, 1);
+      }
+      ranges.push([from, Math.max(from, to)]);
+    }),
+  );
+  return ranges;
+}
+
+/**
  * Cells added by the table's commands (a row, a column) have no column definition: a cell in a column that
- * has one takes it (its type, alignment, id), so a new row's cells get the column's control.
+ * has one takes it (its type, alignment, id), so a new row's cells get the column's control. Only the tables
+ * the transactions touched are read (those overlapping or holding a changed range): a keystroke elsewhere on
+ * a long page reads no table and walks no other block.
  */
 export const columnsKept = new Plugin({
   appendTransaction(transactions: readonly Transaction[], _old: EditorState, state: EditorState) {
     if (!transactions.some((transaction) => transaction.docChanged)) return null;
     let tr: Transaction | null = null;
-    state.doc.descendants((table, tablePos) => {
-      if (table.type.name !== 'table') return true;
+    const seen = new Set<number>();
+    const size = state.doc.content.size;
+    const keep = (table: PMNode, tablePos: number): boolean => {
+      if (table.type.name !== 'table') return !table.inlineContent;
+      if (seen.has(tablePos)) return false;
+      seen.add(tablePos);
       const columns: Array<{ column: string; align: string } | undefined> = [];
       table.forEach((row) =>
         row.forEach((cell, _, index) => {
@@ -194,7 +221,9 @@ export const columnsKept = new Plugin({
         }),
       );
       return false;
-    });
+    };
+    // A range's nodes and the nodes holding it: an empty range (a deletion) still reaches the table around it.
+    for (const [from, to] of changedRanges(transactions)) state.doc.nodesBetween(Math.max(0, Math.min(from, size)), Math.max(0, Math.min(to, size)), keep);
     return tr;
   },
 });
