@@ -119,6 +119,35 @@ for (const dialect of dialects) {
       assert.deepEqual(h.problems, []);
     });
 
+    it('keeps the handle beside its block when the caret leaves a tall block, and when the text rewraps', async () => {
+      const long = 'A long first paragraph that wraps onto more lines when the window narrows. '.repeat(8).trim();
+      const pageId = await createPage('Rewrap', parseMarkdown(`${long}\n\nThe caret's block.\n`, {}).document);
+      const { page, close } = await open(pageId);
+      await page.locator('.page-body > p').filter({ hasText: "The caret's block." }).click();
+      /** How far the handle's top is from its block's (the caret's, the mouse being away). */
+      const offset = () => page.evaluate(() => {
+        const block = [...document.querySelectorAll('.page-body > p')].pop()!.getBoundingClientRect().top;
+        return Math.abs(document.querySelector('.block-handle')!.getBoundingClientRect().top - block);
+      });
+      await page.mouse.move(1, 1);
+      await page.waitForFunction(() => document.querySelector('.block-handle')?.getAttribute('aria-label')?.startsWith('Block 2 of 2'));
+      // Placed in the frame after the click.
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      const before = await offset();
+      // The first block, left by the caret, is skipped from then on, at the height it had (not the estimate's).
+      assert.ok(before < 2, `the handle is ${before} px from the caret's block`);
+      const blockTop = () => page.evaluate(() => [...document.querySelectorAll('.page-body > p')].pop()!.getBoundingClientRect().top);
+      const wide = await blockTop();
+      await page.setViewportSize({ width: 700, height: 900 });
+      await page.waitForFunction((top) => [...document.querySelectorAll('.page-body > p')].pop()!.getBoundingClientRect().top > top + 20, wide);
+      await page.waitForFunction((expected) => {
+        const block = [...document.querySelectorAll('.page-body > p')].pop()!.getBoundingClientRect().top;
+        return Math.abs(Math.abs(document.querySelector('.block-handle')!.getBoundingClientRect().top - block) - expected) < 2;
+      }, before, { timeout: 5_000 }).catch(async () => assert.fail(`the handle stayed behind: ${await offset()} px from its block, ${before} before`));
+      await close();
+      assert.deepEqual(h.problems, []);
+    });
+
     it('moves and deletes a read-only block whole, and saves it as it was', async () => {
       // A hint with nothing in it is beyond the editor's hint: shown read-only, kept as read.
       const pageId = await createPage('Kept', parseMarkdown('Before\n\n{% hint style="info" %}\n{% endhint %}\n\nAfter\n', {}).document);

@@ -24,6 +24,8 @@ const ACTIONS: Array<[string, (view: EditorView, index: number) => Transaction |
  * Typing must not lay the page out twice a keystroke: after an edit the handle measures its block only when it
  * may have moved (another block, or a change above it or to its kind), and then in the next animation frame,
  * reading before it writes `top`, and writing only a changed value; the frame's own layout serves the read.
+ * What moves blocks without an edit (a picture loading above, the window resized, text rewrapping) changes the
+ * editor's size: a ResizeObserver measures then, after the frame's layout.
  */
 class BlockHandleView {
   private readonly host: HTMLElement;
@@ -43,6 +45,9 @@ class BlockHandleView {
   private top = '';
   private frame = 0;
   private label = '';
+  private readonly resized = new ResizeObserver(() => {
+    if (!this.menu && this.dragging === null) this.measure();
+  });
 
   constructor(private readonly view: EditorView) {
     this.host = view.dom.parentElement!;
@@ -71,6 +76,7 @@ class BlockHandleView {
     this.on(document, 'dragover', (event) => this.dragOver(event as DragEvent));
     this.on(document, 'drop', (event) => this.drop(event as DragEvent));
     this.place();
+    this.resized.observe(view.dom);
   }
 
   private on(target: EventTarget, type: string, listener: EventListener): void {
@@ -85,6 +91,7 @@ class BlockHandleView {
   }
 
   destroy(): void {
+    this.resized.disconnect();
     if (this.frame) cancelAnimationFrame(this.frame);
     this.frame = 0;
     for (const [target, type, listener] of this.listeners) target.removeEventListener(type, listener);
