@@ -34,19 +34,28 @@ export function expressionScope(tree: RevisionTree, page: TreePage, claims?: Rec
  * of the revision.
  */
 export function fileResolver(tree: RevisionTree, folder: string[] = []): (reference: string) => string | undefined {
-  let byName: Map<string, string> | undefined;
+  // A tree without files resolves no reference to one (each way below looks among the tree's files).
+  if (tree.files.size === 0) return () => undefined;
   const byPath = filePathResolverAt(tree, folder);
   return (reference) => {
     if (tree.files.has(reference)) return reference;
     const found = byPath(reference);
     if (found) return found;
-    byName ??= new Map([...tree.files.values()].reverse().map((file) => [file.name, file.id]));
+    const byName = filesByName(tree);
     const last = reference.split(/[?#]/)[0].split('/').pop() ?? '';
     const id = /^files\/[^/]+$/.test(reference) && tree.files.has(last) ? last : undefined;
     return id ?? byName.get(safeDecode(last));
   };
 }
 
+const namedFiles = new WeakMap<RevisionTree, Map<string, string>>();
+
+/** The files of a tree by name (the first of a name wins), built once per tree rather than once per resolver. */
+function filesByName(tree: RevisionTree): Map<string, string> {
+  let byName = namedFiles.get(tree);
+  if (!byName) namedFiles.set(tree, (byName = new Map([...tree.files.values()].reverse().map((file) => [file.name, file.id]))));
+  return byName;
+}
 
 /** How Markdown read from a page of this tree names its files and the other pages. */
 export function parseOptions(tree: RevisionTree, page: TreePage): ParseOptions {

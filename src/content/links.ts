@@ -63,32 +63,68 @@ function joinPath(folder: string[], relative: string): string[] | undefined {
   return segments;
 }
 
-/** Resolves a relative link written in a file of `folder` to a reference to a page (or an anchor in one). */
+/**
+ * Resolves a relative link written in a file of `folder` to a reference to a page (or an anchor in one), by
+ * the general reading: decoded, joined to the folder, a folder link to its README, else the page by its path
+ * in the tree. `linkResolverAt` gives the same answers; tests compare the two.
+ */
+export function resolveLinkAt(tree: RevisionTree, folder: string[], url: string): ContentRef | undefined {
+  if (SCHEME.test(url) || url.startsWith('#') || url.startsWith('//')) return undefined;
+  const [location, anchor] = url.split('#', 2);
+  const decoded = safeDecode(location.split('?')[0]);
+  const joined = joinPath(folder, decoded);
+  if (!joined) return undefined;
+  const index = layoutIndex(tree);
+  const path = joined.join('/');
+  const candidates = decoded === '' || decoded.endsWith('/') ? [`${path}/README.md`, `${path}/readme.md`] : /\.md$/i.test(decoded) ? [path] : [];
+  if (path === '' && candidates.length > 0) candidates.unshift('README.md');
+  let target: TreePage | undefined;
+  for (const candidate of candidates) {
+    target = index.pages.get(candidate.replace(/^\//, '').toLowerCase());
+    if (target) break;
+  }
+  if (!target && candidates.length > 0) {
+    // A page without a file of its own answers to its path in the tree ("guides/install.md").
+    const slugs = [...joined];
+    if (slugs.length > 0 && /^readme(\.md)?$/i.test(slugs[slugs.length - 1])) slugs.pop();
+    else if (slugs.length > 0) slugs[slugs.length - 1] = slugs[slugs.length - 1].replace(/\.md$/i, '');
+    target = tree.byPath.get(slugs.join('/'));
+  }
+  if (!target) return undefined;
+  return anchor ? { kind: 'anchor', anchor, page: target.node.id } : { kind: 'page', page: target.node.id };
+}
+
+/**
+ * A link to a Markdown file of the link's own folder, named with nothing to decode or join ("topic-2.md",
+ * "setup_guide.md#options"): no scheme, no `/`, `%`, `?`, and never `.` or `..`.
+ */
+const PLAIN_FILE = /^[\w.-]+\.md$/i;
+
+/**
+ * Resolves a relative link written in a file of `folder` to a reference to a page (or an anchor in one).
+ * A plain file name of the folder (PLAIN_FILE) that names a page's file is found with one lookup, the
+ * folder's prefix made once per resolver: the general reading (`resolveLinkAt`) joins the same path and
+ * looks up the same key first. Anything else, and a plain name that names no page's file, takes the
+ * general reading.
+ */
 export function linkResolverAt(tree: RevisionTree, folder: string[]): (url: string) => ContentRef | undefined {
+  // The key the general reading looks up is the joined path without a leading `/`, lower-cased.
+  const prefix = folder.length > 0 ? `${folder.join('/')}/`.replace(/^\//, '') : '';
   return (url) => {
-    if (SCHEME.test(url) || url.startsWith('#') || url.startsWith('//')) return undefined;
-    const [location, anchor] = url.split('#', 2);
-    const decoded = safeDecode(location.split('?')[0]);
-    const joined = joinPath(folder, decoded);
-    if (!joined) return undefined;
-    const index = layoutIndex(tree);
-    const path = joined.join('/');
-    const candidates = decoded === '' || decoded.endsWith('/') ? [`${path}/README.md`, `${path}/readme.md`] : /\.md$/i.test(decoded) ? [path] : [];
-    if (path === '' && candidates.length > 0) candidates.unshift('README.md');
-    let target: TreePage | undefined;
-    for (const candidate of candidates) {
-      target = index.pages.get(candidate.replace(/^\//, '').toLowerCase());
-      if (target) break;
+    const hash = url.indexOf('#');
+    const location = hash < 0 ? url : url.slice(0, hash);
+    if (PLAIN_FILE.test(location)) {
+      const target = layoutIndex(tree).pages.get(`${prefix}${location}`.toLowerCase());
+      if (target) {
+        if (hash < 0) return { kind: 'page', page: target.node.id };
+        // As `split('#', 2)` reads it: the anchor ends at a second `#`; an empty one is no anchor.
+        const rest = url.slice(hash + 1);
+        const end = rest.indexOf('#');
+        const anchor = end < 0 ? rest : rest.slice(0, end);
+        return anchor ? { kind: 'anchor', anchor, page: target.node.id } : { kind: 'page', page: target.node.id };
+      }
     }
-    if (!target && candidates.length > 0) {
-      // A page without a file of its own answers to its path in the tree ("guides/install.md").
-      const slugs = [...joined];
-      if (slugs.length > 0 && /^readme(\.md)?$/i.test(slugs[slugs.length - 1])) slugs.pop();
-      else if (slugs.length > 0) slugs[slugs.length - 1] = slugs[slugs.length - 1].replace(/\.md$/i, '');
-      target = tree.byPath.get(slugs.join('/'));
-    }
-    if (!target) return undefined;
-    return anchor ? { kind: 'anchor', anchor, page: target.node.id } : { kind: 'page', page: target.node.id };
+    return resolveLinkAt(tree, folder, url);
   };
 }
 
