@@ -194,6 +194,8 @@ for (const dialect of dialects) {
       assert.deepEqual(first.body.items.map((item: { title: string }) => item.title), ['Open', 'Public']);
       const second = await search(world.admin, 'otter', `&limit=2&page=${encodeURIComponent(first.body.next.page)}`);
       assert.deepEqual([second.body.items.map((item: { title: string }) => item.title), second.body.next, second.body.count], [['Closed'], undefined, 3]);
+      const none = await search(world.admin, 'otter', '&limit=0');
+      assert.deepEqual([none.body.items, none.body.count], [[], 3], 'count without items');
       assertError(await world.admin.api.get(`/v1/orgs/${world.organizationId}/search?query=otter&page=${encodeURIComponent(first.body.next.page)}&limit=2x`), 400);
     });
 
