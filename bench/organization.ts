@@ -5,10 +5,11 @@
  * indexed read), and the server's resident memory (VmRSS, sampled while it serves those requests).
  *
  * `npm run bench -- organization` (BENCH_ORG_SPACES, default 10; BENCH_ORG_PAGES per space, default 10,000;
- * BENCH_SEARCH_REQUESTS, default 200).
+ * BENCH_SEARCH_REQUESTS, default 200). With BENCH_DATA_DIR the data folder is kept: the first run seeds it
+ * and writes bench-organization.json, later runs with the same folder reuse its organization as it is.
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSpace, header, ms, percentile, row, start, stop, type Api } from './lib.ts';
 import { SEARCH_QUERIES, seedSearchSpace } from './search.ts';
@@ -31,21 +32,29 @@ export async function organizationBench(root: string, dataDir: string, env: Reco
   const spacesCount = Number(process.env.BENCH_ORG_SPACES ?? 10);
   const pagesPerSpace = Number(process.env.BENCH_ORG_PAGES ?? 10_000);
   const requests = Number(process.env.BENCH_SEARCH_REQUESTS ?? 200);
-  const init = spawnSync(join(root, 'bin', 'quire'), ['init', '--org', 'Bench', '--email', 'bench@example.com', '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' });
-  if (init.status !== 0) throw new Error(`quire init failed: ${init.stderr}`);
-  const { token, organization } = JSON.parse(init.stdout) as { token: string; organization: string };
+  const seededFile = join(dataDir, 'bench-organization.json');
+  let seeded: { token: string; organization: string; spaces: string[]; seedSeconds: number; indexSeconds: number };
+  if (existsSync(seededFile)) {
+    seeded = JSON.parse(readFileSync(seededFile, 'utf8'));
+  } else {
+    const init = spawnSync(join(root, 'bin', 'quire'), ['init', '--org', 'Bench', '--email', 'bench@example.com', '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+    if (init.status !== 0) throw new Error(`quire init failed: ${init.stderr}`);
+    const { token, organization } = JSON.parse(init.stdout) as { token: string; organization: string };
+    const setup = await start(join(root, 'bin', 'quire'), ['serve'], env, `${base}/readyz`);
+    const spaces: string[] = [];
+    for (let i = 0; i < spacesCount; i++) spaces.push(await createSpace({ base, token }, organization, `Space ${i}`));
+    await stop(setup);
+    const seeding = performance.now();
+    let indexSeconds = 0;
+    await withContext(dataDir, async (ctx) => {
+      for (const spaceId of spaces) indexSeconds += await seedSearchSpace(ctx, spaceId, pagesPerSpace);
+    });
+    seeded = { token, organization, spaces, seedSeconds: (performance.now() - seeding) / 1000, indexSeconds };
+    writeFileSync(seededFile, JSON.stringify(seeded));
+  }
+  const { token, organization, spaces, seedSeconds, indexSeconds } = seeded;
   const client: Api = { base, token };
-  let quire = await start(join(root, 'bin', 'quire'), ['serve'], env, `${base}/readyz`);
-  const spaces: string[] = [];
-  for (let i = 0; i < spacesCount; i++) spaces.push(await createSpace(client, organization, `Space ${i}`));
-  await stop(quire);
-  const seeding = performance.now();
-  let indexSeconds = 0;
-  await withContext(dataDir, async (ctx) => {
-    for (const spaceId of spaces) indexSeconds += await seedSearchSpace(ctx, spaceId, pagesPerSpace);
-  });
-  const seedSeconds = (performance.now() - seeding) / 1000;
-  quire = await start(join(root, 'bin', 'quire'), ['serve'], env, `${base}/readyz`);
+  const quire = await start(join(root, 'bin', 'quire'), ['serve'], env, `${base}/readyz`);
   try {
     header();
     const idle = rssMegabytes(quire);

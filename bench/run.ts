@@ -33,7 +33,7 @@
  * of query (default 200). Import: median of BENCH_IMPORT_RUNS runs (default 3). SQLite, in a fresh data folder.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -98,7 +98,9 @@ async function main(): Promise<void> {
   if (only === 'live') return (await import('./live.ts')).liveBench();
   const helloPort = 31000 + Math.floor(Math.random() * 1000);
   const quirePort = helloPort + 1000;
-  const dataDir = mkdtempSync(join(tmpdir(), 'quire-bench-'));
+  // BENCH_DATA_DIR: a data folder kept after the run (the organization bench seeds it once and reuses it).
+  const keptDir = only === 'organization' ? process.env.BENCH_DATA_DIR : undefined;
+  const dataDir = keptDir ? (mkdirSync(keptDir, { recursive: true }), keptDir) : mkdtempSync(join(tmpdir(), 'quire-bench-'));
   const zip = buildImportZip();
   const env = { QUIRE_DATA_DIR: dataDir, PORT: String(quirePort), QUIRE_LOG_LEVEL: 'warn', QUIRE_RATE_LIMIT: '0', QUIRE_BODY_LIMIT: String(bodyLimitFor(zip)) };
   const base = `http://127.0.0.1:${quirePort}`;
@@ -180,7 +182,7 @@ async function main(): Promise<void> {
     console.log(`(${connections} connections, ${rounds} alternating rounds of ${seconds} s, medians; duplicates: median of 15; change requests: 5 runs of 5 alternating, medians; SQLite in ${dataDir})`);
     console.log(`(search: ${searchRequests} sequential requests per kind, each after a baseline request; 10,000-page space indexed in ${indexSeconds.toFixed(1)} s while seeding; ${importNote})`);
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!keptDir) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

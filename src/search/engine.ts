@@ -60,27 +60,29 @@ export async function matchingSpaces(target: Target, query: SearchQuery, scope: 
     const readable = await sql<{ id: string }>`select id from ${scope.spaceIds} as readable`.execute(target.db);
     return engine.matchingSpaces(target.db, query, readable.rows.map((row) => row.id), window, perSpace);
   }
-  const count = await countSpaces(target, query, scope);
-  const rows = window.limit === 0 || window.offset >= count ? [] : await rankedSpaces(target, query, scope, window, perSpace);
-  return { count, rows };
+  return rankedSpaces(target, query, scope, window, perSpace);
 }
 
-/** Every hit ranked in SQL: a window over the hits of each space. */
-async function rankedSpaces({ db, dialect }: Target, query: SearchQuery, scope: SpaceScope, window: Window, perSpace: number): Promise<PageMatch[]> {
+/**
+ * Every hit ranked in SQL: a window over the hits of each space. The count of matching spaces is read from the
+ * same hits in the same statement (PostgreSQL reads them once: a CTE used twice is materialized), and the row
+ * of the count comes back even when no page is in the window.
+ */
+async function rankedSpaces({ db, dialect }: Target, query: SearchQuery, scope: SpaceScope, window: Window, perSpace: number): Promise<SpaceMatches> {
   const m = searchDialect(dialect).match(query);
-  const statement = sql<PageMatch>`${withClause(
+  const statement = sql<Omit<PageMatch, 'position'> & { n: number | string; position: number | string | null; tier: number | null; score: number | null }>`${withClause(
     m,
     hits(m, scope),
     sql`numbered as (select space_id, page_id, tier, score, row_number() over (partition by space_id order by tier desc, score, page_id) as position from hits)`,
     sql`best as (select space_id, tier, score from numbered where position = 1 order by tier desc, score, space_id limit ${window.limit} offset ${window.offset})`,
     sql`ranked as (select numbered.space_id, numbered.page_id, numbered.position, best.tier, best.score
       from numbered join best on best.space_id = numbered.space_id where numbered.position <= ${perSpace})`,
-  )} ${marked(m, sql`ranked.tier desc, ranked.score, ranked.space_id, ranked.position`)}`;
-  return (await statement.execute(db)).rows.map((row) => ({ ...row, position: Number(row.position) }));
+    sql`counted as (select count(distinct space_id) as n from hits)`,
+    sql`shown as (select p.space_id, p.page_id, p.title, p.path, p.sections, ${m.headings} as headings, ${m.body} as body, ranked.position, ranked.tier, ranked.score
+      from ${m.from} join ranked on ranked.space_id = p.space_id and ranked.page_id = p.page_id where ${m.where})`,
+  )} select counted.n, shown.* from counted left join shown on true order by shown.tier desc, shown.score, shown.space_id, shown.position`;
+  const result = (await statement.execute(db)).rows;
+  const rows = result.flatMap(({ n: _n, tier, score: _score, position, ...row }) => (tier === null ? [] : [{ ...row, position: Number(position) }]));
+  return { count: Number(result[0]?.n ?? 0), rows };
 }
 
-async function countSpaces({ db, dialect }: Target, query: SearchQuery, scope: SpaceScope): Promise<number> {
-  const m = searchDialect(dialect).match(query);
-  const statement = sql<{ n: number }>`${withClause(m, hits(m, scope))} select count(distinct space_id) as n from hits`;
-  return Number((await statement.execute(db)).rows[0]?.n ?? 0);
-}

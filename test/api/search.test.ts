@@ -146,7 +146,8 @@ for (const dialect of dialects) {
       // Many title matches, the best of them (the shortest title) written last, and a body match ranked below them all.
       const herons = Array.from({ length: 80 }, (_, i) => page(`Heron of the marsh ${i}`, 'Grey.\n'));
       spaces.crowd = await spaceWithPages(t.ctx, world.organizationId, [page('Marsh', 'A heron, a heron.\n'), ...herons, page('Heron', 'Grey.\n')], { title: 'Crowd' });
-      spaces.quiet = await spaceWithPages(t.ctx, world.organizationId, [page('Pond', '## Reeds\n\nOne heron.\n')], { title: 'Quiet' });
+      // `reed` is an indexed term of its own, and the start of a longer one found only on Marshland.
+      spaces.quiet = await spaceWithPages(t.ctx, world.organizationId, [page('Pond', '## Reeds\n\nOne heron.\n'), page('Marshland', 'Reedmace grows here.\n')], { title: 'Quiet' });
       spaces.elsewhere = await spaceWithPages(t.ctx, world.otherOrganizationId, [page('Otters', 'Another organization.\n')], { title: 'Elsewhere', visibility: 'public' });
       await indexNow(t.ctx);
       assert.equal((await world.admin.api.delete(`/v1/spaces/${spaces.trashed}`)).status, 205);
@@ -193,6 +194,8 @@ for (const dialect of dialects) {
       assert.deepEqual(first.body.items.map((item: { title: string }) => item.title), ['Open', 'Public']);
       const second = await search(world.admin, 'otter', `&limit=2&page=${encodeURIComponent(first.body.next.page)}`);
       assert.deepEqual([second.body.items.map((item: { title: string }) => item.title), second.body.next, second.body.count], [['Closed'], undefined, 3]);
+      const none = await search(world.admin, 'otter', '&limit=0');
+      assert.deepEqual([none.body.items, none.body.count], [[], 3], 'count without items');
       assertError(await world.admin.api.get(`/v1/orgs/${world.organizationId}/search?query=otter&page=${encodeURIComponent(first.body.next.page)}&limit=2x`), 400);
     });
 
@@ -205,6 +208,17 @@ for (const dialect of dialects) {
       assert.equal(crowd.pages[0].title, 'Heron', 'the best title match, though written last');
       assert.ok(crowd.pages.every((p: { title: string }) => /^Heron( of the marsh \d+)?$/.test(p.title)), 'title matches only');
       assert.deepEqual(quiet.pages.map((p: { title: string }) => p.title), ['Pond']);
+    });
+
+    it('finds words by their start in every space, whether or not the start is an indexed word of its own', async () => {
+      const found = async (query: string) =>
+        (await search(world.admin, query)).body.items.map((item: { title: string; pages: Array<{ title: string }> }) => [item.title, item.pages.map((p) => p.title)]);
+      assert.deepEqual(await found('reed'), [['Quiet', ['Pond', 'Marshland']]]);
+      assert.deepEqual(await found('reedmace'), [['Quiet', ['Marshland']]]);
+      const walrus = await found('walru');
+      assert.deepEqual([walrus.map(([title]: [string]) => title), walrus[0][1].length], [['Many'], 10]);
+      assert.deepEqual(await found('otters'), [['Open', ['Otters', 'Rivers', 'Notes']], ['Public', ['Public page']], ['Closed', ['Closed page']]]);
+      assert.deepEqual(await found('otterx'), []);
     });
 
     it('never matches a space by its id, whatever the engine keeps of it', async () => {

@@ -4,6 +4,7 @@ import type { PageMatch, SpaceMatches, Window } from '../dialect.ts';
 import { MATCH_END, MATCH_START } from '../page-text.ts';
 import type { SearchQuery } from '../query.ts';
 import { BM25, ftsExpression, textMatch } from './fts5-expression.ts';
+import { withoutIdlePrefixes } from './fts5-prefixes.ts';
 
 /**
  * SQLite: matching pages grouped by space, without a join or a window over every hit (docs/decisions/0065).
@@ -74,7 +75,9 @@ async function markedPages(db: Kysely<DB>, query: SearchQuery, spaceIds: string[
  * The spaces of `spaceIds` with matching pages: how many, and those in `window`, best first (each ranked by
  * its best page), with their best `perSpace` pages each, best first.
  */
-export async function sqliteMatchingSpaces(db: Kysely<DB>, query: SearchQuery, spaceIds: string[], window: Window, perSpace: number): Promise<SpaceMatches> {
+export async function sqliteMatchingSpaces(db: Kysely<DB>, asked: SearchQuery, spaceIds: string[], window: Window, perSpace: number): Promise<SpaceMatches> {
+  // Read once here rather than in each space's statements (fts5-prefixes.ts).
+  const query = spaceIds.length > 1 ? await withoutIdlePrefixes(db, asked) : asked;
   const expression = ftsExpression(query);
   const spaces: Ranked[][] = [];
   for (const spaceId of spaceIds) {

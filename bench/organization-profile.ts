@@ -1,0 +1,46 @@
+/**
+ * Organization search in process, on a data folder seeded by `npm run bench -- organization` with
+ * BENCH_DATA_DIR: the whole request through the app (inject: routing, access, search, snippets, JSON; no
+ * socket), median and minimum of PROFILE_RUNS rounds of the five common words. Without the HTTP client and
+ * server of the bench, so it shows what the search itself costs on a loaded machine.
+ *
+ * `BENCH_DATA_DIR=… node --import tsx bench/organization-profile.ts`
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildApp } from '../src/app.ts';
+import { loadConfig, resolveMasterKey } from '../src/config.ts';
+import { openMigratedDatabase } from '../src/db/database.ts';
+import { SEARCH_QUERIES } from './search.ts';
+
+const dataDir = process.env.BENCH_DATA_DIR;
+if (!dataDir) throw new Error('BENCH_DATA_DIR: a data folder seeded by the organization bench');
+const runs = Number(process.env.PROFILE_RUNS ?? 20);
+const { token, organization } = JSON.parse(readFileSync(join(dataDir, 'bench-organization.json'), 'utf8')) as { token: string; organization: string };
+const config = loadConfig({ ...process.env, QUIRE_DATA_DIR: dataDir, QUIRE_RATE_LIMIT: '0' });
+const { database } = await openMigratedDatabase(config);
+const app = await buildApp({ config, database, masterKey: resolveMasterKey(config), logger: false });
+await app.ready();
+
+const stats = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return `${sorted[Math.floor(sorted.length / 2)].toFixed(2)} (${sorted[0].toFixed(2)})`;
+};
+
+const words = SEARCH_QUERIES['common word'];
+const request = async (word: string) => {
+  const reply = await app.inject({ method: 'GET', url: `/v1/orgs/${organization}/search?query=${encodeURIComponent(word)}`, headers: { authorization: `Bearer ${token}` } });
+  if (reply.statusCode !== 200) throw new Error(reply.body);
+  return reply;
+};
+for (const word of words) await request(word);
+const whole: number[] = [];
+let bytes = 0;
+for (let i = 0; i < runs * words.length; i++) {
+  const started = performance.now();
+  const reply = await request(words[i % words.length]);
+  whole.push(performance.now() - started);
+  bytes = reply.body.length;
+}
+console.log(`request (inject), ${words.length} common words × ${runs}: median (min) ms ${stats(whole)}; answer ${bytes} bytes`);
+await app.close();

@@ -1,0 +1,53 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/types.ts';
+import type { SearchQuery } from '../query.ts';
+
+/**
+ * A word searched by its start (`"cluster"*`) costs FTS5 a merge of the doclists of every indexed term that
+ * starts with it, in every statement that reads it, and twice there (the match, and BM25's count of the
+ * pages holding it). Organization search runs one statement per space (sqlite-spaces.ts), so it paid that
+ * merge once per space. When the index holds no term that starts with the word's token but the token
+ * itself, `"cluster"*` and `"cluster"` match the same pages with the same instances, so the same BM25: the
+ * word is then searched whole. The index's terms are read through an fts5vocab table of `search_fts`; the
+ * word's token (FTS5 stems it: `pipeline` is `pipelin`) through a scratch FTS5 table with the tokenizer of
+ * `search_fts`. All three tables are temporary, of this connection, and hold no data between calls.
+ */
+
+/** The tokenizer of `search_fts` (migration 2026-11-26-0120): the scratch table must read words the same way. */
+export const SEARCH_TOKENIZER = 'porter unicode61 remove_diacritics 2';
+
+const prepared = new WeakSet<object>();
+
+async function prepareTables(db: Kysely<DB>): Promise<void> {
+  if (prepared.has(db)) return;
+  await sql`create virtual table if not exists temp.search_words using fts5(word, tokenize=${sql.lit(SEARCH_TOKENIZER)})`.execute(db);
+  await sql`create virtual table if not exists temp.search_word_tokens using fts5vocab(temp, search_words, instance)`.execute(db);
+  await sql`create virtual table if not exists temp.search_terms using fts5vocab(main, search_fts, row)`.execute(db);
+  prepared.add(db);
+}
+
+/** The query with every prefix word that only its own token starts in the index searched as a whole word. */
+export async function withoutIdlePrefixes(db: Kysely<DB>, query: SearchQuery): Promise<SearchQuery> {
+  const prefixed = query.terms.flatMap((term, index) => (term.prefix ? [index] : []));
+  if (prefixed.length === 0) return query;
+  await prepareTables(db);
+  // The token of each word, as search_fts would write it: a word that is not one token keeps its prefix.
+  const tokens = new Map<number, string[]>();
+  try {
+    for (const index of prefixed) await sql`insert into temp.search_words (rowid, word) values (${index + 1}, ${query.terms[index].word})`.execute(db);
+    const rows = await sql<{ doc: number; term: string }>`select doc, term from temp.search_word_tokens order by doc, offset`.execute(db);
+    for (const row of rows.rows) tokens.set(row.doc - 1, [...(tokens.get(row.doc - 1) ?? []), row.term]);
+  } finally {
+    await sql`delete from temp.search_words`.execute(db);
+  }
+  const terms = [...query.terms];
+  for (const index of prefixed) {
+    const token = tokens.get(index);
+    if (token?.length !== 1) continue;
+    // The first indexed term after the token: nothing else starts with it when that one does not.
+    const next = await sql<{ term: string }>`select term from temp.search_terms where term > ${token[0]} limit 1`.execute(db);
+    if (next.rows[0]?.term.startsWith(token[0])) continue;
+    terms[index] = { ...terms[index], prefix: false };
+  }
+  return { ...query, terms };
+}
