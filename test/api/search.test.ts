@@ -219,6 +219,11 @@ for (const dialect of dialects) {
       assert.deepEqual([walrus.map(([title]: [string]) => title), walrus[0][1].length], [['Many'], 10]);
       assert.deepEqual(await found('otters'), [['Open', ['Otters', 'Rivers', 'Notes']], ['Public', ['Public page']], ['Closed', ['Closed page']]]);
       assert.deepEqual(await found('otterx'), []);
+      // Many at once (the words' starts are read through one connection's scratch table): the same answers.
+      const words = ['reed', 'reedmace', 'otters', 'otterx', 'walru', 'heron', 'reed', 'otters'];
+      const alone: unknown[] = [];
+      for (const word of words) alone.push(await found(word));
+      assert.deepEqual(await Promise.all(words.map(found)), alone);
     });
 
     it('never matches a space by its id, whatever the engine keeps of it', async () => {

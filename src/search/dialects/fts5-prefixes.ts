@@ -10,13 +10,17 @@ import type { SearchQuery } from '../query.ts';
  * itself, `"cluster"*` and `"cluster"` match the same pages with the same instances, so the same BM25: the
  * word is then searched whole. The index's terms are read through an fts5vocab table of `search_fts`; the
  * word's token (FTS5 stems it: `pipeline` is `pipelin`) through a scratch FTS5 table with the tokenizer of
- * `search_fts`. All three tables are temporary, of this connection, and hold no data between calls.
+ * `search_fts`. All three tables are temporary, of this connection, and hold no data between calls. Searches
+ * at once share the connection between their statements: each writes and reads its own rows of the scratch
+ * table (rowids of its own) and deletes only those.
  */
 
 /** The tokenizer of `search_fts` (migration 2026-11-26-0120): the scratch table must read words the same way. */
 export const SEARCH_TOKENIZER = 'porter unicode61 remove_diacritics 2';
 
 const prepared = new WeakSet<object>();
+/** The next rowid of the scratch table to hand out: each call takes its own. */
+let nextRow = 1;
 
 async function prepareTables(db: Kysely<DB>): Promise<void> {
   if (prepared.has(db)) return;
@@ -33,12 +37,19 @@ export async function withoutIdlePrefixes(db: Kysely<DB>, query: SearchQuery): P
   await prepareTables(db);
   // The token of each word, as search_fts would write it: a word that is not one token keeps its prefix.
   const tokens = new Map<number, string[]>();
+  const first = nextRow;
+  nextRow += prefixed.length;
+  const rowOf = (index: number) => first + prefixed.indexOf(index);
+  const last = first + prefixed.length - 1;
   try {
-    for (const index of prefixed) await sql`insert into temp.search_words (rowid, word) values (${index + 1}, ${query.terms[index].word})`.execute(db);
-    const rows = await sql<{ doc: number; term: string }>`select doc, term from temp.search_word_tokens order by doc, offset`.execute(db);
-    for (const row of rows.rows) tokens.set(row.doc - 1, [...(tokens.get(row.doc - 1) ?? []), row.term]);
+    for (const index of prefixed) await sql`insert into temp.search_words (rowid, word) values (${rowOf(index)}, ${query.terms[index].word})`.execute(db);
+    const rows = await sql<{ doc: number; term: string }>`select doc, term from temp.search_word_tokens where doc between ${first} and ${last} order by doc, offset`.execute(db);
+    for (const row of rows.rows) {
+      const index = prefixed[row.doc - first];
+      tokens.set(index, [...(tokens.get(index) ?? []), row.term]);
+    }
   } finally {
-    await sql`delete from temp.search_words`.execute(db);
+    await sql`delete from temp.search_words where rowid between ${first} and ${last}`.execute(db);
   }
   const terms = [...query.terms];
   for (const index of prefixed) {
