@@ -29,8 +29,9 @@ describe('live presence, following and offline edits in a browser [sqlite]', { s
   const body = (page: Page) => page.locator('.page-body');
   const address = (pageId: string) => `${base}/o/${world.organizationId}/s/${spaceId}/cr/${changeRequestId}/p/${pageId}`;
 
-  async function apiText(pageId: string): Promise<string> {
-    const read = await world.admin.api.get(`/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content/page/${pageId}`);
+  const apiText = (pageId: string) => apiTextIn(changeRequestId, pageId);
+  async function apiTextIn(crId: string, pageId: string): Promise<string> {
+    const read = await world.admin.api.get(`/v1/spaces/${spaceId}/change-requests/${crId}/content/page/${pageId}`);
     type Node = { object: string; nodes?: Node[]; leaves?: Array<{ text: string }> };
     const text = (node: Node): string => (node.leaves ? node.leaves.map((leaf) => leaf.text).join('') : (node.nodes ?? []).map(text).join(''));
     return (read.body.document.nodes as Node[]).map(text).join('\n');
@@ -230,5 +231,54 @@ describe('live presence, following and offline edits in a browser [sqlite]', { s
     await dave.context().close();
     assert.deepEqual(problems, []);
   });
-});
 
+  it('tells a writer whose change request is archived while they type that the late edits were not saved, and keeps them to copy', async () => {
+    const created = await world.members.edit.api.post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'Archived while typing' });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const archivedId = created.body.id as string;
+    const erin = await person(world.members.edit);
+    await erin.goto(`${base}/o/${world.organizationId}/s/${spaceId}/cr/${archivedId}/p/${otherId}`);
+    await body(erin).getByText('Other text.').waitFor({ timeout: 30_000 });
+    const status = erin.locator('.live-status[role="status"]');
+    await status.getByText('Live: everyone here sees your edits.').waitFor({ timeout: 30_000 });
+    await body(erin).getByText('Other text.').click();
+    await erin.keyboard.press('End');
+    await erin.keyboard.type(' Kept.');
+    await erin.locator('.save-status[data-state="saved"]').waitFor({ timeout: 30_000 });
+    const hold = (on: boolean) => erin.evaluate((value) => (window as unknown as { holdSends: (on: boolean) => void }).holdSends(value), on);
+    await hold(true);
+    await erin.keyboard.type(' Late.');
+    const archived = await world.members.edit.api.patch(`/v1/spaces/${spaceId}/change-requests/${archivedId}`, { status: 'archived' });
+    assert.equal(archived.status, 200, JSON.stringify(archived.body));
+    await hold(false);
+    // Two ways, whichever comes first (test/live/live.test.ts): the write of the late edit is refused, the
+    // reason naming the archived change request, or the access re-check reopens the page read-only. Either
+    // way the page stops taking edits and says the late ones were not saved, and keeps them on the screen.
+    await erin.locator('.page-body[contenteditable="false"]').waitFor({ timeout: 30_000 });
+    await status.filter({ hasText: /Live editing stopped: .*archived|Live, read-only/ }).waitFor({ timeout: 30_000 });
+    const problem = erin.locator('.save-problem[role="alert"]');
+    await problem.getByText('Your last edits did not reach the change request').waitFor({ timeout: 30_000 });
+    assert.match((await body(erin).textContent()) ?? '', /Kept\. Late\./);
+    assert.ok(!(await apiTextIn(archivedId, otherId)).includes('Late.'));
+    await assertAccessible(erin, 'a live page stopped by its archived change request');
+    // The screen says the change request is archived, offers no more tree actions, and leads to Reopen.
+    await erin.getByText('This change request is archived: its pages can no longer be edited.').waitFor({ timeout: 30_000 });
+    assert.equal(await erin.getByRole('button', { name: 'New page' }).count(), 0);
+    await erin.screenshot({ path: '/tmp/archived.png' });
+    if (/archived/.test((await status.textContent()) ?? '')) {
+      // The refused write's path: the server had stored the late edit before the write was refused. Reopened
+      // (on the review screen), the change request gets it (the stored updates nobody wrote are written within seconds).
+      await erin.getByRole('link', { name: 'Reopen it' }).click();
+      await erin.getByRole('button', { name: 'Reopen' }).click();
+      await erin.getByRole('button', { name: 'Archive' }).waitFor({ timeout: 30_000 });
+      await assertAccessible(erin, 'the review screen of a reopened change request');
+      await erin.goto(`${base}/o/${world.organizationId}/s/${spaceId}/cr/${archivedId}/p/${otherId}`);
+      await body(erin).getByText('Kept. Late.').waitFor({ timeout: 30_000 });
+      await until('the reopened change request reads the late edit', async () => {
+        t.clock.advance(5_000);
+        return (await apiTextIn(archivedId, otherId)).includes('Kept. Late.');
+      });
+    }
+    await erin.context().close();
+  });
+});

@@ -208,6 +208,12 @@ export function ReviewScreen(props: { organizationId: string; spaceId: string; c
 
       <section aria-labelledby="merge-title">
         <h2 id="merge-title">Merge</h2>
+        {cr.status === 'archived' && cr.permissions.edit && (
+          <p>
+            This change request is archived: nobody can edit or merge it.{' '}
+            <button type="button" class="button" disabled={busy} onClick={() => act(() => api.updateChangeRequest(spaceId, changeRequestId, { status: 'open' }))}>Reopen</button>
+          </p>
+        )}
         {notice && <p class="success-note" role="status">{notice}</p>}
         {cr.outdated && cr.permissions.edit && cr.status !== 'merged' && cr.status !== 'archived' && (
           <p>
@@ -225,6 +231,12 @@ export function ReviewScreen(props: { organizationId: string; spaceId: string; c
           Merge into the space
         </button>
         <p id="merge-reason" class="meta">{blocker ?? 'Everything the space asks for is there: merging makes these pages the space\'s.'}</p>
+        {(cr.status === 'open' || cr.status === 'draft') && cr.permissions.edit && (
+          <p>
+            <button type="button" class="button" disabled={busy} onClick={() => act(() => api.updateChangeRequest(spaceId, changeRequestId, { status: 'archived' }))}>Archive</button>{' '}
+            <span class="meta">Closes it without merging; it can be reopened.</span>
+          </p>
+        )}
       </section>
     </main>
   );

@@ -23,6 +23,9 @@ export type LiveState = 'connecting' | 'live' | 'offline';
  */
 export const SENDING_SHOWN_AFTER_MS = 1_000;
 
+/** The reason the server gives when a person's access to an open page changed (src/live/server.ts's recheck). */
+const RECONNECT_REASON = 'permissions changed: reconnect';
+
 /** The number of caret colours (live.css has a class for each). */
 export const COLOURS = 8;
 
@@ -80,6 +83,9 @@ export class LiveDocument {
         this.changed();
       },
       onClose: ({ event }) => {
+        // The socket still open: the server closed this page alone (Hocuspocus sends its reason in a message and
+        // the provider reports it as code 1000, whatever code the server gave).
+        if (this.socket.status === 'connected') return this.closedByServer(event.reason);
         if (event.reason && event.code !== 1000 && event.code !== 1006) this.refusal = event.reason;
         this.changed();
       },
@@ -108,6 +114,23 @@ export class LiveDocument {
     });
     this.provider.attach();
     this.provider.setAwarenessField('user', { id: user.id, name: user.displayName, photoURL: user.photoURL, colour: colourOf(user.id) });
+  }
+
+  /**
+   * The server closed this page's connection and kept the socket: the change request can no longer be written
+   * (archived, merged, the page deleted, access taken away), said with the reason, or the person's access changed
+   * ("permissions changed: reconnect", src/live/server.ts): the page is opened again on the same socket and the
+   * server's answer says whether it is read-only now.
+   */
+  private closedByServer(reason: string): void {
+    if (reason === RECONNECT_REASON) {
+      // Authenticates the page again on the open socket (what the provider does when a socket opens); a
+      // detach and attach would send a close of its own, which the server answers as one more close.
+      void this.provider.onOpen(new Event('open') as unknown as Parameters<PacedProvider['onOpen']>[0]);
+    } else {
+      this.refusal = reason || 'the server closed this page.';
+    }
+    this.changed();
   }
 
   /** Whether edits made here have not reached the server yet (kept meanwhile). */

@@ -32,7 +32,7 @@ export function useLive(live: LiveDocument | null, shown: (live: LiveDocument) =
 }
 
 /** What the save indicator reads of the live document (liveSaveStatus). */
-export const liveSaving = (live: LiveDocument): string => `${live.saved} ${live.readOnly} ${live.state}`;
+export const liveSaving = (live: LiveDocument): string => `${live.saved} ${live.readOnly} ${live.state} ${live.refusal}`;
 
 /**
  * What Presence shows: the people, the connection, who is followed, edits held unsent. `sending`, not
@@ -41,10 +41,16 @@ export const liveSaving = (live: LiveDocument): string => `${live.saved} ${live.
 const livePresence = (live: LiveDocument): string =>
   JSON.stringify([live.people(), live.state, live.refusal, live.readOnly, live.sending, live.following]);
 
+const NOT_WRITTEN =
+  'Your last edits did not reach the change request, and this page can no longer write to it. They are still on the screen: copy them before you leave this page.';
+
 /** The saving status of a page open live: the saver's (settings) while it has work, else the body's. */
 export function liveSaveStatus(status: SaveStatus, live: LiveDocument | null): SaveStatus {
   if (!live || status.state !== 'saved') return status;
-  if (live.saved || live.readOnly) return status;
+  if (live.saved) return status;
+  // Edits made here that the change request never got, and this page can no longer write (it turned
+  // read-only, or the server stopped it): said, not shown as saving for ever.
+  if (live.readOnly || live.refusal) return { state: 'stopped', message: NOT_WRITTEN };
   return { state: live.state === 'live' ? 'saving' : 'unsaved' };
 }
 

@@ -76,6 +76,9 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
   if (changeRequest.error || content.error) return <main id="main" class="screen"><ErrorNote error={(changeRequest.error ?? content.error)!} /></main>;
   if (!changeRequest.data || !content.data) return <main id="main" class="screen" aria-busy="true"><p>Loading…</p></main>;
   const merged = changeRequest.data.status === 'merged';
+  // Archived: nothing in it can change until it is reopened. The page stays open (read-only, live), so edits a
+  // writer made as it was archived stay on the screen to be copied.
+  const closed = merged || changeRequest.data.status === 'archived';
   // A group or a link has no body to write: the tree and its actions are what change it.
   const selected = pageId ? pageById(content.data.pages, pageId) : undefined;
   const bodyless = selected && selected.type !== 'document' ? selected : undefined;
@@ -89,9 +92,9 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
         {content.data.pages.length === 0 ? (
           <p class="empty">No pages yet: create the first one.</p>
         ) : (
-          <PageTree pages={content.data.pages} current={pageId} href={(id) => paths.edit(props.organizationId, spaceId, changeRequestId, id)} onMove={merged ? undefined : move} onRename={merged ? undefined : rename} onDelete={merged ? undefined : remove} onEmoji={merged ? undefined : setEmoji} onLinkTarget={merged ? undefined : setLinkTarget} people={people} />
+          <PageTree pages={content.data.pages} current={pageId} href={(id) => paths.edit(props.organizationId, spaceId, changeRequestId, id)} onMove={closed ? undefined : move} onRename={closed ? undefined : rename} onDelete={closed ? undefined : remove} onEmoji={closed ? undefined : setEmoji} onLinkTarget={closed ? undefined : setLinkTarget} people={people} />
         )}
-        {!merged && (
+        {!closed && (
           <>
             <p class="tree-actions"><button type="button" class="button" onClick={() => newPage()}>New page</button> <NewPageMenu onChoose={createKind} /></p>
             <p class="meta">In the tree: drag a page before, after or into another; or Alt+↑/↓ move a page, Alt+→ put it under the page above, Alt+← take it out, F2 rename, E set its emoji, L change where a link points, Delete delete.</p>
@@ -101,13 +104,18 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
       </nav>
       <main id="main" class="screen">
         {merged && <p class="notice" role="status">This change request is merged; its pages are now the space's. Choose Edit in the space to change them again.</p>}
+        {changeRequest.data.status === 'archived' && (
+          <p class="notice" role="status">
+            This change request is archived: its pages can no longer be edited. <Link href={paths.review(props.organizationId, spaceId, changeRequestId)}>Reopen it</Link> to edit them again.
+          </p>
+        )}
         {page.error && <ErrorNote error={page.error} />}
         {bodyless && (
           <p class="notice">
             “{bodyless.title}” is {bodyless.type === 'group' ? 'a group: a heading over the pages in it. Drag pages into it in the tree.' : 'a link page: the reader’s navigation opens where it points.'} Rename it with F2 and set its emoji with E in the tree.
           </p>
         )}
-        {bodyless?.type === 'link' && !merged && (
+        {bodyless?.type === 'link' && !closed && (
           <p>
             <button type="button" class="button" onClick={() => setLinkTarget(bodyless)}>Change where it points</button>
           </p>

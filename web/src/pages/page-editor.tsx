@@ -73,7 +73,10 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
     // Only a change of who may write touches the editor (the live document tells of every acknowledgement too).
     const unsubscribe = shared?.subscribe(() => {
       const editable = !shared.readOnly && !shared.refusal;
-      if (editor.isEditable !== editable) editor.setEditable(editable, false);
+      if (editor.isEditable === editable) return;
+      editor.setEditable(editable, false);
+      // Stopped or turned read-only: the change request may have been archived or merged meanwhile.
+      if (!editable) invalidate(`cr:${props.spaceId}:${props.changeRequestId}:cr`);
     });
     const beforeUnload = (event: BeforeUnloadEvent) => {
       if (saver.hasUnsavedWork || (shared && !shared.saved) || queue.pending) event.preventDefault();

@@ -7,7 +7,9 @@ export type SaveStatus =
   | { state: 'saving' }
   | { state: 'retrying'; message: string; at: number }
   | { state: 'failed'; message: string }
-  | { state: 'conflict'; message: string };
+  | { state: 'conflict'; message: string }
+  /** Not saved, and no retry can save it from this page (a live page that turned read-only or was stopped). */
+  | { state: 'stopped'; message: string };
 
 /** Waits before each new attempt of a save that failed for a reason that may pass (network, 5xx, 429). */
 const RETRY_DELAYS = [2_000, 5_000, 10_000, 30_000];

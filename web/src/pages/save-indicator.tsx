@@ -22,6 +22,13 @@ export function SaveIndicator(props: { status: SaveStatus; onRetry: () => void; 
       </div>
     );
   }
+  if (status.state === 'stopped') {
+    return (
+      <div class="save-problem" role="alert">
+        <p><strong>Not saved.</strong> {status.message}</p>
+      </div>
+    );
+  }
   if (status.state === 'failed' || status.state === 'retrying') {
     const seconds = status.state === 'retrying' ? Math.max(0, Math.ceil((status.at - Date.now()) / 1000)) : 0;
     return (
