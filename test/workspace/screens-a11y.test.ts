@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { parseMarkdown } from '../../src/content/markdown/index.ts';
 import { needs } from '../helpers/system.ts';
 import { dialects } from '../helpers/app.ts';
-import { assertAccessible, assertFitsWidth, assertKeyboardReachable, startWorkspace, type WorkspaceHarness } from './support.ts';
+import { assertAccessible, assertFitsWidth, assertKeyboardReachable, shot, startWorkspace, type WorkspaceHarness } from './support.ts';
 
 /**
  * Every screen of the workspace, in Chromium, light and dark: axe-core finds no serious or critical
@@ -83,6 +83,9 @@ for (const dialect of dialects) describe(`every workspace screen, accessible and
     const edit = `/o/${org}/s/${spaceId}/cr/${changeRequest.body.id}`;
     await check(`${edit}/p/${pageId}`, (p) => p.getByText('A hint.').waitFor(), 'the editor at 390 px');
     await assertFitsWidth(page, 'the editor at 390 px');
+    // The docs show the editor on a phone's width (docs/workspace.md, Accessibility).
+    await page.locator('.page-body').getByText('A hint.').click();
+    await shot(page, 'editor-narrow');
     await check(`${edit}/review`, (p) => p.getByRole('heading', { name: 'Changed pages' }).waitFor(), 'a review at 390 px');
     await assertFitsWidth(page, 'a review at 390 px');
     await check(`/o/${org}`, (p) => p.getByRole('heading', { name: 'Spaces' }).waitFor(), 'home at 390 px');
