@@ -28,7 +28,8 @@ export function assertActive(changeRequest: Pick<ChangeRequestRow, 'number' | 's
   assertNotMerged(changeRequest);
   if (changeRequest.status === 'archived') {
     throw new Conflict(
-      `Change request #${changeRequest.number} is archived: reopen it first with PATCH and the body { "status": "open" } (or "draft").`,
+      // Read in the browser too (a live page stopped by it): the review screen's button first, then the API's way.
+      `Change request #${changeRequest.number} is archived: reopen it first (Reopen on its review screen, or PATCH { "status": "open" }).`,
     );
   }
 }
