@@ -37,6 +37,11 @@ export interface SearchDialect {
    * src/search/dialects/sqlite-spaces.ts); otherwise the ranking below is used.
    */
   matchingSpaces?(db: Kysely<DB>, query: SearchQuery, spaceIds: string[], window: Window, perSpace: number): Promise<SpaceMatches>;
+  /**
+   * Writes again what the engine keeps beside its full-text index for the pages of `pageIds` (written or
+   * rewritten in this transaction): SQLite's title terms (sqlite-title-terms.ts). Removed pages' go with their rows.
+   */
+  writeTitleTerms?(db: Kysely<DB>, spaceId: string, pageIds: string[]): Promise<void>;
   /** Holds off other index writers of the space until the transaction ends (the state row must exist). */
   lockSpace(db: Kysely<DB>, spaceId: string): Promise<void>;
   /** Indexed text of bodies already indexed somewhere: at most one row per body hash. */

@@ -4,7 +4,8 @@ import type { PageMatch, SpaceMatches, Window } from '../dialect.ts';
 import { MATCH_END, MATCH_START } from '../page-text.ts';
 import type { SearchQuery } from '../query.ts';
 import { BM25, ftsExpression, textMatch } from './fts5-expression.ts';
-import { withoutIdlePrefixes } from './fts5-prefixes.ts';
+import { tokensOf, withoutIdlePrefixes } from './fts5-prefixes.ts';
+import { titleCandidates } from './sqlite-title-terms.ts';
 
 /**
  * SQLite: matching pages grouped by space, without a join or a window over every hit (docs/decisions/0065).
@@ -60,6 +61,51 @@ async function bestOfSpace(db: Kysely<DB>, expression: string, spaceId: string, 
   return [...picked.values()];
 }
 
+/**
+ * The title terms' path (bestTitleMatches): `enabled` is off only to compare it with the full ranking (tests,
+ * bench/organization-profile.ts); `spaces` counts the spaces it answered, for tests.
+ */
+export const titleTermsPath = { enabled: true, spaces: 0 };
+
+/** The query's one token, when the query is one word searched whole (no phrase) that is one token; else null. */
+async function titleTerm(db: Kysely<DB>, query: SearchQuery): Promise<string | null> {
+  if (query.phrases.length > 0 || query.terms.length !== 1 || query.terms[0].prefix) return null;
+  const [tokens] = await tokensOf(db, [query.terms[0].word]);
+  return tokens.length === 1 ? tokens[0] : null;
+}
+
+/**
+ * A one-token query (docs/decisions/0137): the best `perSpace` pages of each space that has at least that many
+ * title matches, from the title terms (sqlite-title-terms.ts) instead of BM25 over every title match. Each
+ * space's candidates (its best pages are among them) are scored by FTS5's BM25 in one statement for all
+ * spaces, the phrase and columns those of bestOfSpace's title tier: the same scores, so the same pages in
+ * the same order. A space with fewer title matches is left out here, for bestOfSpace (the other tiers).
+ */
+async function bestTitleMatches(db: Kysely<DB>, expression: string, term: string, spaceIds: string[], perSpace: number): Promise<Map<string, Ranked[]>> {
+  const candidates = new Map<string, number[]>();
+  for (const spaceId of spaceIds) {
+    const ids = await titleCandidates(db, term, spaceId, perSpace);
+    if (ids.length >= perSpace) candidates.set(spaceId, ids);
+  }
+  const all = [...candidates.values()].flat();
+  if (all.length === 0) return new Map();
+  const rows = await sql<{ doc_id: number; score: number }>`select rowid as doc_id, ${BM25} as score from search_fts
+    where search_fts match ${`{title} : (${expression})`} and ${docIds(all)}`.execute(db);
+  const scores = new Map(rows.rows.map((row) => [row.doc_id, row.score]));
+  const best = new Map<string, Ranked[]>();
+  for (const [spaceId, ids] of candidates) {
+    const ranked = ids.flatMap((docId) => {
+      const score = scores.get(docId);
+      return score === undefined ? [] : [{ spaceId, docId, tier: 3, score }];
+    });
+    // A candidate the index no longer matches (written meanwhile): that space is ranked the full way.
+    if (ranked.length < ids.length) continue;
+    best.set(spaceId, ranked.sort(byRank).slice(0, perSpace));
+    titleTermsPath.spaces++;
+  }
+  return best;
+}
+
 /** The text of the ranked pages, headings and body marked, by doc id; only pages of `spaceIds`. */
 async function markedPages(db: Kysely<DB>, query: SearchQuery, spaceIds: string[], pages: Ranked[]): Promise<Map<number, Omit<PageMatch, 'position'>>> {
   if (pages.length === 0) return new Map();
@@ -79,9 +125,11 @@ export async function sqliteMatchingSpaces(db: Kysely<DB>, asked: SearchQuery, s
   // Read once here rather than in each space's statements (fts5-prefixes.ts).
   const query = spaceIds.length > 1 ? await withoutIdlePrefixes(db, asked) : asked;
   const expression = ftsExpression(query);
+  const term = titleTermsPath.enabled ? await titleTerm(db, query) : null;
+  const titled = term === null ? new Map<string, Ranked[]>() : await bestTitleMatches(db, expression, term, spaceIds, perSpace);
   const spaces: Ranked[][] = [];
   for (const spaceId of spaceIds) {
-    const pages = await bestOfSpace(db, expression, spaceId, perSpace);
+    const pages = titled.get(spaceId) ?? (await bestOfSpace(db, expression, spaceId, perSpace));
     if (pages.length > 0) spaces.push(pages.sort(byRank));
   }
   spaces.sort((a, b) => byRank(a[0], b[0]) || (a[0].spaceId < b[0].spaceId ? -1 : 1));

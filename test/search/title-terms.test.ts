@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
+import { createWorld, type World } from '../helpers/factories.ts';
+import { inTransaction } from '../../src/context.ts';
+import type { NewPage } from '../../src/content/writer.ts';
+import { removeSpaces } from '../../src/modules/spaces/purge.ts';
+import { matchingSpaces, type SpaceMatches } from '../../src/search/engine.ts';
+import { parseSearchQuery } from '../../src/search/query.ts';
+import { titleTermsPath } from '../../src/search/dialects/sqlite-spaces.ts';
+import { changeContent, indexNow, spaceWithPages } from './support.ts';
+
+/**
+ * Organization search for one word answers from each space's title terms where it can (decision 0137): the
+ * answers must be those of the full ranking, page for page and in the same order, on a seeded organization
+ * and after its pages are edited, moved, removed and a space deleted.
+ */
+
+/** A fixed sequence of numbers in [0, 1): the same organization on every run. */
+function sequence(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state / 2_147_483_648;
+  };
+}
+
+const FILLER = ['alpha', 'bravo', 'delta', 'echo', 'foxtrot', 'harbor', 'lantern', 'meadow', 'quartz', 'summit'];
+
+function pages(random: () => number, count: number, titled: number): NewPage[] {
+  const pick = () => FILLER[Math.floor(random() * FILLER.length)];
+  return Array.from({ length: count }, (_, i) => {
+    // The first `titled` pages hold the word in their title, once to three times; some others in a heading or the body.
+    const times = i < titled ? 1 + Math.floor(random() * 3) : 0;
+    const title = [...Array.from({ length: times }, () => 'cluster'), ...Array.from({ length: Math.floor(random() * 4) }, pick), `${i}`].join(' ');
+    const words = Array.from({ length: 3 + Math.floor(random() * 60) }, () => (random() < 0.1 ? 'cluster' : pick()));
+    const heading = random() < 0.2 ? '## Cluster setup\n\n' : '';
+    return { type: 'document' as const, title, markdown: `${heading}${words.join(' ')}.\n` };
+  });
+}
+
+for (const dialect of dialects) {
+  describe(`organization search from title terms [${dialect}]`, () => {
+    let t: TestApp;
+    let world: World;
+    const spaceIds: string[] = [];
+    before(async () => {
+      t = await createTestApp(dialect);
+      world = await createWorld(t.ctx, t.app, t.clock);
+      const random = sequence(29);
+      // Two spaces with many title matches, one with fewer than a space shows (ranked the full way), one with none.
+      for (const [index, titled] of [30, 45, 4, 0].entries()) {
+        spaceIds.push(await spaceWithPages(t.ctx, world.organizationId, pages(random, 60, titled), { title: `Space ${index}` }));
+      }
+      await indexNow(t.ctx);
+    });
+    after(() => t.close());
+
+    const QUERIES = ['cluster', 'clusters', '"cluster"', 'CLUSTER', 'clu', 'harbor', 'cluster harbor', '"cluster setup"', 'quartz', '17', 'nothing'];
+    const WINDOWS = [{ offset: 0, limit: 11 }, { offset: 1, limit: 2 }, { offset: 0, limit: 1 }];
+
+    async function answer(text: string, window: { offset: number; limit: number }, enabled: boolean): Promise<SpaceMatches> {
+      titleTermsPath.enabled = enabled;
+      try {
+        const readable = sql`(select id from spaces where organization_id = ${world.organizationId} and deleted_at is null)`;
+        return await matchingSpaces(t.ctx, parseSearchQuery(text), { spaceIds: readable }, window, 10);
+      } finally {
+        titleTermsPath.enabled = true;
+      }
+    }
+
+    /** Every query and window answered both ways: the same answers; how many spaces the title terms answered. */
+    async function assertSameAnswers(step: string): Promise<number> {
+      const before = titleTermsPath.spaces;
+      for (const text of QUERIES) {
+        for (const window of WINDOWS) {
+          const full = await answer(text, window, false);
+          const fromTerms = await answer(text, window, true);
+          assert.deepEqual(fromTerms, full, `${step}: ${text} ${JSON.stringify(window)}`);
+        }
+      }
+      return titleTermsPath.spaces - before;
+    }
+
+    /** No title terms of a page the index no longer holds (SQLite keeps them; PostgreSQL ranks without them). */
+    async function assertNoStrayTerms(): Promise<void> {
+      if (dialect !== 'sqlite') return;
+      const stray = await sql<{ n: number }>`select count(*) as n from search_title_terms t
+        where not exists (select 1 from search_pages p where p.space_id = t.space_id and p.page_id = t.page_id and p.doc_id = t.doc_id)`.execute(t.ctx.db);
+      assert.equal(Number(stray.rows[0].n), 0);
+    }
+
+    it('answers as the full ranking does on a seeded organization', async () => {
+      const counted = await assertSameAnswers('seeded');
+      if (dialect === 'sqlite') assert.ok(counted > 0, 'the title terms answered some spaces');
+      const full = await answer('cluster', WINDOWS[0], false);
+      assert.deepEqual([full.count, new Set(full.rows.map((row) => row.space_id)).size], [4, 4], 'every space has a hit');
+      await assertNoStrayTerms();
+    });
+
+    it('still does after titles and bodies are edited, pages moved and removed, and a space deleted', async () => {
+      const random = sequence(137);
+      for (const spaceId of spaceIds.slice(0, 3)) {
+        const rows = await t.ctx.db.selectFrom('search_pages').select(['page_id', 'title']).where('space_id', '=', spaceId).orderBy('page_id').execute();
+        await changeContent(t.ctx, spaceId, (writer) => {
+          rows.forEach((row, i) => {
+            if (i % 7 === 0) writer.updatePage(row.page_id, { title: row.title.includes('cluster') ? row.title.replace(/cluster/g, 'lantern') : `cluster cluster ${row.title}` });
+            else if (i % 7 === 1) writer.updatePage(row.page_id, { markdown: `${Array.from({ length: 1 + Math.floor(random() * 200) }, () => 'meadow').join(' ')}.\n` });
+            else if (i % 7 === 2) writer.removePage(row.page_id);
+            else if (i % 7 === 3) writer.updatePage(row.page_id, { title: `${row.title} moved` });
+          });
+        });
+      }
+      await indexNow(t.ctx);
+      const edited = await assertSameAnswers('edited');
+      if (dialect === 'sqlite') assert.ok(edited > 0);
+      await assertNoStrayTerms();
+
+      await inTransaction(t.ctx, (tx) => removeSpaces(tx, [spaceIds[1]]));
+      await assertSameAnswers('space deleted');
+      assert.equal((await answer('cluster', WINDOWS[0], true)).count, 3);
+      await assertNoStrayTerms();
+    });
+  });
+}
