@@ -8,7 +8,9 @@ import type { NewPage } from '../../src/content/writer.ts';
 import { removeSpaces } from '../../src/modules/spaces/purge.ts';
 import { matchingSpaces, type SpaceMatches } from '../../src/search/engine.ts';
 import { parseSearchQuery } from '../../src/search/query.ts';
-import { titleTermsPath } from '../../src/search/dialects/sqlite-spaces.ts';
+import { spaceScopeToken, titleTermsPath } from '../../src/search/dialects/sqlite-spaces.ts';
+import { titleScores, type TitleCandidate } from '../../src/search/dialects/sqlite-title-terms.ts';
+import { BM25 } from '../../src/search/dialects/fts5-expression.ts';
 import { changeContent, indexNow, spaceWithPages } from './support.ts';
 
 /**
@@ -91,7 +93,24 @@ for (const dialect of dialects) {
       assert.equal(Number(stray.rows[0].n), 0);
     }
 
+    /** SQLite: the title terms' scores are bm25()'s own, double for double, for every title match of every space. */
+    async function assertSameScores(): Promise<void> {
+      if (dialect !== 'sqlite') return;
+      for (const term of ['cluster', 'harbor', '17']) {
+        const all = await sql<TitleCandidate & { space_id: string }>`select doc_id, frequency, length, space_id from search_title_terms where term = ${term}`.execute(t.ctx.db);
+        assert.ok(all.rows.length > 0, term);
+        const scores = await titleScores(t.ctx.db, term, all.rows);
+        for (const spaceId of new Set(all.rows.map((row) => row.space_id))) {
+          const expected = await sql<{ doc_id: number; score: number }>`select rowid as doc_id, ${BM25} as score from search_fts
+            where search_fts match ${`{title} : ("${term}") AND {scope} : "${spaceScopeToken(spaceId)}"`}`.execute(t.ctx.db);
+          assert.equal(expected.rows.length, all.rows.filter((row) => row.space_id === spaceId).length, `${term}: every title match has its terms`);
+          for (const row of expected.rows) assert.equal(scores.get(row.doc_id), row.score, `${term}, doc ${row.doc_id}`);
+        }
+      }
+    }
+
     it('answers as the full ranking does on a seeded organization', async () => {
+      await assertSameScores();
       const counted = await assertSameAnswers('seeded');
       if (dialect === 'sqlite') assert.ok(counted > 0, 'the title terms answered some spaces');
       const full = await answer('cluster', WINDOWS[0], false);
@@ -116,11 +135,13 @@ for (const dialect of dialects) {
       const edited = await assertSameAnswers('edited');
       if (dialect === 'sqlite') assert.ok(edited > 0);
       await assertNoStrayTerms();
+      await assertSameScores();
 
       await inTransaction(t.ctx, (tx) => removeSpaces(tx, [spaceIds[1]]));
       await assertSameAnswers('space deleted');
       assert.equal((await answer('cluster', WINDOWS[0], true)).count, 3);
       await assertNoStrayTerms();
+      await assertSameScores();
     });
   });
 }

@@ -5,7 +5,7 @@ import { MATCH_END, MATCH_START } from '../page-text.ts';
 import type { SearchQuery } from '../query.ts';
 import { BM25, ftsExpression, textMatch } from './fts5-expression.ts';
 import { tokensOf, withoutIdlePrefixes } from './fts5-prefixes.ts';
-import { titleCandidates } from './sqlite-title-terms.ts';
+import { titleCandidates, titleScores, type TitleCandidate } from './sqlite-title-terms.ts';
 
 /**
  * SQLite: matching pages grouped by space, without a join or a window over every hit (docs/decisions/0065).
@@ -77,29 +77,21 @@ async function titleTerm(db: Kysely<DB>, query: SearchQuery): Promise<string | n
 /**
  * A one-token query (docs/decisions/0137): the best `perSpace` pages of each space that has at least that many
  * title matches, from the title terms (sqlite-title-terms.ts) instead of BM25 over every title match. Each
- * space's candidates (its best pages are among them) are scored by FTS5's BM25 in one statement for all
- * spaces, the phrase and columns those of bestOfSpace's title tier: the same scores, so the same pages in
+ * space's candidates (its best pages are among them) are scored as FTS5's BM25 scores bestOfSpace's title
+ * tier (titleScores, the index's statistics read once for all spaces): the same scores, so the same pages in
  * the same order. A space with fewer title matches is left out here, for bestOfSpace (the other tiers).
  */
-async function bestTitleMatches(db: Kysely<DB>, expression: string, term: string, spaceIds: string[], perSpace: number): Promise<Map<string, Ranked[]>> {
-  const candidates = new Map<string, number[]>();
+async function bestTitleMatches(db: Kysely<DB>, term: string, spaceIds: string[], perSpace: number): Promise<Map<string, Ranked[]>> {
+  const candidates = new Map<string, TitleCandidate[]>();
   for (const spaceId of spaceIds) {
-    const ids = await titleCandidates(db, term, spaceId, perSpace);
-    if (ids.length >= perSpace) candidates.set(spaceId, ids);
+    const found = await titleCandidates(db, term, spaceId, perSpace);
+    if (found.length >= perSpace) candidates.set(spaceId, found);
   }
-  const all = [...candidates.values()].flat();
-  if (all.length === 0) return new Map();
-  const rows = await sql<{ doc_id: number; score: number }>`select rowid as doc_id, ${BM25} as score from search_fts
-    where search_fts match ${`{title} : (${expression})`} and ${docIds(all)}`.execute(db);
-  const scores = new Map(rows.rows.map((row) => [row.doc_id, row.score]));
+  if (candidates.size === 0) return new Map();
+  const scores = await titleScores(db, term, [...candidates.values()].flat());
   const best = new Map<string, Ranked[]>();
-  for (const [spaceId, ids] of candidates) {
-    const ranked = ids.flatMap((docId) => {
-      const score = scores.get(docId);
-      return score === undefined ? [] : [{ spaceId, docId, tier: 3, score }];
-    });
-    // A candidate the index no longer matches (written meanwhile): that space is ranked the full way.
-    if (ranked.length < ids.length) continue;
+  for (const [spaceId, found] of candidates) {
+    const ranked = found.map(({ doc_id }) => ({ spaceId, docId: doc_id, tier: 3, score: scores.get(doc_id)! }));
     best.set(spaceId, ranked.sort(byRank).slice(0, perSpace));
     titleTermsPath.spaces++;
   }
@@ -126,7 +118,7 @@ export async function sqliteMatchingSpaces(db: Kysely<DB>, asked: SearchQuery, s
   const query = spaceIds.length > 1 ? await withoutIdlePrefixes(db, asked) : asked;
   const expression = ftsExpression(query);
   const term = titleTermsPath.enabled ? await titleTerm(db, query) : null;
-  const titled = term === null ? new Map<string, Ranked[]>() : await bestTitleMatches(db, expression, term, spaceIds, perSpace);
+  const titled = term === null ? new Map<string, Ranked[]>() : await bestTitleMatches(db, term, spaceIds, perSpace);
   const spaces: Ranked[][] = [];
   for (const spaceId of spaceIds) {
     const pages = titled.get(spaceId) ?? (await bestOfSpace(db, expression, spaceId, perSpace));

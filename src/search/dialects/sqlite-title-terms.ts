@@ -17,16 +17,7 @@ const BATCH = 500;
 
 /** FTS5's varints (SQLite's format: 7 bits a byte, high bit set while more follow), summed: a row's tokens. */
 export function docsizeTokens(sz: Uint8Array): number {
-  let total = 0;
-  let value = 0;
-  for (let i = 0; i < sz.length; i++) {
-    value = value * 128 + (sz[i] & 0x7f);
-    if ((sz[i] & 0x80) === 0) {
-      total += value;
-      value = 0;
-    }
-  }
-  return total;
+  return varints(sz).reduce((sum, n) => sum + n, 0);
 }
 
 /** Writes the title terms of the pages of `spaceId` in `pageIds` again, from their rows in `search_pages` and `search_fts`. */
@@ -52,13 +43,19 @@ export async function writeSqliteTitleTerms(db: Kysely<DB>, spaceId: string, pag
   }
 }
 
+export interface TitleCandidate {
+  doc_id: number;
+  frequency: number;
+  length: number;
+}
+
 /**
  * The candidates for the best `count` title matches of `term` in the space: for each frequency the term has in
  * the space's titles, its `count` pages of the shortest rows (ties by doc id, as FTS5 orders equal scores). The
  * best `count` by BM25 are among them. Fewer than `count` candidates: the space has fewer title matches.
  */
-export async function titleCandidates(db: Kysely<DB>, term: string, spaceId: string, count: number): Promise<number[]> {
-  const candidates: number[] = [];
+export async function titleCandidates(db: Kysely<DB>, term: string, spaceId: string, count: number): Promise<TitleCandidate[]> {
+  const candidates: TitleCandidate[] = [];
   let below: number | null = null;
   for (;;) {
     // The next frequency down: one seek in the index.
@@ -66,9 +63,56 @@ export async function titleCandidates(db: Kysely<DB>, term: string, spaceId: str
       where term = ${term} and space_id = ${spaceId} ${below === null ? sql`` : sql`and frequency < ${below}`}`.execute(db);
     const frequency: number | null = next.rows[0]?.frequency ?? null;
     if (frequency === null) return candidates;
-    const rows = await sql<{ doc_id: number }>`select doc_id from search_title_terms
+    const rows = await sql<TitleCandidate>`select doc_id, frequency, length from search_title_terms
       where term = ${term} and space_id = ${spaceId} and frequency = ${frequency} order by length, doc_id limit ${count}`.execute(db);
-    for (const row of rows.rows) candidates.push(row.doc_id);
+    candidates.push(...rows.rows);
     below = frequency;
   }
+}
+
+/** BM25's constants and the title's weight, as `BM25` (fts5-expression.ts) and FTS5's bm25() use them. */
+const K1 = 1.2;
+const B = 0.75;
+const TITLE_WEIGHT = 10.0;
+
+/**
+ * FTS5's bm25() of `{title} : ("<term>")` (the title tier of sqlite-spaces.ts, whose other phrase, the space's
+ * scope token, weighs 0) for each candidate, computed as FTS5 computes it, operation for operation in doubles:
+ * the index's row count and token total from its averages record (`search_fts_data`, id 1), the rows with the
+ * term in their title from the title terms (the same rows: written in the transaction that writes the index),
+ * the logarithm by SQLite's `ln()` (the C library's, as FTS5's). test/search/title-terms.test.ts compares
+ * these with bm25() itself. Read once per request, not once per space.
+ */
+export async function titleScores(db: Kysely<DB>, term: string, candidates: TitleCandidate[]): Promise<Map<number, number>> {
+  const averages = await sql<{ block: Uint8Array }>`select block from search_fts_data where id = 1`.execute(db);
+  const [rowCount, ...columnTokens] = varints(averages.rows[0]?.block ?? new Uint8Array());
+  const tokens = columnTokens.reduce((sum, n) => sum + n, 0);
+  const avgdl = tokens / rowCount;
+  const hits = await sql<{ n: number }>`select count(*) as n from search_title_terms where term = ${term}`.execute(db);
+  const logarithm = await sql<{ idf: number }>`select ln((${rowCount} - ${hits.rows[0].n} + 0.5) / (${hits.rows[0].n} + 0.5)) as idf`.execute(db);
+  let idf = logarithm.rows[0].idf;
+  if (!(idf > 0)) idf = 1e-6;
+  const scores = new Map<number, number>();
+  for (const { doc_id, frequency, length } of candidates) {
+    let freq = 0.0;
+    for (let i = 0; i < frequency; i++) freq += TITLE_WEIGHT;
+    let score = 0.0;
+    score += idf * ((freq * (K1 + 1.0)) / (freq + K1 * (1 - B + (B * length) / avgdl)));
+    scores.set(doc_id, -1.0 * score);
+  }
+  return scores;
+}
+
+/** FTS5's varints (SQLite's format: 7 bits a byte, high bit set while more follow). */
+function varints(bytes: Uint8Array): number[] {
+  const values: number[] = [];
+  let value = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    value = value * 128 + (bytes[i] & 0x7f);
+    if ((bytes[i] & 0x80) === 0) {
+      values.push(value);
+      value = 0;
+    }
+  }
+  return values;
 }
