@@ -7,7 +7,13 @@ import { dialectOf } from '../dialect.ts';
  * src/search/dialects/sqlite-title-terms.ts): the term (FTS5's token), the page (its space, id and doc id),
  * how often the term is in the title and how many tokens the page's FTS5 row holds in all. A page's terms go
  * with its row. The rows of the pages already indexed are written here, tokenized by a temporary FTS5 table
- * with the index's tokenizer. PostgreSQL: nothing changes.
+ * with the index's tokenizer.
+ *
+ * PostgreSQL (src/search/dialects/postgres-title-terms.ts): the lexemes of each page's title (weight A of
+ * `document`) with the page's rank for that lexeme alone (`-ts_rank(document, lexeme, 1)`, the search's own
+ * score: it depends on the page alone), and `search_lexemes`, every lexeme any indexed page has held (written
+ * with the pages, never removed: a superset), in byte order, so a search can tell whether another lexeme starts
+ * with a word typed as a start. Both are written here from the pages already indexed.
  */
 const TOKENIZER = 'porter unicode61 remove_diacritics 2';
 const BATCH = 1_000;
@@ -25,8 +31,29 @@ function docsizeTokens(sz: Uint8Array): number {
   return total;
 }
 
+/** A lexeme as a tsquery of that lexeme alone, unchanged (no parsing, no stemming): quotes and backslashes doubled. */
+const LEXEME_QUERY = sql`('''' || replace(replace(t.lexeme, '\\', '\\\\'), '''', '''''') || '''')::tsquery`;
+
+async function upPostgres(db: Kysely<unknown>): Promise<void> {
+  await sql`create table search_title_terms (
+    term text collate "C" not null,
+    space_id text not null,
+    page_id text not null,
+    score real not null,
+    primary key (term, space_id, page_id),
+    foreign key (space_id, page_id) references search_pages (space_id, page_id) on delete cascade
+  )`.execute(db);
+  await sql`create index search_title_terms_rank on search_title_terms (term, space_id, score, page_id)`.execute(db);
+  await sql`create index search_title_terms_page on search_title_terms (space_id, page_id)`.execute(db);
+  await sql`create table search_lexemes (lexeme text collate "C" primary key)`.execute(db);
+  await sql`insert into search_title_terms (term, space_id, page_id, score)
+    select t.lexeme, p.space_id, p.page_id, -ts_rank(p.document, ${LEXEME_QUERY}, 1)
+    from search_pages p cross join lateral unnest(ts_filter(p.document, '{a}')) t`.execute(db);
+  await sql`insert into search_lexemes (lexeme) select distinct unnest(tsvector_to_array(document)) from search_pages order by 1`.execute(db);
+}
+
 export async function up(db: Kysely<unknown>): Promise<void> {
-  if (dialectOf(db) !== 'sqlite') return;
+  if (dialectOf(db) === 'postgres') return upPostgres(db);
   await sql`create table search_title_terms (
     term text not null,
     space_id text not null,
@@ -65,6 +92,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  if (dialectOf(db) !== 'sqlite') return;
+  if (dialectOf(db) === 'postgres') await sql`drop table search_lexemes`.execute(db);
   await sql`drop table search_title_terms`.execute(db);
 }
