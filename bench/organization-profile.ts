@@ -6,8 +6,8 @@
  *
  * `BENCH_DATA_DIR=… node --import tsx bench/organization-profile.ts`
  *
- * PROFILE_AB=1: requests alternate between SQLite's ranking from title terms (decision 0137) and the full ranking
- * (`titleTermsPath.enabled` off), interleaved request by request, each side's median (min) and its answers
+ * PROFILE_AB=1: requests alternate between the ranking from title terms (decision 0137) and the full ranking
+ * (`titleTermsPath` / `postgresTitleTermsPath` off), interleaved request by request, each side's median (min) and its answers
  * compared byte for byte. PROFILE_QUERIES=kind,kind…: the kinds of bench/search.ts's SEARCH_QUERIES to time
  * (default the common word).
  */
@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, resolveMasterKey } from '../src/config.ts';
 import { openMigratedDatabase } from '../src/db/database.ts';
+import { postgresTitleTermsPath } from '../src/search/dialects/postgres-title-terms.ts';
 import { titleTermsPath } from '../src/search/dialects/sqlite-spaces.ts';
 import { SEARCH_QUERIES } from './search.ts';
 
@@ -50,6 +51,7 @@ for (const kind of kinds) {
     const answers: string[] = [];
     for (const side of i % 2 === 0 ? sides : [...sides].reverse()) {
       titleTermsPath.enabled = side;
+      postgresTitleTermsPath.enabled = side;
       const started = performance.now();
       const reply = await request(words[i % words.length]);
       times.get(side)!.push(performance.now() - started);
@@ -64,4 +66,5 @@ for (const kind of kinds) {
   }
 }
 titleTermsPath.enabled = true;
+postgresTitleTermsPath.enabled = true;
 await app.close();

@@ -50,6 +50,9 @@ async function upPostgres(db: Kysely<unknown>): Promise<void> {
     select t.lexeme, p.space_id, p.page_id, -ts_rank(p.document, ${LEXEME_QUERY}, 1)
     from search_pages p cross join lateral unnest(ts_filter(p.document, '{a}')) t`.execute(db);
   await sql`insert into search_lexemes (lexeme) select distinct unnest(tsvector_to_array(document)) from search_pages order by 1`.execute(db);
+  // Statistics now, not at autovacuum's next round: without them the planner reads a term's every row per space.
+  await sql`analyze search_title_terms`.execute(db);
+  await sql`analyze search_lexemes`.execute(db);
 }
 
 export async function up(db: Kysely<unknown>): Promise<void> {
