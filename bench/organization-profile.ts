@@ -5,12 +5,19 @@
  * server of the bench, so it shows what the search itself costs on a loaded machine.
  *
  * `BENCH_DATA_DIR=… node --import tsx bench/organization-profile.ts`
+ *
+ * PROFILE_AB=1: requests alternate between the ranking from title terms (decision 0137) and the full ranking
+ * (`titleTermsPath` / `postgresTitleTermsPath` off), interleaved request by request, each side's median (min) and its answers
+ * compared byte for byte. PROFILE_QUERIES=kind,kind…: the kinds of bench/search.ts's SEARCH_QUERIES to time
+ * (default the common word).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, resolveMasterKey } from '../src/config.ts';
 import { openMigratedDatabase } from '../src/db/database.ts';
+import { postgresTitleTermsPath } from '../src/search/dialects/postgres-title-terms.ts';
+import { titleTermsPath } from '../src/search/dialects/sqlite-spaces.ts';
 import { SEARCH_QUERIES } from './search.ts';
 
 const dataDir = process.env.BENCH_DATA_DIR;
@@ -27,20 +34,37 @@ const stats = (values: number[]) => {
   return `${sorted[Math.floor(sorted.length / 2)].toFixed(2)} (${sorted[0].toFixed(2)})`;
 };
 
-const words = SEARCH_QUERIES['common word'];
+const kinds = (process.env.PROFILE_QUERIES ?? 'common word').split(',');
+const ab = process.env.PROFILE_AB === '1';
 const request = async (word: string) => {
   const reply = await app.inject({ method: 'GET', url: `/v1/orgs/${organization}/search?query=${encodeURIComponent(word)}`, headers: { authorization: `Bearer ${token}` } });
   if (reply.statusCode !== 200) throw new Error(reply.body);
   return reply;
 };
-for (const word of words) await request(word);
-const whole: number[] = [];
-let bytes = 0;
-for (let i = 0; i < runs * words.length; i++) {
-  const started = performance.now();
-  const reply = await request(words[i % words.length]);
-  whole.push(performance.now() - started);
-  bytes = reply.body.length;
+for (const kind of kinds) {
+  const words = SEARCH_QUERIES[kind];
+  for (const word of words) await request(word);
+  const sides = ab ? [true, false] : [titleTermsPath.enabled];
+  const times = new Map<boolean, number[]>(sides.map((side) => [side, []]));
+  let bytes = 0;
+  for (let i = 0; i < runs * words.length; i++) {
+    const answers: string[] = [];
+    for (const side of i % 2 === 0 ? sides : [...sides].reverse()) {
+      titleTermsPath.enabled = side;
+      postgresTitleTermsPath.enabled = side;
+      const started = performance.now();
+      const reply = await request(words[i % words.length]);
+      times.get(side)!.push(performance.now() - started);
+      bytes = reply.body.length;
+      answers.push(reply.body);
+    }
+    if (answers.length === 2 && answers[0] !== answers[1]) throw new Error(`The two rankings answered ${words[i % words.length]} differently.`);
+  }
+  for (const [side, whole] of times) {
+    const label = ab ? (side ? 'title terms' : 'full ranking') : 'request';
+    console.log(`${kind}, ${label} (inject), ${words.length} words × ${runs}: median (min) ms ${stats(whole)}; answer ${bytes} bytes`);
+  }
 }
-console.log(`request (inject), ${words.length} common words × ${runs}: median (min) ms ${stats(whole)}; answer ${bytes} bytes`);
+titleTermsPath.enabled = true;
+postgresTitleTermsPath.enabled = true;
 await app.close();

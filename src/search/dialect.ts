@@ -34,9 +34,16 @@ export interface SearchDialect {
   match(query: SearchQuery): MatchSql;
   /**
    * matchingSpaces of its own, when the engine has a cheaper way than ranking every hit in SQL (SQLite:
-   * src/search/dialects/sqlite-spaces.ts); otherwise the ranking below is used.
+   * src/search/dialects/sqlite-spaces.ts; PostgreSQL, for one word: postgres-title-terms.ts); otherwise, or
+   * when it answers null, the ranking in SQL (engine.ts) is used.
    */
-  matchingSpaces?(db: Kysely<DB>, query: SearchQuery, spaceIds: string[], window: Window, perSpace: number): Promise<SpaceMatches>;
+  matchingSpaces?(db: Kysely<DB>, query: SearchQuery, spaceIds: string[], window: Window, perSpace: number): Promise<SpaceMatches | null>;
+  /**
+   * Writes again what the engine keeps beside its full-text index for the pages of `pageIds` (written or
+   * rewritten in this transaction): the title terms (sqlite-title-terms.ts, postgres-title-terms.ts). Removed
+   * pages' go with their rows.
+   */
+  writeTitleTerms?(db: Kysely<DB>, spaceId: string, pageIds: string[]): Promise<void>;
   /** Holds off other index writers of the space until the transaction ends (the state row must exist). */
   lockSpace(db: Kysely<DB>, spaceId: string): Promise<void>;
   /** Indexed text of bodies already indexed somewhere: at most one row per body hash. */

@@ -58,7 +58,8 @@ export async function matchingSpaces(target: Target, query: SearchQuery, scope: 
   const engine = searchDialect(target.dialect);
   if (engine.matchingSpaces) {
     const readable = await sql<{ id: string }>`select id from ${scope.spaceIds} as readable`.execute(target.db);
-    return engine.matchingSpaces(target.db, query, readable.rows.map((row) => row.id), window, perSpace);
+    const answer = await engine.matchingSpaces(target.db, query, readable.rows.map((row) => row.id), window, perSpace);
+    if (answer) return answer;
   }
   return rankedSpaces(target, query, scope, window, perSpace);
 }

@@ -227,6 +227,10 @@ async function write(ctx: Context, spaceId: string, root: string, wanted: Map<st
       return { space_id: spaceId, page_id: id, title: page.title, path: page.path, body_hash: page.bodyHash, ...text, indexed_at: now };
     });
   const upsert = async (tx: Context, rows: SearchPagesTable[]) => {
+    await upsertRows(tx, rows);
+    await searchDialect(tx.dialect).writeTitleTerms?.(tx.db, spaceId, rows.map((row) => row.page_id));
+  };
+  const upsertRows = async (tx: Context, rows: SearchPagesTable[]) => {
     for (let i = 0; i < rows.length; i += 100) {
       await tx.db
         .insertInto('search_pages')

@@ -30,31 +30,38 @@ async function prepareTables(db: Kysely<DB>): Promise<void> {
   prepared.add(db);
 }
 
+/**
+ * The tokens `search_fts` would write for each text, in order (the scratch table's tokenizer is the index's).
+ * Used for a searched word (fts5-prefixes, the title terms' fast path) and for the titles the indexer writes
+ * to `search_title_terms` (sqlite-title-terms.ts).
+ */
+export async function tokensOf(db: Kysely<DB>, texts: string[]): Promise<string[][]> {
+  const tokens: string[][] = texts.map(() => []);
+  if (texts.length === 0) return tokens;
+  await prepareTables(db);
+  const first = nextRow;
+  nextRow += texts.length;
+  const last = first + texts.length - 1;
+  try {
+    await sql`insert into temp.search_words (rowid, word) select ${first} + key, value from json_each(${JSON.stringify(texts)})`.execute(db);
+    const rows = await sql<{ doc: number; term: string }>`select doc, term from temp.search_word_tokens where doc between ${first} and ${last} order by doc, offset`.execute(db);
+    for (const row of rows.rows) tokens[row.doc - first].push(row.term);
+  } finally {
+    await sql`delete from temp.search_words where rowid between ${first} and ${last}`.execute(db);
+  }
+  return tokens;
+}
+
 /** The query with every prefix word that only its own token starts in the index searched as a whole word. */
 export async function withoutIdlePrefixes(db: Kysely<DB>, query: SearchQuery): Promise<SearchQuery> {
   const prefixed = query.terms.flatMap((term, index) => (term.prefix ? [index] : []));
   if (prefixed.length === 0) return query;
-  await prepareTables(db);
   // The token of each word, as search_fts would write it: a word that is not one token keeps its prefix.
-  const tokens = new Map<number, string[]>();
-  const first = nextRow;
-  nextRow += prefixed.length;
-  const rowOf = (index: number) => first + prefixed.indexOf(index);
-  const last = first + prefixed.length - 1;
-  try {
-    for (const index of prefixed) await sql`insert into temp.search_words (rowid, word) values (${rowOf(index)}, ${query.terms[index].word})`.execute(db);
-    const rows = await sql<{ doc: number; term: string }>`select doc, term from temp.search_word_tokens where doc between ${first} and ${last} order by doc, offset`.execute(db);
-    for (const row of rows.rows) {
-      const index = prefixed[row.doc - first];
-      tokens.set(index, [...(tokens.get(index) ?? []), row.term]);
-    }
-  } finally {
-    await sql`delete from temp.search_words where rowid between ${first} and ${last}`.execute(db);
-  }
+  const tokens = await tokensOf(db, prefixed.map((index) => query.terms[index].word));
   const terms = [...query.terms];
-  for (const index of prefixed) {
-    const token = tokens.get(index);
-    if (token?.length !== 1) continue;
+  for (const [at, index] of prefixed.entries()) {
+    const token = tokens[at];
+    if (token.length !== 1) continue;
     // The first indexed term after the token: nothing else starts with it when that one does not.
     const next = await sql<{ term: string }>`select term from temp.search_terms where term > ${token[0]} limit 1`.execute(db);
     if (next.rows[0]?.term.startsWith(token[0])) continue;

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { SearchDialect } from '../dialect.ts';
 import { MATCH_END, MATCH_START } from '../page-text.ts';
 import type { SearchQuery } from '../query.ts';
+import { postgresTitleSpaces, writePostgresTitleTerms } from './postgres-title-terms.ts';
 
 /**
  * PostgreSQL: the generated, weighted `search_pages.document` tsvector (title A, headings B, body C) with
@@ -22,6 +23,9 @@ function tsquery(query: SearchQuery) {
   return sql.join(parts, sql` && `);
 }
 
+const headings = sql<string>`ts_headline(${CONFIG}, p.headings, q.q, ${HEADLINE})`;
+const body = sql<string>`ts_headline(${CONFIG}, p.body, q.q, ${HEADLINE})`;
+
 export const postgresSearch: SearchDialect = {
   match(query) {
     return {
@@ -30,10 +34,15 @@ export const postgresSearch: SearchDialect = {
       where: sql`p.document @@ q.q`,
       tier: sql<number>`case when ts_filter(p.document, '{a}') @@ q.q then 3 when ts_filter(p.document, '{b}') @@ q.q then 2 else 1 end`,
       score: sql<number>`-ts_rank(p.document, q.q, 1)`,
-      headings: sql<string>`ts_headline(${CONFIG}, p.headings, q.q, ${HEADLINE})`,
-      body: sql<string>`ts_headline(${CONFIG}, p.body, q.q, ${HEADLINE})`,
+      headings,
+      body,
     };
   },
+
+  // A one-word query from the title terms (postgres-title-terms.ts), when it qualifies; else null: the full ranking.
+  matchingSpaces: (db, query, spaceIds, window, perSpace) => postgresTitleSpaces(db, query, tsquery(query), { headings, body }, spaceIds, window, perSpace),
+
+  writeTitleTerms: writePostgresTitleTerms,
 
   async lockSpace(db, spaceId) {
     await lockRows(db.selectFrom('search_spaces').select('space_id').where('space_id', '=', spaceId), 'postgres').execute();

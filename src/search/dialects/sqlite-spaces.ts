@@ -4,7 +4,8 @@ import type { PageMatch, SpaceMatches, Window } from '../dialect.ts';
 import { MATCH_END, MATCH_START } from '../page-text.ts';
 import type { SearchQuery } from '../query.ts';
 import { BM25, ftsExpression, textMatch } from './fts5-expression.ts';
-import { withoutIdlePrefixes } from './fts5-prefixes.ts';
+import { tokensOf, withoutIdlePrefixes } from './fts5-prefixes.ts';
+import { titleCandidates, titleScores, type TitleCandidate } from './sqlite-title-terms.ts';
 
 /**
  * SQLite: matching pages grouped by space, without a join or a window over every hit (docs/decisions/0065).
@@ -60,6 +61,43 @@ async function bestOfSpace(db: Kysely<DB>, expression: string, spaceId: string, 
   return [...picked.values()];
 }
 
+/**
+ * The title terms' path (bestTitleMatches): `enabled` is off only to compare it with the full ranking (tests,
+ * bench/organization-profile.ts); `spaces` counts the spaces it answered, for tests.
+ */
+export const titleTermsPath = { enabled: true, spaces: 0 };
+
+/** The query's one token, when the query is one word searched whole (no phrase) that is one token; else null. */
+async function titleTerm(db: Kysely<DB>, query: SearchQuery): Promise<string | null> {
+  if (query.phrases.length > 0 || query.terms.length !== 1 || query.terms[0].prefix) return null;
+  const [tokens] = await tokensOf(db, [query.terms[0].word]);
+  return tokens.length === 1 ? tokens[0] : null;
+}
+
+/**
+ * A one-token query (docs/decisions/0137): the best `perSpace` pages of each space that has at least that many
+ * title matches, from the title terms (sqlite-title-terms.ts) instead of BM25 over every title match. Each
+ * space's candidates (its best pages are among them) are scored as FTS5's BM25 scores bestOfSpace's title
+ * tier (titleScores, the index's statistics read once for all spaces): the same scores, so the same pages in
+ * the same order. A space with fewer title matches is left out here, for bestOfSpace (the other tiers).
+ */
+async function bestTitleMatches(db: Kysely<DB>, term: string, spaceIds: string[], perSpace: number): Promise<Map<string, Ranked[]>> {
+  const candidates = new Map<string, TitleCandidate[]>();
+  for (const spaceId of spaceIds) {
+    const found = await titleCandidates(db, term, spaceId, perSpace);
+    if (found.length >= perSpace) candidates.set(spaceId, found);
+  }
+  if (candidates.size === 0) return new Map();
+  const scores = await titleScores(db, term, [...candidates.values()].flat());
+  const best = new Map<string, Ranked[]>();
+  for (const [spaceId, found] of candidates) {
+    const ranked = found.map(({ doc_id }) => ({ spaceId, docId: doc_id, tier: 3, score: scores.get(doc_id)! }));
+    best.set(spaceId, ranked.sort(byRank).slice(0, perSpace));
+    titleTermsPath.spaces++;
+  }
+  return best;
+}
+
 /** The text of the ranked pages, headings and body marked, by doc id; only pages of `spaceIds`. */
 async function markedPages(db: Kysely<DB>, query: SearchQuery, spaceIds: string[], pages: Ranked[]): Promise<Map<number, Omit<PageMatch, 'position'>>> {
   if (pages.length === 0) return new Map();
@@ -79,9 +117,11 @@ export async function sqliteMatchingSpaces(db: Kysely<DB>, asked: SearchQuery, s
   // Read once here rather than in each space's statements (fts5-prefixes.ts).
   const query = spaceIds.length > 1 ? await withoutIdlePrefixes(db, asked) : asked;
   const expression = ftsExpression(query);
+  const term = titleTermsPath.enabled ? await titleTerm(db, query) : null;
+  const titled = term === null ? new Map<string, Ranked[]>() : await bestTitleMatches(db, term, spaceIds, perSpace);
   const spaces: Ranked[][] = [];
   for (const spaceId of spaceIds) {
-    const pages = await bestOfSpace(db, expression, spaceId, perSpace);
+    const pages = titled.get(spaceId) ?? (await bestOfSpace(db, expression, spaceId, perSpace));
     if (pages.length > 0) spaces.push(pages.sort(byRank));
   }
   spaces.sort((a, b) => byRank(a[0], b[0]) || (a[0].spaceId < b[0].spaceId ? -1 : 1));

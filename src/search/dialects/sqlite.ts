@@ -3,6 +3,7 @@ import type { SearchDialect } from '../dialect.ts';
 import { MATCH_END, MATCH_START } from '../page-text.ts';
 import { BM25, ftsExpression, textMatch } from './fts5-expression.ts';
 import { sqliteMatchingSpaces } from './sqlite-spaces.ts';
+import { writeSqliteTitleTerms } from './sqlite-title-terms.ts';
 
 /**
  * SQLite: FTS5 (`search_fts`, external content over `search_pages`, rowid = `doc_id`); the query's FTS5
@@ -25,6 +26,8 @@ export const sqliteSearch: SearchDialect = {
   },
 
   matchingSpaces: sqliteMatchingSpaces,
+
+  writeTitleTerms: writeSqliteTitleTerms,
 
   // One connection, whose transactions run one at a time: index writers are serialized already.
   async lockSpace() {},

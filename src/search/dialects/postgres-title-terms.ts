@@ -1,0 +1,89 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../db/types.ts';
+import type { PageMatch, SpaceMatches, Window } from '../dialect.ts';
+import type { SearchQuery } from '../query.ts';
+
+/**
+ * PostgreSQL: the lexemes of each indexed page's title with the page's score for that lexeme alone
+ * (`search_title_terms`, migration 2026-11-29-0475), and every lexeme the index has held (`search_lexemes`).
+ * A page's score, `-ts_rank(document, q, 1)`, depends on the page alone; for a query of one lexeme it is the
+ * stored one. So an organization search for one word reads each space's best title matches by a range scan
+ * `(term, space_id, score, page_id)` instead of reading and ranking every hit's tsvector (decision 0137).
+ */
+
+/** A lexeme as a tsquery of that lexeme alone, unchanged (no parsing, no stemming): quotes and backslashes doubled. */
+const LEXEME_QUERY = sql`('''' || replace(replace(t.lexeme, '\\', '\\\\'), '''', '''''') || '''')::tsquery`;
+
+/** Writes again the title terms of the pages of `spaceId` in `pageIds`, and adds their lexemes to `search_lexemes`. */
+export async function writePostgresTitleTerms(db: Kysely<DB>, spaceId: string, pageIds: string[]): Promise<void> {
+  for (let i = 0; i < pageIds.length; i += 500) {
+    const ids = pageIds.slice(i, i + 500);
+    await sql`delete from search_title_terms where space_id = ${spaceId} and page_id = any(${ids}::text[])`.execute(db);
+    await sql`insert into search_title_terms (term, space_id, page_id, score)
+      select t.lexeme, p.space_id, p.page_id, -ts_rank(p.document, ${LEXEME_QUERY}, 1)
+      from search_pages p cross join lateral unnest(ts_filter(p.document, '{a}')) t
+      where p.space_id = ${spaceId} and p.page_id = any(${ids}::text[])`.execute(db);
+    // In byte order: two writers adding the same new lexemes wait for each other in one order, never in a cycle.
+    await sql`insert into search_lexemes (lexeme)
+      select distinct l from search_pages p cross join lateral unnest(tsvector_to_array(p.document)) l
+      where p.space_id = ${spaceId} and p.page_id = any(${ids}::text[]) order by 1 on conflict do nothing`.execute(db);
+  }
+}
+
+/** `search_title_terms`' path: `enabled` is off only to compare it with the full ranking; `spaces` counts the spaces it answered. */
+export const postgresTitleTermsPath = { enabled: true, spaces: 0 };
+
+const LEXEME = /^'((?:[^']|'')+)'(:\*)?$/;
+
+/**
+ * The query's one lexeme, when the query is one word (no phrase), PostgreSQL reads it as one lexeme, and the
+ * lexeme's score is a page's score for the query: always for a whole word; for a word typed as a start, when
+ * no other lexeme the index has held starts with it (a page's rank counts every lexeme the start matches).
+ */
+async function titleLexeme(db: Kysely<DB>, query: SearchQuery, tsquery: ReturnType<typeof sql>): Promise<string | null> {
+  if (query.phrases.length > 0 || query.terms.length !== 1) return null;
+  const parsed = await sql<{ q: string }>`select (${tsquery})::text as q`.execute(db);
+  const match = LEXEME.exec(parsed.rows[0]?.q ?? '');
+  if (!match) return null;
+  const lexeme = match[1].replace(/''/g, "'");
+  if (lexeme.includes('\\')) return null;
+  if (match[2]) {
+    const next = await sql<{ lexeme: string }>`select lexeme from search_lexemes where lexeme > ${lexeme} order by lexeme limit 1`.execute(db);
+    if (next.rows[0]?.lexeme.startsWith(lexeme)) return null;
+  }
+  return lexeme;
+}
+
+/**
+ * Matching spaces for a one-lexeme query when every readable space has at least `perSpace` title matches: each
+ * space's best pages are its `perSpace` title terms of the lowest score (ties by page id), the spaces ordered
+ * by their best page, then by id, as the full ranking orders them; every readable space counts. Null when the
+ * query or a space does not qualify: the full ranking answers.
+ */
+export async function postgresTitleSpaces(
+  db: Kysely<DB>,
+  query: SearchQuery,
+  tsquery: ReturnType<typeof sql>,
+  headline: { headings: ReturnType<typeof sql>; body: ReturnType<typeof sql> },
+  spaceIds: string[],
+  window: Window,
+  perSpace: number,
+): Promise<SpaceMatches | null> {
+  if (!postgresTitleTermsPath.enabled || spaceIds.length === 0) return null;
+  const lexeme = await titleLexeme(db, query, tsquery);
+  if (lexeme === null) return null;
+  const counts = await sql<{ space_id: string; n: string | number }>`select s.id as space_id, (select count(*) from (select 1 from search_title_terms
+      where term = ${lexeme} and space_id = s.id limit ${perSpace}) as found) as n from unnest(${spaceIds}::text[]) as s(id)`.execute(db);
+  if (counts.rows.some((row) => Number(row.n) < perSpace)) return null;
+  const rows = await sql<PageMatch>`with q as (select ${tsquery} as q),
+    top as (select s.id as space_id, t.page_id, t.score, row_number() over (partition by s.id order by t.score, t.page_id) as position
+      from unnest(${spaceIds}::text[]) as s(id) cross join lateral (select page_id, score from search_title_terms
+        where term = ${lexeme} and space_id = s.id order by score, page_id limit ${perSpace}) as t),
+    best as (select space_id, score from top where position = 1 order by score, space_id limit ${window.limit} offset ${window.offset}),
+    ranked as (select top.space_id, top.page_id, top.position, best.score from top join best on best.space_id = top.space_id)
+    select p.space_id, p.page_id, p.title, p.path, p.sections, ${headline.headings} as headings, ${headline.body} as body, ranked.position
+    from search_pages p cross join q join ranked on ranked.space_id = p.space_id and ranked.page_id = p.page_id
+    where p.document @@ q.q order by ranked.score, ranked.space_id, ranked.position`.execute(db);
+  postgresTitleTermsPath.spaces += spaceIds.length;
+  return { count: spaceIds.length, rows: rows.rows.map((row) => ({ ...row, position: Number(row.position) })) };
+}
