@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { start } from './lib.ts';
 
 /** What Node or Fastify writes on any answer of any server, so the bare server makes its own. */
-const PER_CONNECTION = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+export const PER_CONNECTION = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
 export interface CapturedAnswer {
   /** The path (without the query) the bare server answers on. */
