@@ -20,13 +20,15 @@
  * garbage collector, …) as its profile's busy samples are: set beside the same bytes from a bare Fastify,
  * what is left is Quire's.
  *
+ * QUIRE_PROFILE_DIR=dir writes each kind's CPU profile there (`<kind>.cpuprofile`).
+ *
  * With `--http`, every app listens on a loopback port and autocannon (a child process, 10 connections)
  * sends the requests over real sockets: the CPU printed is then this process's alone, i.e. the server's,
  * socket writes included, which `app.inject` does not have.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -265,6 +267,8 @@ async function profileKindOverHttp(session: Session, kind: Kind): Promise<void> 
 }
 
 function report(kind: Kind, used: NodeJS.CpuUsage, wall: number, profile: { nodes: ProfileNode[] }): void {
+  // QUIRE_PROFILE_DIR: each kind's profile is written there too (open it in Chrome's DevTools, or compare two).
+  if (process.env.QUIRE_PROFILE_DIR) writeFileSync(join(process.env.QUIRE_PROFILE_DIR, `${kind.name}.cpuprofile`), JSON.stringify(profile));
   const perRequest = [...statements.entries()].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${(n / requests).toFixed(2)}`);
   const total = [...statements.values()].reduce((a, b) => a + b, 0) / requests;
   console.log(`\n## ${kind.name}: GET ${kind.url.replace(/[0-9A-Za-z_-]{20,}/g, '{id}')}${overHttp ? ' (over HTTP: the server\'s CPU only)' : ''}`);
