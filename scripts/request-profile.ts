@@ -13,7 +13,14 @@
  * counts do not. A bare Fastify hello-world and the same page bytes served bare are profiled alike.
  *
  *   npx tsx scripts/request-profile.ts [requests per kind, default 2000] [kind …]
- *   (kinds: hello, static, org, page, pages, published, published-304)
+ *   (kinds: hello, static, org, page, pages, published, published-304, and org-bytes, page-bytes, pages-bytes:
+ *   Quire's answer of org, page, pages served again, the same status, headers and bytes, by a bare Fastify)
+ *
+ * Each kind's CPU is also shared out by part (Node's HTTP and sockets, Fastify, pino, Quire's files, the
+ * garbage collector, …) as its profile's busy samples are: set beside the same bytes from a bare Fastify,
+ * what is left is Quire's.
+ *
+ * QUIRE_PROFILE_DIR=dir writes each kind's CPU profile there (`<kind>.cpuprofile`).
  *
  * With `--http`, every app listens on a loopback port and autocannon (a child process, 10 connections)
  * sends the requests over real sockets: the CPU printed is then this process's alone, i.e. the server's,
@@ -21,7 +28,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +43,7 @@ import { issueApiToken } from '../src/modules/users/service.ts';
 import { FolderBlobStore } from '../src/storage/blobs.ts';
 import { fillSpace } from '../bench/seed.ts';
 import { warmPageStats } from '../src/published/warm-pages.ts';
+import { PER_CONNECTION } from '../bench/bytes.ts';
 
 const overHttp = process.argv.includes('--http');
 const positional = process.argv.slice(2).filter((a) => a !== '--http');
@@ -130,6 +138,48 @@ function topInclusive(nodes: ProfileNode[], count: number): Array<{ name: string
     .map(([name, hits]) => ({ name, share: hits / all }));
 }
 
+/**
+ * What each sample was doing, by where its innermost JavaScript frame lives (a native frame such as `writev`
+ * counts for the JavaScript that called it): Node's HTTP and sockets, Fastify, pino, prom-client, Quire's
+ * own files by folder, the garbage collector, V8 itself ("(program)"). Idle samples are left out.
+ */
+function partOf(url: string, functionName: string): string | null {
+  if (functionName === '(garbage collector)') return 'garbage collector';
+  if (functionName === '(program)') return 'V8 and native, unattributed ((program))';
+  if (functionName === '(idle)') return null;
+  if (url.startsWith('node:')) {
+    const module = url.slice(5);
+    if (/^(?:_http|internal\/http|http|internal\/streams|stream|net|internal\/stream_base|internal\/net|internal\/timers|timers|internal\/async_hooks|internal\/process\/task_queues|events|internal\/url|internal\/validators|buffer|internal\/buffer|internal\/errors|internal\/util)/.test(module)) return 'Node: HTTP, sockets, streams, timers';
+    if (module.startsWith('internal/crypto') || module === 'crypto') return 'Node: crypto';
+    return `Node: ${module}`;
+  }
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1];
+  if (pkg) return pkg === 'fastify' ? `fastify: ${url.replace(/^.*node_modules\/fastify\//, '')}` : pkg;
+  const own = /\/(src|bench|scripts)\/(.*)$/.exec(url);
+  if (own) return `Quire: ${own[1]}/${own[2]}`;
+  return url ? url : null;
+}
+
+/** Shares of the busy samples by part (`partOf`), a native frame counted with the JavaScript that called it. */
+function byPart(profile: { nodes: ProfileNode[] }): Array<{ name: string; share: number }> {
+  const parent = new Map<number, ProfileNode>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node);
+  const totals = new Map<string, number>();
+  let busy = 0;
+  for (const node of profile.nodes) {
+    const hits = node.hitCount ?? 0;
+    if (hits === 0) continue;
+    let at: ProfileNode | undefined = node;
+    // A native or builtin frame (no URL, not one of V8's own) is charged to its JavaScript caller.
+    while (at && at.callFrame.url === '' && !at.callFrame.functionName.startsWith('(') && parent.has(at.id)) at = parent.get(at.id);
+    const part = partOf(at?.callFrame.url ?? '', at?.callFrame.functionName ?? node.callFrame.functionName);
+    if (part === null) continue;
+    busy += hits;
+    totals.set(part, (totals.get(part) ?? 0) + hits);
+  }
+  return [...totals.entries()].sort((a, b) => b[1] - a[1]).map(([name, hits]) => ({ name, share: hits / busy }));
+}
+
 function topSelf(nodes: ProfileNode[], count: number): Array<{ name: string; share: number }> {
   const totals = new Map<string, number>();
   let all = 0;
@@ -217,6 +267,8 @@ async function profileKindOverHttp(session: Session, kind: Kind): Promise<void> 
 }
 
 function report(kind: Kind, used: NodeJS.CpuUsage, wall: number, profile: { nodes: ProfileNode[] }): void {
+  // QUIRE_PROFILE_DIR: each kind's profile is written there too (open it in Chrome's DevTools, or compare two).
+  if (process.env.QUIRE_PROFILE_DIR) writeFileSync(join(process.env.QUIRE_PROFILE_DIR, `${kind.name}.cpuprofile`), JSON.stringify(profile));
   const perRequest = [...statements.entries()].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${(n / requests).toFixed(2)}`);
   const total = [...statements.values()].reduce((a, b) => a + b, 0) / requests;
   console.log(`\n## ${kind.name}: GET ${kind.url.replace(/[0-9A-Za-z_-]{20,}/g, '{id}')}${overHttp ? ' (over HTTP: the server\'s CPU only)' : ''}`);
@@ -225,6 +277,10 @@ function report(kind: Kind, used: NodeJS.CpuUsage, wall: number, profile: { node
   const warmed = (warmPageStats.hits - warm) / (overHttp ? 2 * requests : requests);
   if (warmed > 0) console.log(`warm answers per request: ${warmed.toFixed(2)} (answered by the route's first onRequest hook: its other hooks before the handler, and the handler, do not run)`);
   for (const [route, counts] of hooksSeen) console.log(`hooks run (${route}): ${LIFECYCLE.map((phase) => `${phase} ${counts[phase]}`).join(', ')}`);
+  // µs by part: the CPU a request took (without the profiler) shared out as the profile's busy samples were.
+  const micros = (used.user + used.system) / requests;
+  console.log('CPU µs per request by part (the busy samples\' shares of the CPU above; idle left out):');
+  for (const { name, share } of byPart(profile)) if (share >= 0.005) console.log(`  ${(share * micros).toFixed(1).padStart(7)} µs  ${(share * 100).toFixed(1).padStart(5)}%  ${name}`);
   console.log('top self time (share of samples):');
   for (const { name, share } of topSelf(profile.nodes, 15)) console.log(`  ${(share * 100).toFixed(1).padStart(5)}%  ${name}`);
   const own = topInclusive(profile.nodes, 15);
@@ -269,8 +325,23 @@ async function main(): Promise<void> {
   countHooks(bare);
   await Promise.all([hello.ready(), bare.ready()]);
 
+  // Each read's ceiling: Quire's answer (status, headers, body) served again by a bare Fastify on the same path.
+  const reads = { org: `/v1/orgs/${organization.id}`, page: `/v1/spaces/${docs}/content/page/${pageId}?format=markdown`, pages: `/v1/spaces/${docs}/content/pages` };
+  const ceiling = Fastify({ logger: false });
+  for (const url of Object.values(reads)) {
+    const answer = await app.inject({ method: 'GET', url, headers: auth });
+    const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !PER_CONNECTION.has(name))) as Record<string, string>;
+    const body = answer.rawPayload;
+    ceiling.get(url.split('?')[0], async (_request, reply) => reply.code(answer.statusCode).headers(headers).send(body));
+  }
+  countHooks(ceiling);
+  await ceiling.ready();
+
   const kinds: Kind[] = [
     { name: 'hello', app: hello, url: '/', expect: 200 },
+    { name: 'org-bytes', app: ceiling, url: reads.org, headers: auth, expect: 200 },
+    { name: 'page-bytes', app: ceiling, url: reads.page, headers: auth, expect: 200 },
+    { name: 'pages-bytes', app: ceiling, url: reads.pages, headers: auth, expect: 200 },
     { name: 'static', app: bare, url: '/', expect: 200 },
     { name: 'org', app, url: `/v1/orgs/${organization.id}`, headers: auth, expect: 200 },
     { name: 'page', app, url: `/v1/spaces/${docs}/content/page/${pageId}?format=markdown`, headers: auth, expect: 200 },
@@ -285,7 +356,7 @@ async function main(): Promise<void> {
   console.log(`# Requests through app.inject, ${requests} of each kind, SQLite file database (${new Date().toISOString()})`);
   for (const kind of kinds) if (wanted.size === 0 || wanted.has(kind.name)) await profileKind(session, kind);
   session.disconnect();
-  await Promise.all([app.close(), hello.close(), bare.close()]);
+  await Promise.all([app.close(), hello.close(), bare.close(), ceiling.close()]);
   await database.close();
   rmSync(dataDir, { recursive: true, force: true });
 }

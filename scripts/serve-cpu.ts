@@ -4,7 +4,8 @@
  * included) while autocannon, in this process, sends a fixed number of requests over loopback. The bench's
  * bare Fastify hello-world (bench/hello-server.mjs) is measured the same way as the baseline. Unlike
  * throughput, CPU per request moves little with the machine's load, so trees can be compared on a busy
- * machine: give several trees and they are run alternately on the same data.
+ * machine: give several trees and they are run alternately on the same data. Each read's ceiling too: Quire's
+ * answer captured once and served again by a bare Fastify (bench/bytes.ts), measured the same way.
  *
  *   npx tsx scripts/serve-cpu.ts [--requests N] [--rounds R] [tree …]   (default: this tree; Linux only)
  *
@@ -16,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { createSpace, median, start, stop } from '../bench/lib.ts';
+import { captureAnswer, startBytesServer } from '../bench/bytes.ts';
 import { fillSpace, withContext } from '../bench/seed.ts';
 
 const args = process.argv.slice(2);
@@ -70,8 +72,17 @@ try {
   const figures = new Map<string, number[]>();
   const note = (key: string, value: number) => figures.set(key, [...(figures.get(key) ?? []), value]);
   const hello = await start(process.execPath, [join(here, 'bench', 'hello-server.mjs'), String(port + 1)], {}, `http://127.0.0.1:${port + 1}/`, STARTUP_MS);
+  // Each read's ceiling: Quire's answer served again, the same bytes and headers, by a bare Fastify.
+  quire = await start(join(trees[0], 'bin', 'quire'), ['serve'], env, `${base}/readyz`, STARTUP_MS);
+  const answers = [];
+  for (const [, path, headers] of kinds) answers.push(await captureAnswer(`${base}${path}`, headers));
+  await stop(quire);
+  const bytes = await startBytesServer(port + 2, answers, dataDir);
   for (let round = 0; round < rounds; round++) {
     note('hello-world (bare Fastify)', await perRequest(hello.pid!, `http://127.0.0.1:${port + 1}/`, {}));
+    for (const [name, path, headers] of kinds) {
+      note(`${name} — the same bytes from a bare Fastify`, await perRequest(bytes.server.pid!, `${bytes.base}${path}`, headers));
+    }
     for (const tree of trees) {
       quire = await start(join(tree, 'bin', 'quire'), ['serve'], env, `${base}/readyz`, STARTUP_MS);
       for (const [name, path, headers] of kinds) {
@@ -84,6 +95,7 @@ try {
     }
   }
   await stop(hello);
+  await stop(bytes.server);
   console.log(`server CPU µs per request (${requests} requests a kind, ${rounds} alternating rounds; runs, median)`);
   for (const [key, values] of figures) console.log(`${key}: ${values.map((v) => v.toFixed(0)).join(', ')} (median ${median(values).toFixed(0)})`);
 } finally {

@@ -8,7 +8,7 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './ht
 import { registerBodyParsing } from './http/body-parsing.ts';
 import { registerLingeringClose } from './http/lingering-close.ts';
 import { refuseControlCharacters } from './http/text-rules.ts';
-import { loggerOptions } from './http/logging.ts';
+import { loggerOptions, requestLogger } from './http/logging.ts';
 import { registerPolicyGuard } from './http/policy-guard.ts';
 import { healthRoutes } from './http/health.ts';
 import { serializerCompiler, validatorCompiler } from './http/validation.ts';
@@ -102,6 +102,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify({
     logger: options.logger === false ? false : { ...loggerOptions(config.logLevel), ...(options.logStream ? { stream: options.logStream } : {}) },
+    // Without a logger Fastify gives every request the app's own (silent) one; with one, made when first used.
+    ...(options.logger === false ? {} : { childLoggerFactory: requestLogger }),
     bodyLimit: config.bodyLimit,
     routerOptions: { ignoreTrailingSlash: true },
     clientErrorHandler,

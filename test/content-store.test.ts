@@ -88,6 +88,30 @@ describe('content store: pure parts', () => {
     assert.equal(lru.get('c'), undefined, 'the weight budget evicts the least recently used');
     assert.equal(lru.size, 2);
   });
+
+  it('keeps the LRU order when the most recent entry is asked for again and again', () => {
+    const lru = new LruCache<string, number>(3);
+    lru.set('a', 1);
+    lru.set('b', 2);
+    lru.set('c', 3);
+    for (let i = 0; i < 3; i++) assert.equal(lru.get('c'), 3);
+    lru.get('a');
+    lru.get('a');
+    lru.set('d', 4);
+    assert.equal(lru.get('b'), undefined, 'b was the least recently used');
+    lru.delete('a');
+    lru.set('e', 5);
+    lru.get('c');
+    lru.set('f', 6);
+    assert.equal(lru.get('d'), undefined, 'c was used after d: d goes');
+    assert.deepEqual([lru.get('c'), lru.get('e'), lru.get('f')], [3, 5, 6]);
+    lru.set('f', 7);
+    lru.delete('f');
+    lru.clear();
+    lru.set('g', 8);
+    assert.equal(lru.get('g'), 8);
+    assert.equal(lru.size, 1);
+  });
 });
 
 for (const dialect of dialects) {

@@ -46,6 +46,29 @@ for (const dialect of dialects) {
       await assert.rejects(auth.hook(request('qrt_unknown')), /not valid/);
       await assert.rejects(auth.hook({ headers: {}, ctx: createContext(t.ctx, null) } as unknown as FastifyRequest), /Bearer/);
     });
+
+    it('on one connection, resolves whichever token each request sends, and a revoked one is refused', async () => {
+      const auth = new TokenAuthenticator(10);
+      const [ada, bob] = [await createUser(t.ctx, t.app, 'ada'), await createUser(t.ctx, t.app, 'bob')];
+      const socket = {};
+      const on = (header: string) => ({ headers: { authorization: header }, raw: { socket }, ctx: createContext(t.ctx, null) }) as unknown as FastifyRequest;
+      const actorOf = (header: string) =>
+        new Promise<string | undefined>((resolve, reject) => {
+          const sent = on(header);
+          auth.onRequest(sent, {} as never, (error) => (error ? reject(error) : resolve(sent.ctx.actor?.userId)));
+        });
+      assert.equal(await actorOf(`Bearer ${ada.token}`), ada.id);
+      assert.equal(await actorOf(`Bearer ${ada.token}`), ada.id);
+      assert.equal(await actorOf(`Bearer ${bob.token}`), bob.id, 'another token on the same connection is its own');
+      assert.equal(await actorOf(`Bearer ${ada.token}`), ada.id);
+      await assert.rejects(actorOf(`Basic ${ada.token}`), /Bearer/);
+      await assert.rejects(actorOf('Bearer qrt_unknown'), /not valid/);
+      // A revocation names the token's hash: the connection's remembered header does not keep it working.
+      await t.ctx.db.updateTable('api_tokens').set({ revoked_at: t.clock.now().toISOString() }).where('token_hash', '=', hashToken(ada.token)).execute();
+      auth.forget(hashToken(ada.token));
+      await assert.rejects(actorOf(`Bearer ${ada.token}`), /not valid/);
+      assert.equal(await actorOf(`Bearer ${bob.token}`), bob.id);
+    });
   });
 
   describe(`preparedQuery [${dialect}]`, () => {
