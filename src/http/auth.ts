@@ -38,11 +38,6 @@ interface CachedToken {
   lastUsedMs: number | null;
 }
 
-/** The last Authorization header a connection sent, with its token's hash. */
-interface ConnectionToken {
-  header: string;
-  hash: string;
-}
 
 /**
  * Resolves `Authorization: Bearer <token>` into the acting user; a missing, unknown, revoked or expired token
@@ -58,13 +53,6 @@ interface ConnectionToken {
  */
 export class TokenAuthenticator {
   private readonly cache = new Map<string, CachedToken>();
-  /**
-   * By connection (its socket), the Bearer header it last sent and that token's hash. A client sends the
-   * same header on every request of a keep-alive connection, and the hash (SHA-256) was the costliest step
-   * of a remembered token (issue 29's profile); the header is held as long as its connection, no longer.
-   * The cache is still keyed by the hash, so a revocation (which names the hash) is seen as before.
-   */
-  private readonly connections = new WeakMap<object, ConnectionToken>();
 
   constructor(
     private readonly cacheSeconds: number,
@@ -83,21 +71,19 @@ export class TokenAuthenticator {
       request.ctx.actor = await sessionActor(request, secret);
       return;
     }
-    const tokenHash = this.hashOf(request, header);
+    const tokenHash = this.hashOf(header);
     if (tokenHash === undefined) throw new Unauthorized('The Authorization header must be "Bearer <token>".');
     request.ctx.actor = await this.resolve(request.ctx, tokenHash);
   };
 
-  /** The hash of the Bearer token in `header` (remembered by the request's connection); undefined when it is not "Bearer <token>". */
-  private hashOf(request: FastifyRequest, header: string): string | undefined {
-    const socket = request.raw?.socket as object | undefined;
-    const known = socket ? this.connections.get(socket) : undefined;
-    if (known !== undefined && known.header === header) return known.hash;
+  /**
+   * The hash of the Bearer token in `header`; undefined when it is not "Bearer <token>". Computed per request
+   * (SHA-256, ~1.3 µs): remembering it by connection would keep the raw token in memory for as long as the
+   * connection stays open, which Quire does not do for ~1 µs (decision in docs/performance.md, issue 29).
+   */
+  private hashOf(header: string): string | undefined {
     const match = BEARER.exec(header);
-    if (!match) return undefined;
-    const hash = hashToken(match[1]);
-    if (socket) this.connections.set(socket, { header, hash });
-    return hash;
+    return match ? hashToken(match[1]) : undefined;
   }
 
   /**
@@ -118,7 +104,7 @@ export class TokenAuthenticator {
   private rememberedActor(request: FastifyRequest): Actor | undefined {
     const header = request.headers.authorization;
     if (!header) return undefined;
-    const tokenHash = this.hashOf(request, header);
+    const tokenHash = this.hashOf(header);
     if (tokenHash === undefined) return undefined;
     const entry = this.cache.get(tokenHash);
     if (!entry || entry.until <= this.now()) return undefined;

@@ -63,7 +63,7 @@ for (const dialect of dialects) {
       assert.equal(await actorOf(`Bearer ${ada.token}`), ada.id);
       await assert.rejects(actorOf(`Basic ${ada.token}`), /Bearer/);
       await assert.rejects(actorOf('Bearer qrt_unknown'), /not valid/);
-      // A revocation names the token's hash: the connection's remembered header does not keep it working.
+      // A revocation names the token's hash: the same header on the same connection is refused at once.
       await t.ctx.db.updateTable('api_tokens').set({ revoked_at: t.clock.now().toISOString() }).where('token_hash', '=', hashToken(ada.token)).execute();
       auth.forget(hashToken(ada.token));
       await assert.rejects(actorOf(`Bearer ${ada.token}`), /not valid/);
