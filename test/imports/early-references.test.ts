@@ -58,6 +58,21 @@ describe('references read while the layout goes on', () => {
     assert.deepEqual(again.assets.map((asset) => asset.key).sort(), ['files/sheet.csv', 'images/diagram.png']);
   });
 
+  it('reads no body on the calling thread: the last, small batch goes to the warmed workers too', async () => {
+    clearKnownReferences();
+    // Bodies of 800 characters (the title line is not the body's): every 40 make a full batch, so that the
+    // readme, which the layout makes last, is a batch of its own, far below the size that would run on the
+    // calling thread.
+    const change: Record<number, string> = {};
+    for (let n = 1; n <= PAGES; n++) change[n] = `# Topic ${n}\n\n${`Next: [topic ${n + 1}](topic-${n + 1}.md).\n\n`.padEnd(799, 'word ')}\n`;
+    assert.equal(MIN_BATCH_SIZE % 800, 0);
+    const [read, here] = [referenceStats.read, referenceStats.readHere];
+    const content = await zipImport(archive(change));
+    assert.equal(referenceStats.read - read, PAGES + 1, 'each body once');
+    assert.equal(referenceStats.readHere - here, 0, 'none on the calling thread');
+    assert.deepEqual(titles(content.pages), ['Start', ...Array.from({ length: PAGES }, (_, i) => `Topic ${i + 1}`)]);
+  });
+
   it('answers the refusal of the first page in page order, though the layout makes the readme last', async () => {
     clearKnownReferences();
     const deep = (what: string) => `# ${what}\n\n${'> '.repeat(150)}too deep\n`;
