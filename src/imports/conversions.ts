@@ -157,9 +157,16 @@ export class ReferenceReader {
 
   /** A body whose references will be asked for: read with the next full batch. */
   add(body: NamedBody): void {
+    // A batch is sent before it would pass `batchSize`, never after: readReferences cuts what it is given
+    // into batches of at most that size, so one body over it was sent as a task of its own (a body too
+    // small for a worker, read cold on this thread, once a batch).
+    if (this.pending.length > 0 && this.pendingSize + body.markdown.length > this.batchSize) this.flush();
     this.pending.push(body);
     this.pendingSize += body.markdown.length;
-    if (this.pendingSize < this.batchSize) return;
+  }
+
+  /** Queues what is pending as a batch, and starts it if a thread is free. */
+  private flush(): void {
     this.queued.push(this.pending);
     this.pending = [];
     this.pendingSize = 0;
@@ -198,12 +205,7 @@ export class ReferenceReader {
     // The last, partial batch goes the way of the others, and every batch is read as a thread frees up:
     // no thread waits for the other's last batch before the rest starts, and no small rest is read cold
     // on this thread (the workers were warmed for it).
-    if (!this.failed && this.pending.length > 0) {
-      this.queued.push(this.pending);
-      this.pending = [];
-      this.pendingSize = 0;
-      this.pump();
-    }
+    if (!this.failed && this.pending.length > 0) this.flush();
     while (this.running.size > 0) await Promise.all(this.running);
     this.queued = [];
     if (this.failed) return readReferences(bodies, this.signal);

@@ -47,9 +47,10 @@ describe('references read while the layout goes on', () => {
   it('imports every page and the files they use, reading each body once', async () => {
     assert.ok(archive().reduce((sum, entry) => sum + String(entry.data).length, 0) > 2 * MIN_BATCH_SIZE, 'the archive is read in several batches');
     clearKnownReferences();
-    const before = referenceStats.read;
+    const [before, here] = [referenceStats.read, referenceStats.readHere];
     const content = await zipImport(archive());
     assert.equal(referenceStats.read - before, PAGES + 1, 'each body once (the pages and the README)');
+    assert.equal(referenceStats.readHere - here, 0, 'none on the calling thread: no batch spills a body over its size');
     assert.deepEqual(titles(content.pages), ['Start', ...Array.from({ length: PAGES }, (_, i) => `Topic ${i + 1}`)]);
     assert.deepEqual(content.assets.map((asset) => asset.key).sort(), ['files/sheet.csv', 'images/diagram.png']);
     assert.equal(content.skipped, 1, 'the unused image');
