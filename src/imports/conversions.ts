@@ -33,6 +33,7 @@ export interface NamedBody {
 
 /** Every image, file and link reference each body makes, as written, in order; the first body beyond the bounds throws. */
 export function markdownReferences(bodies: NamedBody[]): string[][] {
+  referenceStats.readHere += bodies.length;
   return bodies.map(({ markdown, name }) => {
     const references: string[] = [];
     const note = (reference: string) => {
@@ -88,8 +89,11 @@ export function warmReaders(threads: number, signal?: AbortSignal, timeoutMs?: n
  */
 const knownReferences = new LruCache<string, readonly string[]>(100_000, 2_000_000);
 
-/** Counts the bodies read with the Markdown reader and those answered from memory, for tests and measurements. */
-export const referenceStats = { read: 0, remembered: 0 };
+/**
+ * Counts the bodies read with the Markdown reader and those answered from memory, for tests and measurements;
+ * `readHere` counts the bodies markdownReferences read on this thread (on the main thread: not on a worker).
+ */
+export const referenceStats = { read: 0, remembered: 0, readHere: 0 };
 
 /** Empties the memory of references, as a freshly started process has it. */
 export function clearKnownReferences(): void {
@@ -105,7 +109,7 @@ function digest(markdown: string): string {
  * wins, as if they were read one by one (bodies answered from memory were read without a refusal before,
  * so the first refusal among the others is the first of all). `signal` is the import's deadline.
  */
-export async function readReferences(pages: NamedBody[], signal?: AbortSignal): Promise<string[][]> {
+export async function readReferences(pages: NamedBody[], signal?: AbortSignal, pooled = false): Promise<string[][]> {
   const keys = pages.map((page) => digest(page.markdown));
   const found: Array<readonly string[] | undefined> = keys.map((key) => knownReferences.get(key));
   const unread = pages.flatMap((_page, i) => (found[i] === undefined ? [i] : []));
@@ -116,6 +120,7 @@ export async function readReferences(pages: NamedBody[], signal?: AbortSignal): 
       what: (batch) => (batch.length === 1 ? `the Markdown of "${batch[0].name}"` : `the Markdown of ${batch.length} pages from "${batch[0].name}" on`),
       signal,
       errors: ERRORS,
+      pooled,
     });
     referenceStats.read += unread.length;
     unread.forEach((at, i) => {
@@ -152,9 +157,16 @@ export class ReferenceReader {
 
   /** A body whose references will be asked for: read with the next full batch. */
   add(body: NamedBody): void {
+    // A batch is sent before it would pass `batchSize`, never after: readReferences cuts what it is given
+    // into batches of at most that size, so one body over it was sent as a task of its own (a body too
+    // small for a worker, read cold on this thread, once a batch).
+    if (this.pending.length > 0 && this.pendingSize + body.markdown.length > this.batchSize) this.flush();
     this.pending.push(body);
     this.pendingSize += body.markdown.length;
-    if (this.pendingSize < this.batchSize) return;
+  }
+
+  /** Queues what is pending as a batch, and starts it if a thread is free. */
+  private flush(): void {
     this.queued.push(this.pending);
     this.pending = [];
     this.pendingSize = 0;
@@ -164,7 +176,7 @@ export class ReferenceReader {
   private pump(): void {
     while (!this.failed && this.running.size < this.threads && this.queued.length > 0) {
       const bodies = this.queued.shift()!;
-      const done: Promise<void> = readReferences(bodies, this.signal).then(
+      const done: Promise<void> = readReferences(bodies, this.signal, true).then(
         (found) => bodies.forEach((body, i) => this.read.set(body.markdown, found[i])),
         () => {
           this.failed = true;
@@ -190,13 +202,15 @@ export class ReferenceReader {
 
   /** readReferences(bodies): the references of each body, in order; the first refusal in that order throws. */
   async all(bodies: NamedBody[]): Promise<string[][]> {
-    // What is not under way yet is read below with the rest, in one call.
-    this.pending = [];
-    this.queued = [];
+    // The last, partial batch goes the way of the others, and every batch is read as a thread frees up:
+    // no thread waits for the other's last batch before the rest starts, and no small rest is read cold
+    // on this thread (the workers were warmed for it).
+    if (!this.failed && this.pending.length > 0) this.flush();
     while (this.running.size > 0) await Promise.all(this.running);
+    this.queued = [];
     if (this.failed) return readReferences(bodies, this.signal);
     const rest = bodies.filter((body) => !this.read.has(body.markdown));
-    const found = rest.length > 0 ? await readReferences(rest, this.signal) : [];
+    const found = rest.length > 0 ? await readReferences(rest, this.signal, true) : [];
     let next = 0;
     return bodies.map((body) => {
       const early = this.read.get(body.markdown);

@@ -76,6 +76,12 @@ export interface RunTaskOptions {
   errors?: TaskErrorClass[];
   /** Longest the task may run on a worker; TASK_TIMEOUT_MS unless given. */
   timeoutMs?: number;
+  /**
+   * Runs on a worker whatever the size: for a caller that warmed the pool with this task. INLINE_BELOW
+   * weighs the hop against a read on a calling thread that reads often; a thread that seldom reads runs
+   * the reader's code cold (interpreted, compiled lazily), and a warm worker reads a small input far sooner.
+   */
+  pooled?: boolean;
 }
 
 type TaskAnswer<O> = { ok: true; value: O } | { ok: false; error: { name: string; message: string; status?: number } };
@@ -144,7 +150,7 @@ function rebuild(error: { name: string; message: string; status?: number }, clas
  */
 export async function runTask<I, O>(task: WorkerTask<I, O>, input: I, options: RunTaskOptions): Promise<O> {
   options.signal?.throwIfAborted();
-  if (options.size < INLINE_BELOW) return task.run(input);
+  if (options.size < INLINE_BELOW && !options.pooled) return task.run(input);
   const release = await slot();
   const timeoutMs = options.timeoutMs ?? TASK_TIMEOUT_MS;
   const timeout = AbortSignal.timeout(timeoutMs);

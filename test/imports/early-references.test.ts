@@ -47,15 +47,31 @@ describe('references read while the layout goes on', () => {
   it('imports every page and the files they use, reading each body once', async () => {
     assert.ok(archive().reduce((sum, entry) => sum + String(entry.data).length, 0) > 2 * MIN_BATCH_SIZE, 'the archive is read in several batches');
     clearKnownReferences();
-    const before = referenceStats.read;
+    const [before, here] = [referenceStats.read, referenceStats.readHere];
     const content = await zipImport(archive());
     assert.equal(referenceStats.read - before, PAGES + 1, 'each body once (the pages and the README)');
+    assert.equal(referenceStats.readHere - here, 0, 'none on the calling thread: no batch spills a body over its size');
     assert.deepEqual(titles(content.pages), ['Start', ...Array.from({ length: PAGES }, (_, i) => `Topic ${i + 1}`)]);
     assert.deepEqual(content.assets.map((asset) => asset.key).sort(), ['files/sheet.csv', 'images/diagram.png']);
     assert.equal(content.skipped, 1, 'the unused image');
     const again = await zipImport(archive());
     assert.equal(referenceStats.read - before, PAGES + 1, 'the same archive again reads no body');
     assert.deepEqual(again.assets.map((asset) => asset.key).sort(), ['files/sheet.csv', 'images/diagram.png']);
+  });
+
+  it('reads no body on the calling thread: the last, small batch goes to the warmed workers too', async () => {
+    clearKnownReferences();
+    // Bodies of 800 characters (the title line is not the body's): every 40 make a full batch, so that the
+    // readme, which the layout makes last, is a batch of its own, far below the size that would run on the
+    // calling thread.
+    const change: Record<number, string> = {};
+    for (let n = 1; n <= PAGES; n++) change[n] = `# Topic ${n}\n\n${`Next: [topic ${n + 1}](topic-${n + 1}.md).\n\n`.padEnd(799, 'word ')}\n`;
+    assert.equal(MIN_BATCH_SIZE % 800, 0);
+    const [read, here] = [referenceStats.read, referenceStats.readHere];
+    const content = await zipImport(archive(change));
+    assert.equal(referenceStats.read - read, PAGES + 1, 'each body once');
+    assert.equal(referenceStats.readHere - here, 0, 'none on the calling thread');
+    assert.deepEqual(titles(content.pages), ['Start', ...Array.from({ length: PAGES }, (_, i) => `Topic ${i + 1}`)]);
   });
 
   it('answers the refusal of the first page in page order, though the layout makes the readme last', async () => {

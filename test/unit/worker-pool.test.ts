@@ -23,6 +23,8 @@ describe('worker pool', () => {
     assert.equal(far.length, INLINE_BELOW);
     const near = await runTask(WHERE, 'small', { size: 5, what: 'a test input' });
     assert.equal(near.threadId, threadId);
+    const pooled = await runTask(WHERE, 'small', { size: 5, what: 'a test input', pooled: true });
+    assert.notEqual(pooled.threadId, threadId, 'a pooled task goes to a worker whatever its size');
   });
 
   it('rebuilds the class, status and message of an error thrown in a worker', async () => {
