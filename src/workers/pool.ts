@@ -176,7 +176,8 @@ export async function runTask<I, O>(task: WorkerTask<I, O>, input: I, options: R
 
 /**
  * Cuts inputs, in order, into the batches runTaskInBatches sends: at most BATCH_SIZE and BATCH_ITEMS each,
- * and no larger than an even share of BATCHES_PER_THREAD a thread (never below MIN_BATCH_SIZE).
+ * and no larger than an even share of BATCHES_PER_THREAD a thread (never below MIN_BATCH_SIZE), but for a last
+ * batch under INLINE_BELOW, which joins the one before it.
  */
 export function cutBatches<I>(items: I[], sizeOf: (item: I) => number): Array<{ items: I[]; size: number }> {
   const sizes = items.map(sizeOf);
@@ -190,6 +191,15 @@ export function cutBatches<I>(items: I[], sizeOf: (item: I) => number): Array<{ 
       last.items.push(item);
       last.size += size;
     } else batches.push({ items: [item], size });
+  }
+  // A last batch too small for a worker would be read on the calling thread (runTask): it joins the batch
+  // before it, which runs a little over the target rather than holding the event loop with a cold parse.
+  const tail = batches[batches.length - 1];
+  const before = batches[batches.length - 2];
+  if (tail && before && tail.size < INLINE_BELOW && before.items.length + tail.items.length <= BATCH_ITEMS && before.size + tail.size <= BATCH_SIZE) {
+    before.items.push(...tail.items);
+    before.size += tail.size;
+    batches.pop();
   }
   return batches;
 }

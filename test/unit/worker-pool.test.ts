@@ -80,6 +80,11 @@ describe('worker pool', () => {
     // Few inputs are not cut below MIN_BATCH_SIZE; large ones stay within BATCH_SIZE.
     assert.equal(cutBatches(Array.from({ length: 100 }, () => 'x'.repeat(450)), (page) => page.length).length, Math.ceil(45_000 / MIN_BATCH_SIZE));
     assert.ok(cutBatches(Array.from({ length: 100 }, () => 'x'.repeat(100_000)), (page) => page.length).every((batch) => batch.size <= BATCH_SIZE));
+    // A last batch too small for a worker (it would be read on the calling thread) joins the one before it.
+    const tailed = cutBatches([...Array.from({ length: 71 }, () => 'x'.repeat(450)), 'y'.repeat(300)], (page) => page.length);
+    assert.equal(tailed.length, 1, 'the 300 characters past the first 32,000 are not a batch of their own');
+    assert.ok(tailed.every((batch) => batch.size >= INLINE_BELOW));
+    assert.equal(tailed.flatMap((batch) => batch.items).length, 72);
   });
 
   it('gives a Markdown import the same answer on a worker as on the calling thread', async () => {
