@@ -8,11 +8,13 @@ const CUSTOM = 'custom';
 export const COMPACT_AFTER_ROWS = 500;
 
 /**
- * How long an edit may wait in memory before it is written, at the latest. It is written as soon as the browser
- * is idle after the frame that showed it (typing leaves idle time between keys); this bounds the wait on a page
- * busy without a break. A page hidden, left or closed writes what waits at once.
+ * Edits are gathered for GATHER_MS after the first one, then written once the browser is idle (within
+ * IDLE_WITHIN_MS more on a page busy without a break): about one write for every few keys of typing, never
+ * inside a key's task, and nothing left in memory for more than half a second. A page hidden, left or closed
+ * writes what waits at once.
  */
-export const WRITE_WITHIN_MS = 500;
+export const GATHER_MS = 250;
+export const IDLE_WITHIN_MS = 250;
 
 function request<T>(req: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -40,7 +42,10 @@ function openDatabase(name: string): Promise<IDBDatabase> {
 }
 
 const whenIdle: (callback: () => void) => void =
-  typeof requestIdleCallback === 'function' ? (callback) => requestIdleCallback(callback, { timeout: WRITE_WITHIN_MS }) : (callback) => setTimeout(callback, 0);
+  typeof requestIdleCallback === 'function' ? (callback) => requestIdleCallback(callback, { timeout: IDLE_WITHIN_MS }) : (callback) => setTimeout(callback, 0);
+
+/** Runs `callback` once the browser is idle after GATHER_MS. */
+const afterGathering = (callback: () => void): void => void setTimeout(() => whenIdle(callback), GATHER_MS);
 
 /**
  * This browser's copy of a live document, in IndexedDB (database `name`, in y-indexeddb's format: an
@@ -48,8 +53,8 @@ const whenIdle: (callback: () => void) => void =
  * loads it first (then the provider sends it).
  *
  * y-indexeddb opened an IndexedDB transaction in every update, inside the key's own task. Here the updates
- * gather in memory and are written as one merged update once the browser is idle after the frame (within
- * WRITE_WITHIN_MS), in order, none dropped: each write takes every update gathered until then. `pagehide`
+ * gather in memory and are written as one merged update after the frame, once the browser is idle (GATHER_MS,
+ * IDLE_WITHIN_MS), in order, none dropped: each write takes every update gathered until then. `pagehide`
  * and a page turning hidden write at once, in the event itself (the browser finishes a transaction begun
  * there), and so do `flush` and `destroy`.
  *
@@ -100,7 +105,7 @@ export class LocalCopy {
     this.pending.push(update);
     if (this.scheduled || !this.db) return;
     this.scheduled = true;
-    whenIdle(this.flush);
+    afterGathering(this.flush);
   };
 
   private readonly onVisibility = (): void => {
@@ -149,7 +154,7 @@ export class LocalCopy {
     // Edits made before the database opened were in the state; the ones made since wait for the next write.
     if (this.pending.length && !this.scheduled) {
       this.scheduled = true;
-      whenIdle(this.flush);
+      afterGathering(this.flush);
     }
   }
 
