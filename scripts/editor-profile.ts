@@ -8,6 +8,10 @@
  * bench types them (one key, then a frame and a task). Live co-editing (y-prosemirror through Hocuspocus) is on
  * as in the bench; `--no-live` hides WebSocket from the page, so the editor opens as it does without live.
  *
+ * `--count=a,b` names the functions whose calls a key makes are counted (an unminified build keeps their names;
+ * the default list is y-tiptap's selection conversions, the Yjs sync and transactions), with the IndexedDB
+ * transactions opened, in a third run of as many keys.
+ *
  * It prints the JavaScript time per keystroke (samples that are not idle, which a loaded machine changes
  * far less than wall-clock figures), then the top functions by self and by inclusive time. Function names are
  * readable when the workspace is built without minifying:
@@ -111,6 +115,24 @@ function traceSelf(events: TraceEvent[]): Array<[string, number]> {
   return [...self].sort((a, b) => b[1] - a[1]);
 }
 
+interface Coverage {
+  url: string;
+  functions: Array<{ functionName: string; ranges: Array<{ count: number }> }>;
+}
+
+/** Calls of each named function, from V8's precise coverage (counts since coverage started), in the workspace's own scripts. */
+function callCounts(scripts: Coverage[], names: string[]): Map<string, number> {
+  const wanted = new Set(names);
+  const counts = new Map<string, number>();
+  for (const script of scripts) {
+    for (const fn of script.functions) {
+      if (!wanted.has(fn.functionName)) continue;
+      counts.set(fn.functionName, (counts.get(fn.functionName) ?? 0) + (fn.ranges[0]?.count ?? 0));
+    }
+  }
+  return counts;
+}
+
 function print(title: string, values: Map<string, number>, perKey: number): void {
   console.log(`\n${title} (ms over the run, then per keystroke)`);
   for (const [name, ms] of [...values].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${ms.toFixed(1).padStart(9)} ${(ms / perKey).toFixed(3).padStart(8)}  ${name}`);
@@ -152,6 +174,30 @@ async function main(): Promise<void> {
     if (args.get('trace-out')) writeFileSync(args.get('trace-out')!, traced);
     const trace = JSON.parse(traced.toString()) as { traceEvents: TraceEvent[] };
     if (args.get('out')) writeFileSync(args.get('out')!, JSON.stringify(profile));
+    // How many times a key runs the functions named in --count (an unminified build keeps their names), and the
+    // IndexedDB transactions it opens: V8's precise coverage counts every call, a third run of as many keys.
+    const counted = (args.get('count') ?? 'absolutePositionToRelativePosition,getRelativeSelection,relativePositionToAbsolutePosition,updateYFragment,cleanupTransactions,readUpdateV2,dispatchTransaction').split(',');
+    await page.evaluate(() => {
+      const native = IDBDatabase.prototype.transaction;
+      (window as unknown as { idbTransactions: number }).idbTransactions = 0;
+      IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...rest: Parameters<IDBDatabase['transaction']>) {
+        (window as unknown as { idbTransactions: number }).idbTransactions++;
+        return native.apply(this, rest);
+      } as IDBDatabase['transaction'];
+    });
+    await cdp.send('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+    const before = (await cdp.send('Profiler.takePreciseCoverage')) as unknown as { result: Coverage[] };
+    for (let n = 0; n < keys; n++) {
+      await page.keyboard.press(text[n % text.length] === ' ' ? 'Space' : text[n % text.length]);
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve))));
+    }
+    // The writes after the frame and the carets published at the provider's pace belong to the keys too.
+    await page.waitForTimeout(1000);
+    const coverage = (await cdp.send('Profiler.takePreciseCoverage')) as unknown as { result: Coverage[] };
+    await cdp.send('Profiler.stopPreciseCoverage');
+    const idbTransactions = await page.evaluate(() => (window as unknown as { idbTransactions: number }).idbTransactions);
+    const calls = callCounts(coverage.result, counted);
+    const callsBefore = callCounts(before.result, counted);
     const typed = await page.evaluate(() => document.querySelector('.page-body > p:last-of-type')?.textContent?.length ?? 0);
     const { self, inclusive, busy, total, gc, program } = summarise(profile);
     console.log(`Chromium ${browser.version()}, live co-editing ${isLive ? 'on' : 'off'}, ${keys} keystrokes (last paragraph now ${typed} characters)`);
@@ -160,6 +206,9 @@ async function main(): Promise<void> {
     const cpu = threadTime.reduce((sum, [, ms]) => sum + ms, 0);
     console.log(`\nThe renderer main thread's CPU time (trace events' thread time, a second run of as many keys): ${(cpu / keys).toFixed(2)} ms per keystroke, by event (self):`);
     for (const [name, ms] of threadTime.slice(0, 14)) console.log(`${(ms / keys).toFixed(3).padStart(9)}  ${name}`);
+    console.log(`\nCalls per keystroke (precise coverage, a third run of as many keys and a second after them):`);
+    for (const name of counted) console.log(`${(((calls.get(name) ?? 0) - (callsBefore.get(name) ?? 0)) / keys).toFixed(2).padStart(9)}  ${name}`);
+    console.log(`${(idbTransactions / keys).toFixed(2).padStart(9)}  IndexedDB transactions`);
     print('Top functions by self time', self, keys);
     print('Top functions by inclusive time', inclusive, keys);
   } finally {

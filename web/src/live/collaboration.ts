@@ -1,8 +1,7 @@
 import { Extension, type AnyExtension } from '@tiptap/core';
 import Collaboration from '@tiptap/extension-collaboration';
-import { yCursorPlugin } from '@tiptap/y-tiptap';
 import type { LiveDocument } from './live-document.ts';
-import { awarenessForCarets } from './remote-carets.ts';
+import { caretsPlugin } from './remote-carets.ts';
 import { readSelectionFromScreen } from '../editor/selection-sync.ts';
 import './live.css';
 
@@ -15,8 +14,9 @@ function carets(live: LiveDocument): AnyExtension {
     name: 'liveCarets',
     addProseMirrorPlugins() {
       return [
-        // Its own caret's moves alone redraw nothing while nobody else has a caret in the page (remote-carets.ts).
-        yCursorPlugin(awarenessForCarets(live.provider.awareness!), {
+        // Its own caret's moves alone redraw nothing while nobody else has a caret in the page, and are
+        // converted and published at the provider's pace, not in each key (remote-carets.ts).
+        caretsPlugin(live.provider.awareness!, {
           cursorBuilder: (user: { name?: string; colour?: number }, clientId: number) => {
             const caret = document.createElement('span');
             caret.className = `live-caret live-colour-${user.colour ?? 0}`;

@@ -1,5 +1,5 @@
 import { HocuspocusProviderWebsocket } from '@hocuspocus/provider';
-import { IndexeddbPersistence } from 'y-indexeddb';
+import { LocalCopy } from './local-copy.ts';
 import { MODEL_PARAMETER } from './model-version.ts';
 import { PacedProvider } from './paced-provider.ts';
 import * as Y from 'yjs';
@@ -40,14 +40,15 @@ export function colourOf(id: string): number {
  * One page of a change request opened live: its Yjs document on Quire's /v1/live socket, signed in by the
  * session cookie the browser sends with the upgrade. While the socket is down the document keeps every
  * edit; on reconnect the provider sends what the server lacks and receives what it missed (Yjs merges both).
- * The document is also kept in this browser's IndexedDB (y-indexeddb, one database per document name), so
- * edits made offline survive a closed tab: the page opened again loads them and the provider sends them.
+ * The document is also kept in this browser's IndexedDB (local-copy.ts, one database per document name, written
+ * after the frame), so edits made offline survive a closed tab: the page opened again loads them and the
+ * provider sends them.
  */
 export class LiveDocument {
   readonly doc = new Y.Doc();
   readonly provider: PacedProvider;
   private readonly socket: HocuspocusProviderWebsocket;
-  private readonly local: IndexeddbPersistence | null;
+  private readonly local: LocalCopy | null;
   state: LiveState = 'connecting';
   /** The person whose caret this view follows (their awareness client id), until this person types or scrolls. */
   following: number | null = null;
@@ -107,7 +108,7 @@ export class LiveDocument {
       },
     });
     // Before the socket: what an earlier tab kept here (edits it could not send) joins the document first.
-    this.local = typeof indexedDB === 'undefined' ? null : new IndexeddbPersistence(`quire-live:${name}`, this.doc);
+    this.local = typeof indexedDB === 'undefined' ? null : new LocalCopy(`quire-live:${name}`, this.doc);
     // This browser's own edits change whether everything is saved.
     this.doc.on('update', (_update: Uint8Array, origin: unknown) => {
       if (origin !== this.provider) this.changed();

@@ -1,5 +1,6 @@
 import { HocuspocusProvider } from '@hocuspocus/provider';
 import * as Y from 'yjs';
+import { isKnownUpdate, updateOfMessage } from './known-update.ts';
 
 /** How long edits gather before they go out as one message, and how often a caret's move is sent. */
 export const UPDATE_PACE_MS = 50;
@@ -24,6 +25,12 @@ export class PacedProvider extends HocuspocusProvider {
   declare beforeRemote: (() => void) | undefined;
 
   override onMessage(event: Parameters<HocuspocusProvider['onMessage']>[0]): void {
+    // The server's echo of this browser's own edit (it sends each edit to every connection) changes nothing
+    // here: applying it would still open a Yjs transaction, and the editor binding converts the selection to
+    // relative positions at the start of every one (two walks of the page a message). Nothing else in such a
+    // message is read: an update message has no reply, and acknowledgements come as their own messages.
+    const update = event.data instanceof ArrayBuffer || event.data instanceof Uint8Array ? updateOfMessage(event.data) : null;
+    if (update && isKnownUpdate(update, this.document)) return;
     this.beforeRemote?.();
     super.onMessage(event);
   }
