@@ -43,6 +43,28 @@ export async function withContext<T>(dataDir: string, work: (ctx: Context) => Pr
   }
 }
 
+/**
+ * Waits (at most `seconds`) until the server of `dataDir` has no job due: the work earlier steps left behind
+ * (the search index of each duplicated 10,000-page space, run after its request answered) would otherwise run
+ * under the next step's timings, in whichever of its runs it happens to meet.
+ */
+export async function jobsSettled(dataDir: string, seconds = 180): Promise<number> {
+  return withContext(dataDir, async (ctx) => {
+    const started = Date.now();
+    while (Date.now() - started < seconds * 1000) {
+      const due = await ctx.db
+        .selectFrom('jobs')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('status', 'in', ['pending', 'running'])
+        .where('run_at', '<=', new Date().toISOString())
+        .executeTakeFirstOrThrow();
+      if (Number(due.count) === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    return (Date.now() - started) / 1000;
+  });
+}
+
 /** A generated page: its title and Markdown body. */
 export type PageMaker = (n: number) => { title: string; markdown: string };
 
