@@ -154,6 +154,23 @@ for (const dialect of dialects) {
       assertError(await reader().get(`${base}/links?status=ok&page=${encodeURIComponent(first.body.next.page)}`), 400, 'cursor');
     });
 
+    it("counts GitBook's lost-target marker as a broken link, not as an address of the site", async () => {
+      const space = await createSpace(t.ctx, world.organizationId, { title: 'Imported' });
+      await editContent(t.ctx, space, async (writer) => {
+        writer.addPage({
+          type: 'document',
+          title: 'Old',
+          markdown: '{% content-ref url="/broken/pages/-LJVJwNqt3HkI7n8CFy9" %}\n[Broken link](/broken/pages/-LJVJwNqt3HkI7n8CFy9)\n{% endcontent-ref %}\n\n[Docs](/broken/pages-docs)\n',
+        });
+      });
+      const reply = await world.admin.api.get(`/v1/spaces/${space}/links`);
+      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      assert.deepEqual(summary(reply.body.items), [
+        'broken reference url:/broken/pages/-LJVJwNqt3HkI7n8CFy9 <- Old',
+        'in-app reference url:/broken/pages-docs <- Old',
+      ]);
+    });
+
     it('lists the links of one page', async () => {
       const reply = await reader().get(`${base}/content/page/${ids.install}/links`);
       assert.equal(reply.status, 200, JSON.stringify(reply.body));

@@ -247,6 +247,15 @@ describe('published renderer: links, files and media', () => {
     assert.match(out, /<div class="content-ref" data-kind="page"><span class="card broken-link"><span class="card-title">Missing page<\/span><\/span><\/div>/);
     assert.match(out, /<div class="content-ref" data-kind="file"><a href="\/~files\/file-spec\.pdf" class="card"><span class="card-title">file-spec\.pdf<\/span><\/a>/);
   });
+
+  it("shows GitBook's lost-target marker as a broken reference, not as its address", () => {
+    const out = html('{% content-ref url="/broken/pages/-LJVJwNqt3HkI7n8CFy9" %}\n[Broken link](/broken/pages/-LJVJwNqt3HkI7n8CFy9)\n{% endcontent-ref %}\n\nSee [the old page](/broken/pages/-LJVJwNqt3HkI7n8CFy9) and [a real path](/broken/pages-guide).');
+    assert.match(out, /<span class="card broken-link"><span class="card-title">Missing page<\/span><\/span>/);
+    assert.doesNotMatch(out, /card-title">\/broken/);
+    assert.doesNotMatch(out, /href="\/broken\/pages\/-LJVJ/);
+    assert.match(out, /<span class="broken-link">the old page<\/span>/);
+    assert.match(out, /href="\/broken\/pages-guide"/);
+  });
 });
 
 describe('published renderer: cards leading to pages', () => {

@@ -8,6 +8,7 @@ import type { ContentRef } from '../markdown/index.ts';
 import type { RevisionTree, TreePage } from '../tree.ts';
 import type { FoundRef, LinkRelation } from './extract.ts';
 import { safeDecode } from '../../url-text.ts';
+import { isBrokenMarker } from '../broken-marker.ts';
 
 export type LinkStatus = 'ok' | 'broken' | 'in-app';
 
@@ -102,6 +103,7 @@ function urlLink(scope: ClassifyScope, url: string, relation: LinkRelation): Ana
     if (space) return spaceLink(safeDecode(space[1]), relation, url);
     return linkTo({ kind: 'url', url }, relation, 'broken', url);
   }
+  if (isBrokenMarker(url)) return linkTo({ kind: 'url', url }, relation, 'broken', url);
   const base = publicBase(scope.publicUrl);
   let parsed: URL;
   try {

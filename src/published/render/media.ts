@@ -6,6 +6,7 @@ import type { ContentRef, DocumentBlockContentRef, DocumentBlockEmbed, DocumentB
 import type { RenderContext } from './context.ts';
 import { escapeAttribute, escapeHtml, safeUrl } from './escape.ts';
 import { linked } from './inlines.ts';
+import { isBrokenMarker } from '../../content/broken-marker.ts';
 import { renderFragmentInline } from './containers.ts';
 import { imageSource, pictureHtml, resolveRef, urlLabel, type ImgAttributes } from './targets.ts';
 
@@ -100,7 +101,10 @@ export function renderEmbed(block: DocumentBlockEmbed, ctx: RenderContext, out: 
  * a page by its title (as GitBook's renderer does), a file by its name, a URL as written.
  */
 function refLabel(ref: ContentRef, href: string | undefined, ctx: RenderContext): string {
-  if (ref.kind === 'url') return ref.url;
+  if (ref.kind === 'url') {
+    if (!isBrokenMarker(ref.url)) return ref.url;
+    return ref.url.startsWith('/broken/files/') ? 'Missing file' : 'Missing page';
+  }
   if (href === undefined) return ref.kind === 'file' ? 'Missing file' : 'Missing page';
   if (ref.kind === 'file') return urlLabel(href);
   const page = ref.kind === 'page' ? ref.page : ref.kind === 'anchor' ? ref.page : undefined;

@@ -6,6 +6,7 @@
 import type { ContentRef, ImageRef } from '../../content/markdown/index.ts';
 import type { RenderLinks } from './context.ts';
 import { escapeAttribute, safeUrl } from './escape.ts';
+import { isBrokenMarker } from '../../content/broken-marker.ts';
 
 export type Target =
   /** A URL to link to. */
@@ -22,6 +23,7 @@ function fromLink(url: string | null): Target {
 export function resolveRef(ref: ContentRef, links: RenderLinks): Target {
   switch (ref.kind) {
     case 'url': {
+      if (isBrokenMarker(ref.url)) return { kind: 'broken' };
       const href = safeUrl(ref.url);
       return href === null ? { kind: 'refused' } : { kind: 'href', href };
     }
