@@ -60,7 +60,8 @@ async function bodyChangedSince(ctx: Context, baseRevision: string | null, curre
   return (await bodyAt(ctx, baseRevision, pageId)) !== (await bodyAt(ctx, currentRevision, pageId));
 }
 
-interface Log {
+/** Where a write says that the live text was written over an API edit of the same lines. */
+export interface WriteLog {
   warn(object: object, message: string): void;
 }
 
@@ -93,7 +94,7 @@ function foldedOnlyApplied(folded: Folded, applied: { state: string; updateIds: 
  * `doc`, and compacts the stored state; answers the stored size and the state vector written. Run by one process at a time per document
  * (the Redis extension's lock, or the only process).
  */
-export async function writeLive(services: AppServices, name: LiveName, doc: Y.Doc, lastEditor: Actor | undefined, log: Log): Promise<{ size: number; written?: Uint8Array }> {
+export async function writeLive(services: AppServices, name: LiveName, doc: Y.Doc, lastEditor: Actor | undefined, log: WriteLog): Promise<{ size: number; written?: Uint8Array }> {
   const operator = createContext(services, null);
   const stored = await loadLive(operator, name);
   if (!stored) return { size: 0 };

@@ -245,7 +245,7 @@ for (const dialect of dialects) {
       const ctx = racingContext(reviewer(), async () => {
         moved = await editInSpace(spaceId, pages.a, withLine(6, 'Six (landed first).'));
       });
-      const outcome = await mergeChangeRequest(ctx, spaceId, cr.id);
+      const outcome = await mergeChangeRequest(ctx, spaceId, cr.id, { warn: () => {} });
       assert.equal(outcome.result, 'merge');
       assert.equal(mergeRetries.count, retriesBefore + 1);
       const parents = JSON.parse((await t.ctx.db.selectFrom('revisions').select('parents').where('id', '=', outcome.revision).executeTakeFirstOrThrow()).parents);
@@ -263,7 +263,7 @@ for (const dialect of dialects) {
         moved = await editInSpace(spaceId, pages.a, withLine(2, 'Two (landed first).'));
       });
       const before = await get(cr.url);
-      const outcome = await mergeChangeRequest(ctx, spaceId, cr.id);
+      const outcome = await mergeChangeRequest(ctx, spaceId, cr.id, { warn: () => {} });
       assert.equal(outcome.result, 'conflicts');
       assert.equal(outcome.revision, before.revision);
       assert.equal(await currentRevision(t.ctx, spaceId), moved);

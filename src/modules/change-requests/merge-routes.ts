@@ -20,12 +20,13 @@ export const changeRequestMergeRoutes: FastifyPluginAsyncTypebox = async (app) =
           'A three-way merge of the change request into the space\'s current revision, from the last revision of the space it includes. Pages are matched by id; edits of different lines of one page both apply. ' +
           'Without conflicts: `result` is "merge", `revision` the new revision (type "merge", parents [space head, change request head]) that is now the space\'s content, and the change request is merged. ' +
           'With conflicts: `result` is "conflicts", nothing changes, `revision` is the change request\'s head, and `conflicts` lists each conflicting page (id, title, path), file or variable with what both sides did. ' +
-          'Two merges into one space at the same moment both land, or the second reports its conflicts with the first.',
+          'Two merges into one space at the same moment both land, or the second reports its conflicts with the first. ' +
+          'Edits typed live into its pages that the server has stored but not yet written to the change request are written to it first, and merged with it.',
         params: ChangeRequestParams,
         response: { 200: MergeChangeRequestResult, ...errors },
       },
     },
-    async (request) => mergeChangeRequest(request.ctx, request.params.spaceId, request.params.changeRequestId),
+    async (request) => mergeChangeRequest(request.ctx, request.params.spaceId, request.params.changeRequestId, request.log),
   );
 
   app.post(

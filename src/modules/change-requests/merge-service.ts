@@ -8,6 +8,8 @@ import { createRevision } from '../../content/revisions.ts';
 import { authorize } from '../../policy/index.ts';
 import { assertEditable } from '../../access/editable.ts';
 import { changeRequestAccess, type ChangeRequestAccess, type ChangeRequestRow } from '../../access/change-requests.ts';
+import { writePendingLive } from '../../live/pending.ts';
+import type { WriteLog } from '../../live/writer.ts';
 import { assertActive, moveHead, recordContributor, setStatus } from './lifecycle.ts';
 
 /**
@@ -128,8 +130,10 @@ async function mergeWithSpace<R>(ctx: Context, spaceId: string, changeRequestId:
  * revision and the change request is merged. With conflicts nothing changes, and the answer lists them
  * (`revision` is then the change request's unchanged head).
  */
-export async function mergeChangeRequest(ctx: Context, spaceId: string, changeRequestId: string): Promise<MergeOutcome> {
+export async function mergeChangeRequest(ctx: Context, spaceId: string, changeRequestId: string, log: WriteLog): Promise<MergeOutcome> {
   const user = requireActor(ctx);
+  // Typed in the browser and stored, but not yet written to the change request: merged with it (src/live/pending.ts).
+  await writePendingLive(ctx, spaceId, changeRequestId, log);
   return mergeWithSpace<MergeOutcome>(ctx, spaceId, changeRequestId, {
     policy: 'space.merge',
     inputs: (changeRequest, spaceHead) => ({ base: changeRequest.revision_merged_ancestor, ours: spaceHead, theirs: changeRequest.revision }),
