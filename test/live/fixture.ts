@@ -1,7 +1,9 @@
+import assert from 'node:assert/strict';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { DialectName } from '../../src/db/database.ts';
 import { createSession } from '../../src/sessions/store.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createSpace, editContent } from '../helpers/content-factory.ts';
 import { createWorld, type TestUser, type World } from '../helpers/factories.ts';
 import { CHROMIUM, freePort } from '../workspace/support.ts';
 
@@ -23,6 +25,10 @@ export interface LiveBrowser {
   person(user: TestUser, options?: ContextOptions): Promise<Page>;
   /** A new page of `context`, its problems collected. */
   open(context: BrowserContext): Promise<Page>;
+  /** A space "Handbook" holding a document page for each title of `pages` (title → Markdown): their ids, in order. */
+  space(pages: Record<string, string>): Promise<{ spaceId: string; pageIds: string[] }>;
+  /** A change request on the space, opened by `by` (the organization's editor by default): its id. */
+  changeRequest(spaceId: string, subject: string, by?: TestUser): Promise<string>;
   /** The page's paragraphs as the API reads them from a change request. */
   apiText(spaceId: string, changeRequestId: string, pageId: string): Promise<string>;
   close(): Promise<void>;
@@ -49,7 +55,10 @@ export async function liveBrowser(dialect: DialectName = 'sqlite'): Promise<Live
       if (process.env.QUIRE_TEST_LOG) console.log('browser:', message.type(), message.text());
       if (/Content.Security.Policy|Refused to/i.test(message.text())) problems.push(message.text());
     });
-    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('pageerror', (error) => {
+      if (process.env.QUIRE_TEST_LOG) console.log('browser: pageerror', error.message);
+      problems.push(error.message);
+    });
     page.on('dialog', (dialog) => void dialog.accept());
     return page;
   };
@@ -71,6 +80,19 @@ export async function liveBrowser(dialect: DialectName = 'sqlite'): Promise<Live
     signedIn,
     open,
     person: async (user, options) => open(await signedIn(user, options)),
+    async space(pages) {
+      const spaceId = await createSpace(t.ctx, world.organizationId, { title: 'Handbook' });
+      const pageIds: string[] = [];
+      await editContent(t.ctx, spaceId, (writer) => {
+        for (const [title, markdown] of Object.entries(pages)) pageIds.push(writer.addPage({ type: 'document', title, markdown }));
+      });
+      return { spaceId, pageIds };
+    },
+    async changeRequest(spaceId, subject, by = world.members.edit) {
+      const created = await by.api.post(`/v1/spaces/${spaceId}/change-requests`, { subject });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      return created.body.id as string;
+    },
     async apiText(spaceId, changeRequestId, pageId) {
       const read = await world.admin.api.get(`/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content/page/${pageId}`);
       type Node = { object: string; nodes?: Node[]; leaves?: Array<{ text: string }> };

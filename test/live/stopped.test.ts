@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { dialects } from '../helpers/app.ts';
-import { createSpace, editContent } from '../helpers/content-factory.ts';
 import { addMember, createUser, type TestUser } from '../helpers/factories.ts';
 import { needs } from '../helpers/system.ts';
 import { until } from '../helpers/until.ts';
@@ -37,19 +36,17 @@ for (const dialect of dialects) {
 
     before(async () => {
       live = await liveBrowser(dialect);
-      spaceId = await createSpace(live.t.ctx, live.world.organizationId, { title: 'Handbook' });
-      await editContent(live.t.ctx, spaceId, (writer) => {
-        for (const title of ['Merged', 'Deleted', 'Removed', 'Lowered']) pages.set(title, writer.addPage({ type: 'document', title, markdown: 'Notes text.\n' }));
-      });
+      const titles = ['Merged', 'Deleted', 'Removed', 'Lowered'];
+      const made = await live.space(Object.fromEntries(titles.map((title) => [title, 'Notes text.\n'])));
+      spaceId = made.spaceId;
+      titles.forEach((title, i) => pages.set(title, made.pageIds[i]!));
     });
     after(async () => {
       await live?.close();
     });
 
     async function changeRequest(writer: TestUser, subject: string): Promise<{ crId: string; notesId: string }> {
-      const created = await writer.api.post(`/v1/spaces/${spaceId}/change-requests`, { subject });
-      assert.equal(created.status, 201, JSON.stringify(created.body));
-      return { crId: created.body.id as string, notesId: pages.get(subject)! };
+      return { crId: await live.changeRequest(spaceId, subject, writer), notesId: pages.get(subject)! };
     }
 
     /** An editor of the organization of their own (their access is changed by some tests). */
