@@ -97,6 +97,11 @@ for (const dialect of dialects) {
       const space = await live.world.admin.api.get(`/v1/spaces/${spaceId}/content/page/${notesId}?format=markdown`);
       assert.equal(space.body.markdown, 'Notes text. Kept.\n');
       await assertAccessible(page, 'a live page stopped by its merged change request');
+      // Opened again, the merged change request's page is read-only, live, and reads what was merged.
+      await page.reload();
+      await body(page).getByText('Notes text. Kept.').waitFor({ timeout: 30_000 });
+      await says(page, /^Live, read-only/);
+      assert.equal(await body(page).getAttribute('contenteditable'), 'false');
       await page.context().close();
       assert.deepEqual(live.problems, []);
     });
