@@ -18,6 +18,9 @@ import { TurnRedis } from './redis.ts';
 import { checkModelVersion } from './model.ts';
 import { initialPage, writeLive } from './writer.ts';
 
+/** The reason given to a connection whose person can no longer read its change request (the re-check). */
+export const LOST_ACCESS = 'you no longer have access to this change request.';
+
 /** The path of the live WebSocket on Quire's HTTP port. */
 export const LIVE_PATH = '/v1/live';
 
@@ -384,7 +387,10 @@ export class LiveServer {
         } catch (error) {
           const refusal = refusalOf(error);
           if (refusal.code === 4500) continue;
-          connection.close({ code: refusal.code, reason: refusal.reason } as never);
+          // Refused now, allowed when it opened: the person's access was taken away (removed from the
+          // organization or the space). Said as such: the API's "No space …" names an id the person never saw.
+          const reason = refusal.code === 4403 || refusal.code === 4404 ? LOST_ACCESS : refusal.reason;
+          connection.close({ code: refusal.code, reason } as never);
         }
       }
     }

@@ -7,6 +7,7 @@ import { patchPageIn } from '../modules/page-edits/service.ts';
 import { documentOfContent, editorContentOf, updateTowards, yDocFor } from './model.ts';
 import type { LiveName } from './names.ts';
 import { applyInSteps, compactLive, loadLive, type Folded } from './store.ts';
+import { changeRequestAccess } from '../access/change-requests.ts';
 import { findRevision } from '../content/revisions.ts';
 import { loadTree } from '../content/tree.ts';
 
@@ -37,9 +38,20 @@ export async function initialPage(ctx: Context, name: LiveName): Promise<{ state
  * over), and the page writer reads the stored Markdown itself.
  */
 async function headRevision(ctx: Context, name: LiveName): Promise<string> {
-  const view = await getChangeRequestPage(ctx, name.spaceId, name.changeRequestId, name.pageId, { format: 'document' });
-  return view.revision.id;
+  try {
+    const view = await getChangeRequestPage(ctx, name.spaceId, name.changeRequestId, name.pageId, { format: 'document' });
+    return view.revision.id;
+  } catch (error) {
+    // The change request still readable, its page gone: deleted meanwhile. Said as such to the people in it
+    // (the reason their editors show), not with the page's id.
+    if (!(error instanceof NotFound)) throw error;
+    await changeRequestAccess(ctx, name.spaceId, name.changeRequestId);
+    throw new NotFound(PAGE_DELETED);
+  }
 }
+
+/** The reason given to the people in a live page that was deleted from its change request. */
+export const PAGE_DELETED = 'this page was deleted from the change request.';
 
 /** The hash of a page's body (its Markdown object) at a revision; undefined when the page or revision is not there. */
 async function bodyAt(ctx: Context, revisionId: string, pageId: string): Promise<string | undefined> {

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { createSpace, editContent } from '../helpers/content-factory.ts';
-import { createWorld, type TestUser, type World } from '../helpers/factories.ts';
+import type { Page } from 'playwright-core';
+import type { TestUser, World } from '../helpers/factories.ts';
 import { needs } from '../helpers/system.ts';
 import { until } from '../helpers/until.ts';
-import { createSession } from '../../src/sessions/store.ts';
-import { assertAccessible, CHROMIUM, freePort } from '../workspace/support.ts';
+import { assertAccessible } from '../workspace/support.ts';
+import { cut, liveBrowser, staleModel, type LiveBrowser } from './fixture.ts';
 
 /**
  * Live co-editing in Chromium, under the workspace's Content-Security-Policy: two people type into the same
@@ -18,14 +16,12 @@ import { assertAccessible, CHROMIUM, freePort } from '../workspace/support.ts';
 const skip = needs('chromium');
 
 describe('live co-editing in a browser [sqlite]', { skip }, () => {
-  let t: TestApp;
+  let live: LiveBrowser;
   let world: World;
-  let base: string;
-  let browser: Browser;
+  let problems: string[];
   let spaceId: string;
   let pageId: string;
   let changeRequestId: string;
-  const problems: string[] = [];
 
   const body = (page: Page) => page.locator('.page-body');
   /** The page's text without the other people's carets (their names are inside the text). */
@@ -38,42 +34,10 @@ describe('live co-editing in a browser [sqlite]', { skip }, () => {
   const markdown = async () => (await world.admin.api.get(`/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content/page/${pageId}?format=markdown`)).body.markdown as string;
 
   /** The page's paragraphs as the API reads them from the change request. */
-  async function apiText(): Promise<string> {
-    const read = await world.admin.api.get(`/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content/page/${pageId}`);
-    type Node = { object: string; nodes?: Node[]; leaves?: Array<{ text: string }> };
-    const text = (node: Node): string => (node.leaves ? node.leaves.map((leaf) => leaf.text).join('') : (node.nodes ?? []).map(text).join(''));
-    return (read.body.document.nodes as Node[]).map(text).join('\n');
-  }
+  const apiText = () => live.apiText(spaceId, changeRequestId, pageId);
 
   async function open(user: TestUser): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
-    const { secret } = await createSession(t.ctx, { userId: user.id, method: 'password', device: 'Chromium test', ip: '127.0.0.1' });
-    await context.addCookies([{ name: 'quire_session', value: secret, url: base, httpOnly: true, sameSite: 'Lax' }]);
-    // Test instrumentation: the page's WebSockets, so a test can cut them as a lost network would.
-    await context.addInitScript(() => {
-      const sockets: WebSocket[] = [];
-      const Native = window.WebSocket;
-      window.WebSocket = class extends Native {
-        constructor(url: string | URL, protocols?: string | string[]) {
-          // A tab opened before an upgrade: its sockets say another document model version from then on.
-          if ((window as unknown as { staleModel?: boolean }).staleModel) url = String(url).replace(/([?&]model=)[^&]*/, '$100000000');
-          super(url, protocols);
-          sockets.push(this);
-        }
-      };
-      (window as unknown as { cutSockets: () => void }).cutSockets = () => {
-        for (const socket of sockets) socket.close();
-      };
-    });
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      if (process.env.QUIRE_TEST_LOG) console.log('browser:', message.type(), message.text());
-      if (/Content.Security.Policy|Refused to/i.test(message.text())) problems.push(message.text());
-    });
-    page.on('pageerror', (error) => {
-      if (process.env.QUIRE_TEST_LOG) console.log('browser: pageerror', error.message);
-      problems.push(error.message);
-    });
+    const page = await live.person(user);
     if (process.env.QUIRE_TEST_LOG) {
       page.on('websocket', (ws) => {
         console.log('ws open', ws.url());
@@ -83,7 +47,7 @@ describe('live co-editing in a browser [sqlite]', { skip }, () => {
         ws.on('socketerror', (error) => console.log('ws error', error));
       });
     }
-    await page.goto(`${base}/o/${world.organizationId}/s/${spaceId}/cr/${changeRequestId}/p/${pageId}`);
+    await page.goto(`${live.base}/o/${world.organizationId}/s/${spaceId}/cr/${changeRequestId}/p/${pageId}`);
     await body(page).getByText('First paragraph.').waitFor({ timeout: 20_000 }).catch(async (error: unknown) => {
       if (process.env.QUIRE_TEST_LOG) console.log('page:', await page.locator('main').innerHTML());
       throw error;
@@ -99,23 +63,13 @@ describe('live co-editing in a browser [sqlite]', { skip }, () => {
   }
 
   before(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await createTestApp('sqlite', { QUIRE_PUBLIC_URL: base, QUIRE_LIVE_IDLE_MS: '300', QUIRE_LIVE_MAX_WAIT_MS: '2000' });
-    await t.app.listen({ host: '127.0.0.1', port });
-    world = await createWorld(t.ctx, t.app, t.clock);
-    spaceId = await createSpace(t.ctx, world.organizationId, { title: 'Handbook' });
-    await editContent(t.ctx, spaceId, (writer) => {
-      pageId = writer.addPage({ type: 'document', title: 'Notes', markdown: 'First paragraph.\n\nSecond paragraph.\n' });
-    });
-    const created = await world.members.edit.api.post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'Live' });
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    changeRequestId = created.body.id;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    live = await liveBrowser();
+    ({ world, problems } = live);
+    ({ spaceId, pageIds: [pageId] } = await live.space({ Notes: 'First paragraph.\n\nSecond paragraph.\n' }));
+    changeRequestId = await live.changeRequest(spaceId, 'Live');
   });
   after(async () => {
-    await browser?.close();
-    await t?.close();
+    await live?.close();
   });
 
   it('two people type into one paragraph at once, see each other, and converge; a reader follows and cannot write; offline edits merge; API edits arrive', async () => {
@@ -153,7 +107,7 @@ describe('live co-editing in a browser [sqlite]', { skip }, () => {
 
     // Offline: Bob keeps typing; Alice too; both edits are there once Bob is back.
     await bob.context().setOffline(true);
-    await bob.evaluate(() => (window as unknown as { cutSockets: () => void }).cutSockets());
+    await cut(bob);
     await bob.locator('[data-live-state="offline"], [data-live-state="connecting"]').waitFor({ timeout: 20_000 });
     await body(bob).locator('p').nth(1).click();
     await bob.keyboard.press('End');
@@ -185,10 +139,7 @@ describe('live co-editing in a browser [sqlite]', { skip }, () => {
     const shown = await bodyText(page);
     const stored = await apiText();
     // The server is upgraded under the open tab: the socket drops, and the tab reconnects with its old model.
-    await page.evaluate(() => {
-      (window as unknown as { staleModel: boolean }).staleModel = true;
-      (window as unknown as { cutSockets: () => void }).cutSockets();
-    });
+    await staleModel(page);
     await page.locator('[data-live-state="refused"]', { hasText: 'Live editing stopped: Quire was updated since this page was opened: reload the page' }).waitFor({ timeout: 20_000 });
     assert.equal(await body(page).getAttribute('contenteditable'), 'false');
     assert.equal(await bodyText(page), shown);

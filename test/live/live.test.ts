@@ -115,7 +115,7 @@ for (const dialect of dialects) {
       const removed = await world.members.edit.api.delete(`/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${pageId}`);
       assert.equal(removed.status, 204, JSON.stringify(removed.body));
       a.type(0, 0, 'Late ');
-      await until('the client is told the page is gone', () => [...a.closes, ...a.denied].some((reason) => reason.includes(`No page "${pageId}"`)));
+      await until('the client is told the page is gone', () => [...a.closes, ...a.denied].some((reason) => reason === 'this page was deleted from the change request.'));
       await until('the document leaves memory', async () => (await documents()) === before);
       a.destroy();
     });

@@ -73,11 +73,14 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
     });
   };
 
-  if (changeRequest.error || content.error) return <main id="main" class="screen"><ErrorNote error={(changeRequest.error ?? content.error)!} /></main>;
+  // A reload that fails (the person's access taken away while a live page was open) keeps what was shown, with
+  // the error above it: the page's edits that were not written stay on the screen to be copied.
+  const failed = changeRequest.error ?? content.error;
+  if (failed && (!changeRequest.data || !content.data)) return <main id="main" class="screen"><ErrorNote error={failed} /></main>;
   if (!changeRequest.data || !content.data) return <main id="main" class="screen" aria-busy="true"><p>Loading…</p></main>;
   const merged = changeRequest.data.status === 'merged';
-  // Archived: nothing in it can change until it is reopened. The page stays open (read-only, live), so edits a
-  // writer made as it was archived stay on the screen to be copied.
+  // Archived or merged: nothing in it can change (until an archived one is reopened). The page stays open
+  // (read-only, live), so edits a writer made as it was archived or merged stay on the screen to be copied.
   const closed = merged || changeRequest.data.status === 'archived';
   // A group or a link has no body to write: the tree and its actions are what change it.
   const selected = pageId ? pageById(content.data.pages, pageId) : undefined;
@@ -103,6 +106,7 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
         {error && <p class="error-note" role="alert">{error}</p>}
       </nav>
       <main id="main" class="screen">
+        {failed && <ErrorNote error={failed} />}
         {merged && <p class="notice" role="status">This change request is merged; its pages are now the space's. Choose Edit in the space to change them again.</p>}
         {changeRequest.data.status === 'archived' && (
           <p class="notice" role="status">
@@ -120,7 +124,7 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
             <button type="button" class="button" onClick={() => setLinkTarget(bodyless)}>Change where it points</button>
           </p>
         )}
-        {pageId && page.data && !merged && !bodyless && (
+        {pageId && page.data && !bodyless && (
           <PageEditor
             key={`${pageId}:${opened}`}
             spaceId={spaceId}

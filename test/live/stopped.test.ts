@@ -1,0 +1,160 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { dialects } from '../helpers/app.ts';
+import { addMember, createUser, type TestUser } from '../helpers/factories.ts';
+import { needs } from '../helpers/system.ts';
+import { until } from '../helpers/until.ts';
+import { assertAccessible } from '../workspace/support.ts';
+import { hold, liveBrowser, type LiveBrowser } from './fixture.ts';
+
+/**
+ * A live page that another person's act stops while its writer types (the archived change request is
+ * test/live/presence.test.ts's): the change request merged, the page deleted from it, the writer removed from the
+ * organization or lowered to reader. Each time the writer is told (a status naming why, an alert that the last
+ * edits were not written), the editor stops taking edits where it can no longer write, the edits the change
+ * request had already taken are kept, the late ones stay on the screen, and axe finds nothing in that state.
+ */
+const skip = needs('chromium');
+
+for (const dialect of dialects) {
+  describe(`a live page stopped by another person while its writer types [${dialect}]`, { skip }, () => {
+    let live: LiveBrowser;
+    let spaceId: string;
+    /** A page for each test, by its title: each test's change request writes to its own. */
+    const pages = new Map<string, string>();
+    const body = (page: Page) => page.locator('.page-body');
+    const status = (page: Page) => page.locator('.live-status[role="status"]');
+    /** Waits until the live status line reads `pattern`; a timeout names what it read instead. */
+    async function says(page: Page, pattern: RegExp): Promise<void> {
+      let read = '';
+      await until(`the live status reads ${pattern}`, async () => pattern.test((read = (await status(page).textContent()) ?? '')), 30_000).catch((error: Error) => {
+        throw new Error(`${error.message} It reads "${read}".`);
+      });
+    }
+    const stoppedAlert = (page: Page) => page.locator('.save-problem[role="alert"]').getByText('Your last edits did not reach the change request');
+
+    before(async () => {
+      live = await liveBrowser(dialect);
+      const titles = ['Merged', 'Deleted', 'Removed', 'Lowered'];
+      const made = await live.space(Object.fromEntries(titles.map((title) => [title, 'Notes text.\n'])));
+      spaceId = made.spaceId;
+      titles.forEach((title, i) => pages.set(title, made.pageIds[i]!));
+    });
+    after(async () => {
+      await live?.close();
+    });
+
+    async function changeRequest(writer: TestUser, subject: string): Promise<{ crId: string; notesId: string }> {
+      return { crId: await live.changeRequest(spaceId, subject, writer), notesId: pages.get(subject)! };
+    }
+
+    /** An editor of the organization of their own (their access is changed by some tests). */
+    async function editor(name: string): Promise<TestUser> {
+      const user = await createUser(live.t.ctx, live.t.app, name);
+      await addMember(live.t.ctx, live.world.organizationId, user.id, 'edit');
+      return user;
+    }
+
+    /**
+     * `writer` opens Notes in the change request, types " Kept." and sees it written; then types " Late." while
+     * what the page sends is held; `act` runs, and the held messages go (once a message from the server has
+     * said `told`, when given: the server's answer to `act` then comes before the late edit).
+     */
+    async function typeThrough(writer: TestUser, { crId: changeRequestId, notesId }: { crId: string; notesId: string }, act: (page: Page) => Promise<void>, told?: string): Promise<Page> {
+      const page = await live.person(writer);
+      const received: string[] = [];
+      page.on('websocket', (socket) => socket.on('framereceived', (frame) => received.push(Buffer.from(frame.payload).toString('latin1'))));
+      await page.goto(`${live.base}/o/${live.world.organizationId}/s/${spaceId}/cr/${changeRequestId}/p/${notesId}`);
+      await body(page).getByText('Notes text.').waitFor({ timeout: 30_000 });
+      await status(page).getByText('Live: everyone here sees your edits.').waitFor({ timeout: 30_000 });
+      await body(page).getByText('Notes text.').click();
+      await page.keyboard.press('End');
+      await page.keyboard.type(' Kept.');
+      await page.locator('.save-status[data-state="saved"]').waitFor({ timeout: 30_000 });
+      assert.equal(await live.apiText(spaceId, changeRequestId, notesId), 'Notes text. Kept.');
+      await hold(page, true);
+      await page.keyboard.type(' Late.');
+      await act(page);
+      if (told) await until(`the server says "${told}"`, () => received.some((frame) => frame.includes(told)));
+      await hold(page, false);
+      return page;
+    }
+
+    /**
+     * The state every path ends in: the status line reads `said`, the editor takes no more edits, the alert says
+     * the last edits did not reach the change request, the late edit is still on the screen, and axe (light and
+     * dark) finds nothing serious on `screen`.
+     */
+    async function stopped(page: Page, said: RegExp, screen: string): Promise<void> {
+      await says(page, said);
+      await page.locator('.page-body[contenteditable="false"]').waitFor({ timeout: 30_000 });
+      await stoppedAlert(page).waitFor({ timeout: 30_000 });
+      assert.match((await body(page).textContent()) ?? '', /Kept\. Late\./);
+      await assertAccessible(page, screen);
+    }
+
+    it('the change request merged by another person: the writer is told, the editor stops, the space has what was written', async () => {
+      const writer = live.world.members.edit;
+      const { crId, notesId } = await changeRequest(writer, 'Merged');
+      const page = await typeThrough(writer, { crId, notesId }, async () => {
+        const merged = await live.world.admin.api.post(`/v1/spaces/${spaceId}/change-requests/${crId}/merge`, {});
+        assert.equal(merged.status, 200, JSON.stringify(merged.body));
+      });
+      await page.getByText('This change request is merged').waitFor({ timeout: 30_000 });
+      await stopped(page, /Live editing stopped: .*merged|Live, read-only/, 'a live page stopped by its merged change request');
+      // What was written is the space's now.
+      const space = await live.world.admin.api.get(`/v1/spaces/${spaceId}/content/page/${notesId}?format=markdown`);
+      assert.equal(space.body.markdown, 'Notes text. Kept.\n');
+      // Opened again, the merged change request's page is read-only, live, and reads what was merged.
+      await page.reload();
+      await body(page).getByText('Notes text. Kept.').waitFor({ timeout: 30_000 });
+      await says(page, /^Live, read-only/);
+      assert.equal(await body(page).getAttribute('contenteditable'), 'false');
+      await page.context().close();
+      assert.deepEqual(live.problems, []);
+    });
+
+    it('the page deleted from the change request by another person: the writer is told it is gone, and the late edit stays on the screen', async () => {
+      const writer = live.world.members.edit;
+      const { crId, notesId } = await changeRequest(writer, 'Deleted');
+      const page = await typeThrough(writer, { crId, notesId }, async () => {
+        const removed = await live.world.admin.api.delete(`/v1/spaces/${spaceId}/change-requests/${crId}/content/page/${notesId}`);
+        assert.equal(removed.status, 204, JSON.stringify(removed.body));
+      });
+      await stopped(page, /Live editing stopped: this page was deleted from the change request\./, 'a live page deleted from its change request');
+      await page.context().close();
+      assert.deepEqual(live.problems, []);
+    });
+
+    it('the writer removed from the organization: told they no longer have access, the editor stops', async () => {
+      const writer = await editor('Removed');
+      const { crId, notesId } = await changeRequest(writer, 'Removed');
+      const page = await typeThrough(writer, { crId, notesId }, async (typing) => {
+        const removed = await live.world.admin.api.delete(`/v1/orgs/${live.world.organizationId}/members/${writer.id}`);
+        assert.ok(removed.status < 300, JSON.stringify(removed.body));
+        // The server closes the page before the late edit reaches it (the close comes in while sends are held).
+        await typing.locator('[data-live-state="refused"]').waitFor({ timeout: 30_000 });
+      });
+      // The screen's reload of the change request fails now: said above the page, which stays.
+      await page.locator('.error-note[role="alert"]').first().waitFor({ timeout: 30_000 });
+      await stopped(page, /Live editing stopped: you no longer have access to this change request\./, 'a live page whose writer was removed');
+      assert.equal(await live.apiText(spaceId, crId, notesId), 'Notes text. Kept.');
+      await page.context().close();
+      assert.deepEqual(live.problems, []);
+    });
+
+    it('the writer lowered to reader: the page turns read-only, says so, and keeps what was written', async () => {
+      const writer = await editor('Lowered');
+      const { crId, notesId } = await changeRequest(writer, 'Lowered');
+      const page = await typeThrough(writer, { crId, notesId }, async () => {
+        const lowered = await live.world.admin.api.patch(`/v1/orgs/${live.world.organizationId}/members/${writer.id}`, { role: 'read' });
+        assert.ok(lowered.status < 300, JSON.stringify(lowered.body));
+      }, 'permissions changed');
+      await stopped(page, /^Live, read-only: you follow the edits of others\.$/, 'a live page whose writer became a reader');
+      assert.equal(await live.apiText(spaceId, crId, notesId), 'Notes text. Kept.');
+      await page.context().close();
+      assert.deepEqual(live.problems, []);
+    });
+  });
+}
