@@ -79,6 +79,37 @@ for (const dialect of dialects) {
       assert.ok((computed as { usages: unknown[] }).usages.length >= 10);
     });
 
+    it('answers the API the same, byte for byte, from the kept row as from computing', async () => {
+      const { spaceId, ids } = await handbook();
+      await indexJob(spaceId);
+      const base = `/v1/spaces/${spaceId}`;
+      const urls = [
+        `${base}/links?limit=1000`,
+        `${base}/links?status=broken`,
+        `${base}/content/page/${ids.intro}/links`,
+        `${base}/content/page/${ids.install}/backlinks`,
+        `${base}/content/files/${ids.logo}/backlinks`,
+      ];
+      const answers = async () => {
+        const bodies: string[] = [];
+        for (const url of urls) {
+          freshProcess();
+          const reply = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${world.admin.token}` } });
+          assert.equal(reply.statusCode, 200, reply.body);
+          bodies.push(reply.body);
+        }
+        return bodies;
+      };
+      const { restored } = linkAnalysisStats;
+      const kept = await answers();
+      assert.equal(linkAnalysisStats.restored, restored + urls.length, 'every answer read the kept row');
+      await t.ctx.db.deleteFrom('link_analyses').execute();
+      const { built } = linkAnalysisStats;
+      const computed = await answers();
+      assert.equal(linkAnalysisStats.built, built + urls.length, 'every answer computed');
+      assert.deepEqual(kept, computed);
+    });
+
     it('never reads the row of another revision, another reading, another public URL, or one that names what the tree lacks', async () => {
       const { spaceId, ids } = await handbook();
       await indexJob(spaceId);
