@@ -106,14 +106,11 @@ export async function saveRevisionAnalysis(ctx: Store, rootHash: string): Promis
 async function compute(ctx: Store, rootHash: string, publicUrl: string): Promise<RevisionLinks> {
   const tree = await loadTree(ctx, rootHash);
   const saved = await loadSavedAnalysis(ctx, rootHash, publicUrl);
-  const restored = saved && restoreAnalysis(tree, saved);
+  const restored = saved && restoreAnalysis(rootHash, tree, saved);
   if (restored) {
-    const analysis: RevisionLinks = { rootHash, tree, ...restored };
     linkAnalysisStats.restored++;
-    let weight = tree.byId.size;
-    for (const links of restored.byPage.values()) weight += links.length;
-    cache.set(`${rootHash} ${publicUrl}`, analysis, Math.max(1, weight));
-    return analysis;
+    cache.set(`${rootHash} ${publicUrl}`, restored, Math.max(1, tree.byId.size + restored.links));
+    return restored;
   }
   const pages = [...walkPages(tree.pages)];
 

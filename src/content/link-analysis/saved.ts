@@ -87,27 +87,56 @@ export async function saveAnalysis(ctx: Store, rootHash: string, publicUrl: stri
 
 /**
  * The analysis a kept one says, checked against the tree: undefined (compute it) when it places a link on a
- * page the tree lacks. The links of each page are made from the usages: these are in key order, so each
- * page's list is too, as a computed analysis orders it.
+ * page the tree lacks. The links of each page are made from the usages when first asked for (a list of a
+ * space's links never asks): these are in key order, so each page's list is too, as a computed analysis
+ * orders it.
  */
-export function restoreAnalysis(tree: RevisionTree, saved: SavedAnalysis): AnalysisParts | undefined {
+export function restoreAnalysis(rootHash: string, tree: RevisionTree, saved: SavedAnalysis): RestoredAnalysis | undefined {
   const usages: AnalysisParts['usages'] = [];
-  const byPage = new Map<string, AnalyzedLink[]>();
   for (const [key, relation, target, status, href, pages] of saved.usages) {
+    for (const pageId of pages) if (!tree.byId.has(pageId)) return undefined;
     usages.push({ key, relation, target, status, href, pages });
-    for (const pageId of pages) {
-      if (!tree.byId.has(pageId)) return undefined;
-      const link: AnalyzedLink = { key, relation, target, status, href };
-      const links = byPage.get(pageId);
-      if (links) links.push(link);
-      else byPage.set(pageId, [link]);
-    }
   }
   for (const [, pages] of saved.fileBacklinks) {
     // A broken link to a file names a file the tree lacks: only its pages are checked.
-    if (pages.some((pageId) => !tree.byId.has(pageId))) return undefined;
+    for (const pageId of pages) if (!tree.byId.has(pageId)) return undefined;
   }
-  return { usages, byPage, fileBacklinks: new Map(saved.fileBacklinks), spaces: saved.spaces };
+  return new RestoredAnalysis(rootHash, tree, usages, new Map(saved.fileBacklinks), saved.spaces);
+}
+
+/** An analysis read from its kept row (cache.ts's RevisionLinks), its links by page made when first asked for. */
+export class RestoredAnalysis implements AnalysisParts {
+  private linksByPage: Map<string, AnalyzedLink[]> | undefined;
+  constructor(
+    readonly rootHash: string,
+    readonly tree: RevisionTree,
+    readonly usages: AnalysisParts['usages'],
+    readonly fileBacklinks: Map<string, string[]>,
+    readonly spaces: string[],
+  ) {}
+
+  get byPage(): Map<string, AnalyzedLink[]> {
+    if (!this.linksByPage) {
+      const byPage = new Map<string, AnalyzedLink[]>();
+      for (const { key, relation, target, status, href, pages } of this.usages) {
+        for (const pageId of pages) {
+          const link: AnalyzedLink = { key, relation, target, status, href };
+          const links = byPage.get(pageId);
+          if (links) links.push(link);
+          else byPage.set(pageId, [link]);
+        }
+      }
+      this.linksByPage = byPage;
+    }
+    return this.linksByPage;
+  }
+
+  /** The links the analysis holds, page by page (its weight in the cache, as a computed one's). */
+  get links(): number {
+    let count = 0;
+    for (const usage of this.usages) count += usage.pages.length;
+    return count;
+  }
 }
 
 /**
