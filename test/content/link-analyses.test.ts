@@ -125,6 +125,10 @@ for (const dialect of dialects) {
       freshProcess();
       assert.deepEqual(answer(await analyzeRoot(t.ctx, second)), secondAnswer);
       assert.equal(linkAnalysisStats.restored, restored + 1, 'its own row, once written');
+      assert.deepEqual((await rows()).filter((row) => row.root_hash === first), [], 'the row of a revision no space is at is dropped');
+      // Kept again by hand, so that its changes below are read (or not).
+      await saveRevisionAnalysis(t.ctx, first);
+      assert.equal((await rows()).filter((row) => row.root_hash === first).length, 1);
 
       const stale = async (change: () => Promise<unknown>) => {
         await change();

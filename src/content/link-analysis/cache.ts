@@ -16,7 +16,7 @@ import { classify, type AnalyzedLink, type ClassifyScope } from './classify.ts';
 import { nodeRefs, type FoundRef } from './extract.ts';
 import { bodyFactsStats, pageFacts } from './facts.ts';
 import { storeWrittenFacts } from './store.ts';
-import { hasSavedAnalysis, loadSavedAnalysis, restoreAnalysis, saveAnalysis } from './saved.ts';
+import { dropOutdatedAnalyses, hasSavedAnalysis, loadSavedAnalysis, restoreAnalysis, saveAnalysis } from './saved.ts';
 
 export type { AnalyzedLink, LinkStatus, LinkTarget } from './classify.ts';
 export type { LinkRelation } from './extract.ts';
@@ -94,13 +94,15 @@ export async function analyzeRoot(ctx: Store, rootHash: string): Promise<Revisio
 
 /**
  * Keeps the analysis of a revision in the database, unless it is kept already (in the current reading, for
- * this public URL). Run by the search indexer's job for a space's new current revision.
+ * this public URL), and drops the kept analyses of revisions that are no space's current one. Run by the
+ * search indexer's job for a space's new current revision.
  */
 export async function saveRevisionAnalysis(ctx: Store, rootHash: string): Promise<void> {
   const publicUrl = publicUrlOf(ctx);
   if (await hasSavedAnalysis(ctx, rootHash, publicUrl)) return;
   const analysis = await analyzeRoot(ctx, rootHash);
   await saveAnalysis(ctx, rootHash, publicUrl, analysis, nowIso(ctx));
+  await dropOutdatedAnalyses(ctx, rootHash);
 }
 
 async function compute(ctx: Store, rootHash: string, publicUrl: string): Promise<RevisionLinks> {

@@ -86,6 +86,19 @@ export async function saveAnalysis(ctx: Store, rootHash: string, publicUrl: stri
 }
 
 /**
+ * Removes the rows of roots that are no space's current revision, but `keep`: a row is some megabytes for a
+ * large space, and every revision of it would otherwise keep one. A change request's head, or a space's
+ * revision before its latest, is then computed again on its first analysis in a process.
+ */
+export async function dropOutdatedAnalyses(ctx: Store, keep: string): Promise<void> {
+  await ctx.db
+    .deleteFrom('link_analyses')
+    .where('root_hash', '<>', keep)
+    .where('root_hash', 'not in', (eb) => eb.selectFrom('spaces').innerJoin('revisions', 'revisions.id', 'spaces.revision_id').select('revisions.root'))
+    .execute();
+}
+
+/**
  * The analysis a kept one says, checked against the tree: undefined (compute it) when it places a link on a
  * page the tree lacks. The links of each page are made from the usages when first asked for (a list of a
  * space's links never asks): these are in key order, so each page's list is too, as a computed analysis
