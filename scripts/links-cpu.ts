@@ -11,7 +11,8 @@
  * on a loaded machine takes minutes (and can exceed the search indexer's time limit).
  *
  * `--data DIR` seeds nothing: every tree serves a copy of DIR, a data folder seeded before that holds
- * `links-cpu.json` ({ "spaceId", "token" }; written in each folder seeded here, kept with `--keep`).
+ * `links-cpu.json` ({ "spaceId", "token", "port" }; written in each folder seeded here, kept with `--keep`), served
+ * on the port it was seeded with (so that the public URL, and with it the kept link analysis, is the same).
  *
  *   npx tsx scripts/links-cpu.ts [--pages N] [--rounds R] [--profile DIR] [--seed-once] [--data DIR] [--keep] [tree …]   (Linux only)
  */
@@ -72,11 +73,14 @@ async function seed(tree: string, port: number): Promise<Seeded> {
   writeFileSync(script, `import { seedLinkSpace } from ${JSON.stringify(join(tree, 'bench', 'links.ts'))};\nawait seedLinkSpace(${JSON.stringify(dataDir)}, ${JSON.stringify(spaceId)}, ${pages});\n`);
   const seeded = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: tree, env: { ...process.env, ...env }, encoding: 'utf8' });
   if (seeded.status !== 0) throw new Error(`seeding in ${tree} failed: ${seeded.stderr}`);
-  writeFileSync(join(dataDir, 'links-cpu.json'), JSON.stringify({ spaceId, token }));
+  writeFileSync(join(dataDir, 'links-cpu.json'), JSON.stringify({ spaceId, token, port }));
   return { dataDir, env, token, spaceId };
 }
 
-const port = 33000 + Math.floor(Math.random() * 1000);
+// A data folder seeded before is served on the port it was seeded with: the public URL (which defaults from the
+// port) is part of what the link analysis kept by the index job is for, and another one would not read it.
+const seededPort = data ? (JSON.parse(readFileSync(join(resolve(data), 'links-cpu.json'), 'utf8')) as { port?: number }).port : undefined;
+const port = seededPort ?? 33000 + Math.floor(Math.random() * 1000);
 const seeded = new Map<string, Seeded>();
 try {
   for (const tree of trees) {

@@ -354,7 +354,7 @@ async function gc(config: Config, args: string[]): Promise<number> {
     const report = await collectGarbage(ctx, { dryRun: values['dry-run'] === true });
     const verb = report.dryRun ? 'Would remove' : 'Removed';
     print(out, { ...report }, [
-      `${verb} ${report.removed.revisions} revision(s), ${report.removed.objects} content object(s) and ${report.removed.blobs} blob(s) (${report.removed.blobBytes} bytes), with ${report.derived.linkFacts} stored link fact(s)`,
+      `${verb} ${report.removed.revisions} revision(s), ${report.removed.objects} content object(s) and ${report.removed.blobs} blob(s) (${report.removed.blobBytes} bytes), with ${report.derived.linkFacts} stored link fact(s) and ${report.derived.linkAnalyses} link analysis(es)`,
       `unreachable and untouched since ${report.cutoff}; kept ${report.reachable.revisions} reachable revision(s), ${report.reachable.objects} object(s), ${report.reachable.blobs} blob(s).`,
     ]);
     return 0;

@@ -7,6 +7,7 @@ import { collectGarbageJob } from './gc-job.ts';
 import { decodeNode } from './nodes.ts';
 import type { RevisionRoot } from './revisions.ts';
 import { sweepLinkFacts } from './link-analysis/store.ts';
+import { sweepLinkAnalyses } from './link-analysis/saved.ts';
 
 /**
  * Garbage collection of the content store: mark and sweep with a grace period (docs/architecture.md,
@@ -24,8 +25,8 @@ import { sweepLinkFacts } from './link-analysis/store.ts';
  * own statement, so a write that starts using an old object during the sweep either touched it first (the
  * delete skips it; on PostgreSQL it waits for the writer's row lock and then sees the new time) or comes
  * after the delete (its insert stores the object again). A blob's row and its bytes go in one transaction.
- * What was derived from a body and kept by its hash (link facts) goes once the body is gone and the row is
- * older than the grace.
+ * What was derived from a body and kept by its hash (link facts), or from a revision and kept by its root
+ * hash (link analyses), goes once that object is gone and the row is older than the grace.
  */
 
 const CHUNK = 200;
@@ -36,8 +37,8 @@ export interface GcReport {
   cutoff: string;
   reachable: { revisions: number; objects: number; blobs: number };
   removed: { revisions: number; objects: number; blobs: number; blobBytes: number };
-  /** Rows derived from bodies that are gone: the link facts stored by body hash. */
-  derived: { linkFacts: number; uploads: number };
+  /** Rows derived from objects that are gone: the link facts stored by body hash, the link analyses by root hash. */
+  derived: { linkFacts: number; linkAnalyses: number; uploads: number };
 }
 
 type GcContext = Context;
@@ -139,7 +140,7 @@ export async function collectGarbage(ctx: GcContext, options: GcOptions = {}): P
     cutoff,
     reachable: { revisions: marked.revisions.size, objects: marked.objects.size, blobs: marked.blobs.size },
     removed: { revisions: 0, objects: 0, blobs: 0, blobBytes: 0 },
-    derived: { linkFacts: 0, uploads: 0 },
+    derived: { linkFacts: 0, linkAnalyses: 0, uploads: 0 },
   };
 
   // Revisions first: a revision's root is a foreign key, and an object goes only when no revision names it.
@@ -182,6 +183,7 @@ export async function collectGarbage(ctx: GcContext, options: GcOptions = {}): P
     report.removed.objects += Number(result.numDeletedRows);
   }
   report.derived.linkFacts = await sweepLinkFacts(ctx, cutoff, objects, dryRun);
+  report.derived.linkAnalyses = await sweepLinkAnalyses(ctx, cutoff, objects, dryRun);
   report.derived.uploads = await sweepUploads(ctx, cutoff, dryRun);
 
   const staleBlobs = await ctx.db

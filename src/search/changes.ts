@@ -1,9 +1,11 @@
+import type { Context } from '../context.ts';
 import type { DomainEventListener } from '../event-bus.ts';
 import type { SpaceContentChanged } from '../events.ts';
 import { enqueue, type QueueContext } from '../jobs/queue.ts';
 import type { JobRun } from '../jobs/types.ts';
 import { indexSpaceJob, indexSpaceKey, type IndexSpacePayload } from './index-job.ts';
 import { indexSpace } from './indexer.ts';
+import { saveRevisionAnalysis } from '../content/link-analysis/cache.ts';
 
 /**
  * Schedules the indexing of a space's current content: enqueues the space's `index-space` job in the
@@ -28,7 +30,18 @@ export async function scheduleSpaceIndex(ctx: QueueContext, spaceId: string): Pr
 /** Search's subscription to `space-content-changed`. */
 export const indexOnContentChange: DomainEventListener<SpaceContentChanged> = (tx, event) => scheduleSpaceIndex(tx, event.spaceId);
 
+/**
+ * What the `index-space` job does: brings the space's search index up to its current revision, then keeps
+ * that revision's link analysis (src/content/link-analysis/saved.ts). Made from the link facts the indexer
+ * has just stored, it spares the first request for the revision's links, on every process, the work of
+ * every page.
+ */
+export async function indexSpaceContent(ctx: Context, spaceId: string): Promise<void> {
+  const report = await indexSpace(ctx, spaceId);
+  if (report.rootHash) await saveRevisionAnalysis(ctx, report.rootHash);
+}
+
 /** The handler of `index-space`. */
 export const runIndexSpace: JobRun<IndexSpacePayload> = async (ctx, payload) => {
-  await indexSpace(ctx, payload.spaceId);
+  await indexSpaceContent(ctx, payload.spaceId);
 };

@@ -3,8 +3,10 @@
  * pages that use each file. A revision's content never changes, so its analysis is a pure function of
  * its root hash (and of the server's public URL, which decides what is one of its own addresses): it is
  * computed once and kept in a bounded cache; each body is read once, its link facts kept by body hash in
- * memory and in the database (facts.ts, store.ts). Spaces and change requests (for
- * their mirrors) read it through `analyzeRevision`.
+ * memory and in the database (facts.ts, store.ts). The analysis of a space's current revision is also kept
+ * in the database whole (saved.ts), written by the search indexer's job (`saveRevisionAnalysis`), so that a
+ * freshly started process reads it rather than computing it. Spaces and change requests (for their mirrors)
+ * read it through `analyzeRevision`.
  */
 import { nowIso, type Context } from '../../context.ts';
 import { LruCache } from '../../lru.ts';
@@ -14,6 +16,7 @@ import { classify, type AnalyzedLink, type ClassifyScope } from './classify.ts';
 import { nodeRefs, type FoundRef } from './extract.ts';
 import { bodyFactsStats, pageFacts } from './facts.ts';
 import { storeWrittenFacts } from './store.ts';
+import { dropOutdatedAnalyses, hasSavedAnalysis, loadSavedAnalysis, restoreAnalysis, saveAnalysis } from './saved.ts';
 
 export type { AnalyzedLink, LinkStatus, LinkTarget } from './classify.ts';
 export type { LinkRelation } from './extract.ts';
@@ -45,9 +48,13 @@ const NO_ANCHORS: ReadonlySet<string> = new Set();
 const cache = new LruCache<string, RevisionLinks>(64, 500_000);
 const pending = new Map<string, Promise<RevisionLinks>>();
 
-/** Counts the analyses computed (not taken from the cache) and the bodies parsed, for tests and measurements. */
+/**
+ * Counts the analyses computed (not taken from the cache), those read from a kept row instead, and the
+ * bodies parsed, for tests and measurements.
+ */
 export const linkAnalysisStats = {
   built: 0,
+  restored: 0,
   get parsed(): number {
     return bodyFactsStats.parsed;
   },
@@ -63,9 +70,17 @@ export async function analyzeRevision(ctx: Store, revisionId: string): Promise<R
   return revision ? analyzeRoot(ctx, revision.root) : undefined;
 }
 
-/** The analysis of the revision whose root object is `rootHash`: from the cache, or computed once (concurrent callers share it). */
+/** The public URL as links are classified against it: without a trailing slash. */
+function publicUrlOf(ctx: Store): string {
+  return ctx.config.publicUrl.replace(/\/+$/, '');
+}
+
+/**
+ * The analysis of the revision whose root object is `rootHash`: from the cache, or else from its kept row,
+ * or else computed; once, concurrent callers share it.
+ */
 export async function analyzeRoot(ctx: Store, rootHash: string): Promise<RevisionLinks> {
-  const publicUrl = ctx.config.publicUrl.replace(/\/+$/, '');
+  const publicUrl = publicUrlOf(ctx);
   const key = `${rootHash} ${publicUrl}`;
   const cached = cache.get(key);
   if (cached) return cached;
@@ -77,8 +92,28 @@ export async function analyzeRoot(ctx: Store, rootHash: string): Promise<Revisio
   return running;
 }
 
+/**
+ * Keeps the analysis of a revision in the database, unless it is kept already (in the current reading, for
+ * this public URL), and drops the kept analyses of revisions that are no space's current one. Run by the
+ * search indexer's job for a space's new current revision.
+ */
+export async function saveRevisionAnalysis(ctx: Store, rootHash: string): Promise<void> {
+  const publicUrl = publicUrlOf(ctx);
+  if (await hasSavedAnalysis(ctx, rootHash, publicUrl)) return;
+  const analysis = await analyzeRoot(ctx, rootHash);
+  await saveAnalysis(ctx, rootHash, publicUrl, analysis, nowIso(ctx));
+  await dropOutdatedAnalyses(ctx, rootHash);
+}
+
 async function compute(ctx: Store, rootHash: string, publicUrl: string): Promise<RevisionLinks> {
   const tree = await loadTree(ctx, rootHash);
+  const saved = await loadSavedAnalysis(ctx, rootHash, publicUrl);
+  const restored = saved && restoreAnalysis(rootHash, tree, saved);
+  if (restored) {
+    linkAnalysisStats.restored++;
+    cache.set(`${rootHash} ${publicUrl}`, restored, Math.max(1, tree.byId.size + restored.links));
+    return restored;
+  }
   const pages = [...walkPages(tree.pages)];
 
   // The facts of each body (references, anchors): from memory, from the facts stored by body hash, or

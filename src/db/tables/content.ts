@@ -66,6 +66,18 @@ export interface LinkFactsTable {
   created_at: string;
 }
 
+/** A revision's link analysis as found (src/content/link-analysis/saved.ts), by root hash and public URL. */
+export interface LinkAnalysesTable {
+  root_hash: string;
+  /** The public URL (no trailing slash) its links were classified against: what is one of the server's own addresses. */
+  public_url: string;
+  /** The code that made it (ANALYSIS_READING); a row of another reading counts as missing. */
+  reading: string;
+  /** SavedAnalysis as JSON. */
+  analysis: string;
+  created_at: string;
+}
+
 export interface ContentBlobsTable {
   hash: string;
   size: number;
@@ -117,6 +129,7 @@ export interface ContentTables {
   spaces: SpacesTable;
   content_objects: ContentObjectsTable;
   link_facts: LinkFactsTable;
+  link_analyses: LinkAnalysesTable;
   content_blobs: ContentBlobsTable;
   revisions: RevisionsTable;
   pdf_exports: PdfExportsTable;
