@@ -24,7 +24,7 @@ const ENCODE_ONCE_FROM = 16_384;
  * the serialized JSON encoded to UTF-8 once, here. Left a string, Fastify reads it once to count its bytes for
  * Content-Length and Node's socket encodes it again as it writes it; a Buffer is written as it is. Snippets hold
  * "…" and highlighted text passed through private-use marks, so these strings are two-byte ones, whose every
- * pass is a full conversion (docs/performance.md, "Organization search: the answer's own cost").
+ * pass is a full conversion (docs/performance.md, "Organization search: the request profiled stage by stage").
  */
 export const encodeOnce: onSendHookHandler<unknown> = (_request, _reply, payload, done) => {
   done(null, typeof payload === 'string' && payload.length >= ENCODE_ONCE_FROM ? Buffer.from(payload, 'utf8') : payload);
