@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { mapPage } from '../../http/pagination.ts';
+import { encodeOnce } from '../../http/replies.ts';
 import { errorResponses, ListOf } from '../../http/schemas.ts';
 import { OrganizationParams } from '../orgs/schemas.ts';
 import { SpaceParams } from '../spaces/schemas.ts';
@@ -13,6 +14,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/spaces/:spaceId/search',
     {
       config: { policy: 'space.view' },
+      onSend: encodeOnce,
       schema: {
         tags: ['space-content'],
         operationId: 'searchSpaceContent',
@@ -29,6 +31,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/orgs/:organizationId/search',
     {
       config: { policy: 'spaces.list' },
+      onSend: encodeOnce,
       schema: {
         tags: ['organizations'],
         operationId: 'searchOrganizationContent',

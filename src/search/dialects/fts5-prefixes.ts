@@ -62,8 +62,11 @@ export async function withoutIdlePrefixes(db: Kysely<DB>, query: SearchQuery): P
   for (const [at, index] of prefixed.entries()) {
     const token = tokens[at];
     if (token.length !== 1) continue;
-    // The first indexed term after the token: nothing else starts with it when that one does not.
-    const next = await sql<{ term: string }>`select term from temp.search_terms where term > ${token[0]} limit 1`.execute(db);
+    // The first indexed term after the token: nothing else starts with it when that one does not. Sought from
+    // `token + U+0001`, not `> token`: fts5vocab counts the documents of every term it steps on, so `> token`
+    // read the token's own doclist (20,000 pages for a common word, ~0.3 ms) only to skip it. No token holds
+    // U+0001 (unicode61 reads control characters as separators), so no term lies between the two bounds.
+    const next = await sql<{ term: string }>`select term from temp.search_terms where term >= ${`${token[0]}\u0001`} limit 1`.execute(db);
     if (next.rows[0]?.term.startsWith(token[0])) continue;
     terms[index] = { ...terms[index], prefix: false };
   }
