@@ -82,8 +82,8 @@ export function warmReaders(threads: number, signal?: AbortSignal, timeoutMs?: n
 /**
  * Loads the Markdown reader in `threads` threads of the pool (one warming task each, at once: each takes a
  * thread of its own); resolves when all have, rejects with the first failure. `quire serve` calls it at start
- * so that a server's first import or search index does not wait for the threads to load the reader
- * (decisions/0142); warmReaders, at each archive import, finds them loaded and costs a hop a thread.
+ * with QUIRE_WORKERS_WARM, so that no import or search index waits for the threads to load the reader
+ * (decisions/0142); warmReaders, at each archive import, then finds them loaded and costs a hop a thread.
  */
 export async function loadReaders(threads: number, signal?: AbortSignal, timeoutMs?: number): Promise<void> {
   const body = [{ markdown: WARMING_BODY, name: 'warming' }];

@@ -7,8 +7,9 @@ import { BadRequest, Conflict, Forbidden, Gone, NotFound, PayloadTooLarge, Quire
  * The worker pool: CPU-heavy pure conversions (Markdown read into a page, the references of a page) run on
  * worker threads, so that a large or hostile body keeps the event loop, and with it `/readyz` and every
  * other request, answering. One pool per process, of QUIRE_WORKERS threads, started on first use (a thread
- * is started when a task needs one and stops after a minute idle), but for `quire serve`, which starts every
- * thread at once, loads the Markdown reader in each and keeps them (decisions/0142), and closes it on shutdown.
+ * is started when a task needs one and stops after a minute idle; with QUIRE_WORKERS_WARM, `quire serve`
+ * starts every thread at once, loads the Markdown reader in each and keeps them: decisions/0142); `quire
+ * serve` closes it on shutdown.
  * Why piscina, and what runs where: docs/decisions/0063-worker-pool.md.
  *
  * A task is a pure function of a module (`workerTask`): the worker imports the module and calls it; its
@@ -101,8 +102,8 @@ let keep = false;
 
 /**
  * Sets the number of threads (QUIRE_WORKERS) and whether they are kept: `keep` starts every thread with the
- * pool and never stops one for being idle, so the modules a thread loaded stay loaded (a serving process; a
- * command or a test starts threads on first use and lets them go after a minute idle). A pool already
+ * pool and never stops one for being idle, so the modules a thread loaded stay loaded (`quire serve` with
+ * QUIRE_WORKERS_WARM; otherwise threads start on first use and go after a minute idle). A pool already
  * started otherwise is replaced.
  */
 export function configureWorkerPool(options: { threads: number; keep?: boolean }): void {
