@@ -55,6 +55,11 @@ export interface Config {
   jobConcurrency: number;
   /** Threads of the worker pool that reads large imports off the event loop (src/workers/pool.ts). */
   workers: number;
+  /**
+   * QUIRE_WORKERS_WARM: `quire serve` starts every thread of the pool with the server, loads the Markdown reader
+   * in each and keeps them (decisions/0142): no first import pays the load, at ~100 MB of memory a thread held.
+   */
+  workersWarm: boolean;
   /** On SIGTERM: seconds to wait for requests and jobs in flight before exiting anyway. */
   shutdownTimeoutSeconds: number;
   /** The machine-translation engine of translations (src/translations/engines.ts). */
@@ -243,6 +248,7 @@ export function loadConfig(env: Env = process.env): Config {
     drainSeconds: integer(env, 'QUIRE_DRAIN_SECONDS', 0, 0, 600),
     jobConcurrency: integer(env, 'QUIRE_JOB_CONCURRENCY', 4, 1, 64),
     workers: integer(env, 'QUIRE_WORKERS', defaultWorkerThreads(), 1, 64),
+    workersWarm: flag(env, 'QUIRE_WORKERS_WARM'),
     shutdownTimeoutSeconds: integer(env, 'QUIRE_SHUTDOWN_TIMEOUT_SECONDS', 30, 1, 3600),
     translation: translationConfig(env),
     openapiRefreshHours: integer(env, 'QUIRE_OPENAPI_REFRESH_HOURS', 6, 0, 24 * 365),

@@ -14,13 +14,14 @@ import { TOKEN_REVOKED_CHANNEL } from './http/auth.ts';
 import { listenForAccessChanges } from './db/memo.ts';
 import { S3BlobStore } from './storage/s3.ts';
 import { closeWorkerPool, configureWorkerPool } from './workers/pool.ts';
+import { loadReaders } from './imports/conversions.ts';
 
 /** Opens the configured database and applies pending migrations. */
 /** `quire serve`: migrate, build, listen; closes cleanly on SIGINT and SIGTERM. */
 export async function serve(config: Config): Promise<FastifyInstance> {
   const masterKey = resolveMasterKey(config);
   const { database, applied } = await openMigratedDatabase(config);
-  configureWorkerPool({ threads: config.workers });
+  configureWorkerPool({ threads: config.workers, keep: config.workersWarm });
   const app = await buildApp({ config, database, masterKey });
   if (applied.length > 0) app.log.info({ migrations: applied }, 'applied migrations');
   const organizations = await database.db.selectFrom('organizations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -74,6 +75,14 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   await scheduleGarbageCollection(app.services);
   await app.listen({ host: config.host, port: config.port });
   runner.start();
+  // QUIRE_WORKERS_WARM: the kept threads load the Markdown reader now, beside the first requests (not before
+  // /readyz answers): a thread's first load costs seconds of CPU, which the first import or search index would
+  // otherwise wait for (decisions/0142). A failure here is a thread's; its next task loads it again.
+  const warming = performance.now();
+  if (config.workersWarm) loadReaders(config.workers).then(
+    () => app.log.info({ threads: config.workers, ms: Math.round(performance.now() - warming) }, 'worker pool ready: the Markdown reader is loaded in every thread'),
+    (error: unknown) => app.log.warn({ err: error }, 'the worker pool could not load the Markdown reader at start; a thread loads it at its first task'),
+  );
   return app;
 }
 

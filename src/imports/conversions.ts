@@ -76,9 +76,18 @@ const WARMING_BODY = `[a](a.md) ![b](b.png)\n\n${'Warming the Markdown reader. '
  * the same fault and reports it).
  */
 export function warmReaders(threads: number, signal?: AbortSignal, timeoutMs?: number): void {
-  for (let i = 0; i < threads; i++) {
-    runTask(REFERENCES, [{ markdown: WARMING_BODY, name: 'warming' }], { size: WARMING_BODY.length, what: 'the Markdown reader', signal, timeoutMs, errors: ERRORS }).catch(() => undefined);
-  }
+  loadReaders(threads, signal, timeoutMs).catch(() => undefined);
+}
+
+/**
+ * Loads the Markdown reader in `threads` threads of the pool (one warming task each, at once: each takes a
+ * thread of its own); resolves when all have, rejects with the first failure. `quire serve` calls it at start
+ * with QUIRE_WORKERS_WARM, so that no import or search index waits for the threads to load the reader
+ * (decisions/0142); warmReaders, at each archive import, then finds them loaded and costs a hop a thread.
+ */
+export async function loadReaders(threads: number, signal?: AbortSignal, timeoutMs?: number): Promise<void> {
+  const body = [{ markdown: WARMING_BODY, name: 'warming' }];
+  await Promise.all(Array.from({ length: threads }, () => runTask(REFERENCES, body, { size: WARMING_BODY.length, what: 'the Markdown reader', signal, timeoutMs, errors: ERRORS, pooled: true })));
 }
 
 /**

@@ -7,7 +7,9 @@ import { BadRequest, Conflict, Forbidden, Gone, NotFound, PayloadTooLarge, Quire
  * The worker pool: CPU-heavy pure conversions (Markdown read into a page, the references of a page) run on
  * worker threads, so that a large or hostile body keeps the event loop, and with it `/readyz` and every
  * other request, answering. One pool per process, of QUIRE_WORKERS threads, started on first use (a thread
- * is started when a task needs one and stops after a minute idle); `quire serve` closes it on shutdown.
+ * is started when a task needs one and stops after a minute idle; with QUIRE_WORKERS_WARM, `quire serve`
+ * starts every thread at once, loads the Markdown reader in each and keeps them: decisions/0142); `quire
+ * serve` closes it on shutdown.
  * Why piscina, and what runs where: docs/decisions/0063-worker-pool.md.
  *
  * A task is a pure function of a module (`workerTask`): the worker imports the module and calls it; its
@@ -95,10 +97,20 @@ let pool: Piscina | undefined;
 let running = 0;
 const waiting: Array<() => void> = [];
 
-/** Sets the number of threads (QUIRE_WORKERS); a pool already started with another number is replaced. */
-export function configureWorkerPool(options: { threads: number }): void {
-  if (options.threads === threads) return;
+/** Whether the threads are started with the pool and kept when idle (`quire serve`). */
+let keep = false;
+
+/**
+ * Sets the number of threads (QUIRE_WORKERS) and whether they are kept: `keep` starts every thread with the
+ * pool and never stops one for being idle, so the modules a thread loaded stay loaded (`quire serve` with
+ * QUIRE_WORKERS_WARM; otherwise threads start on first use and go after a minute idle). A pool already
+ * started otherwise is replaced.
+ */
+export function configureWorkerPool(options: { threads: number; keep?: boolean }): void {
+  const keepThreads = options.keep ?? false;
+  if (options.threads === threads && keepThreads === keep) return;
   threads = options.threads;
+  keep = keepThreads;
   const previous = pool;
   pool = undefined;
   void previous?.close();
@@ -114,11 +126,16 @@ export async function closeWorkerPool(): Promise<void> {
 function thePool(): Piscina {
   pool ??= new Piscina({
     filename: fileURLToPath(new URL('./worker.mjs', import.meta.url)),
-    minThreads: 0,
+    minThreads: keep ? threads : 0,
     maxThreads: threads,
     idleTimeout: 60_000,
   });
   return pool;
+}
+
+/** The threads the pool has started and not stopped (for tests and measurements). */
+export function startedThreads(): number {
+  return pool?.threads.length ?? 0;
 }
 
 async function slot(): Promise<() => void> {

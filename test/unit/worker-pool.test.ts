@@ -3,8 +3,8 @@ import { after, describe, it } from 'node:test';
 import { threadId } from 'node:worker_threads';
 import { MarkdownLimitError } from '../../src/content/markdown/limits.ts';
 import { BadRequest, Conflict } from '../../src/errors.ts';
-import { readMarkdownPage, readReferences } from '../../src/imports/conversions.ts';
-import { BATCH_SIZE, closeWorkerPool, configureWorkerPool, cutBatches, INLINE_BELOW, MIN_BATCH_SIZE, runTask, runTaskInBatches, workerTask } from '../../src/workers/pool.ts';
+import { loadReaders, readMarkdownPage, readReferences } from '../../src/imports/conversions.ts';
+import { BATCH_SIZE, closeWorkerPool, configureWorkerPool, cutBatches, INLINE_BELOW, MIN_BATCH_SIZE, runTask, runTaskInBatches, startedThreads, workerTask } from '../../src/workers/pool.ts';
 import { echoAll, fail, spin, whereAmI } from '../fixtures/workers/tasks.ts';
 
 const TASKS = new URL('../fixtures/workers/tasks.ts', import.meta.url).href;
@@ -85,6 +85,18 @@ describe('worker pool', () => {
     assert.equal(tailed.length, 1, 'the 300 characters past the first 32,000 are not a batch of their own');
     assert.ok(tailed.every((batch) => batch.size >= INLINE_BELOW));
     assert.equal(tailed.flatMap((batch) => batch.items).length, 72);
+  });
+
+  it('starts every thread of a kept pool (quire serve) and loads the Markdown reader in each', async () => {
+    configureWorkerPool({ threads: 2, keep: true });
+    try {
+      await loadReaders(2);
+      assert.equal(startedThreads(), 2, 'both threads are started, each loaded by one warming task');
+      const [a, b] = await Promise.all([0, 1].map(() => runTask(WHERE, 'small', { size: 5, what: 'a test input', pooled: true })));
+      assert.ok(a.threadId !== threadId && b.threadId !== threadId, 'both ran on workers');
+    } finally {
+      configureWorkerPool({ threads: 2 });
+    }
   });
 
   it('gives a Markdown import the same answer on a worker as on the calling thread', async () => {
