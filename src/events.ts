@@ -8,6 +8,8 @@
 export interface DomainEventMap extends OrganizationEventMap {
   /** A space's current revision changed (an edit, a merge, an import, a template, a duplicate). */
   'space-content-changed': SpaceContentChanged;
+  /** A change request is about to be merged: emitted before the merge reads it, outside any transaction. */
+  'change-request-merging': ChangeRequestMerging;
 }
 
 /**
@@ -70,6 +72,13 @@ export const ORGANIZATION_EVENTS = [
   'openapi_spec.processed',
   'comment.mentioned',
 ] as const satisfies readonly OrganizationEventName[];
+
+export interface ChangeRequestMerging {
+  spaceId: string;
+  changeRequestId: string;
+  /** The merge request's log, for what its listeners' work has to say. */
+  log: { warn(object: object, message: string): void };
+}
 
 export interface SpaceContentChanged {
   spaceId: string;

@@ -3,7 +3,7 @@ import type { Config } from './config.ts';
 import type { AppServices } from './context.ts';
 import type { Database } from './db/database.ts';
 import { DomainEvents, type DomainEventListener } from './event-bus.ts';
-import { ORGANIZATION_EVENTS, type SpaceContentChanged } from './events.ts';
+import { ORGANIZATION_EVENTS, type ChangeRequestMerging, type SpaceContentChanged } from './events.ts';
 import { randomIds, type IdGenerator } from './ids.ts';
 import { JobRegistry } from './jobs/registry.ts';
 import { handle } from './jobs/types.ts';
@@ -47,6 +47,7 @@ const gitAuto = later(() => import('./git/auto.ts'));
 const contentGc = later(() => import('./content/gc.ts'));
 const mentionMail = later(() => import('./modules/comments/mention-mail.ts'));
 const translationChanges = later(() => import('./modules/translations/changes.ts'));
+const livePending = later(() => import('./live/pending.ts'));
 
 /**
  * The assembly of Quire's services: the one place that says which kinds of background job exist (each
@@ -75,10 +76,14 @@ export function appJobs(): JobRegistry {
 const indexOnContentChange: DomainEventListener<SpaceContentChanged> = async (tx, event) => (await searchChanges()).indexOnContentChange(tx, event);
 const translateOnContentChange: DomainEventListener<SpaceContentChanged> = async (tx, event) => (await translationChanges()).translateOnContentChange(tx, event);
 const exportOnContentChange: DomainEventListener<SpaceContentChanged> = async (tx, event) => (await gitAuto()).exportOnContentChange(tx, event);
+const writeLiveBeforeMerge: DomainEventListener<ChangeRequestMerging> = async (ctx, event) => {
+  await (await livePending()).writePendingLive(ctx, event.spaceId, event.changeRequestId, event.log);
+};
 
 export function appEvents(): DomainEvents {
   const events = new DomainEvents({
     'space-content-changed': [indexOnContentChange, translateOnContentChange, exportOnContentChange],
+    'change-request-merging': [writeLiveBeforeMerge],
   });
   // Every organization event is offered to the organization's webhooks.
   for (const name of ORGANIZATION_EVENTS) {

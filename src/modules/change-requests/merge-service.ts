@@ -8,8 +8,7 @@ import { createRevision } from '../../content/revisions.ts';
 import { authorize } from '../../policy/index.ts';
 import { assertEditable } from '../../access/editable.ts';
 import { changeRequestAccess, type ChangeRequestAccess, type ChangeRequestRow } from '../../access/change-requests.ts';
-import { writePendingLive } from '../../live/pending.ts';
-import type { WriteLog } from '../../live/writer.ts';
+import type { ChangeRequestMerging } from '../../events.ts';
 import { assertActive, moveHead, recordContributor, setStatus } from './lifecycle.ts';
 
 /**
@@ -130,10 +129,11 @@ async function mergeWithSpace<R>(ctx: Context, spaceId: string, changeRequestId:
  * revision and the change request is merged. With conflicts nothing changes, and the answer lists them
  * (`revision` is then the change request's unchanged head).
  */
-export async function mergeChangeRequest(ctx: Context, spaceId: string, changeRequestId: string, log: WriteLog): Promise<MergeOutcome> {
+export async function mergeChangeRequest(ctx: Context, spaceId: string, changeRequestId: string, log: ChangeRequestMerging['log']): Promise<MergeOutcome> {
   const user = requireActor(ctx);
-  // Typed in the browser and stored, but not yet written to the change request: merged with it (src/live/pending.ts).
-  await writePendingLive(ctx, spaceId, changeRequestId, log);
+  // Before the merge reads the change request: live edits stored but not yet written to it are written
+  // (src/live/pending.ts, a listener assembled in src/services.ts).
+  await ctx.events.emit(ctx, 'change-request-merging', { spaceId, changeRequestId, log });
   return mergeWithSpace<MergeOutcome>(ctx, spaceId, changeRequestId, {
     policy: 'space.merge',
     inputs: (changeRequest, spaceHead) => ({ base: changeRequest.revision_merged_ancestor, ours: spaceHead, theirs: changeRequest.revision }),
