@@ -33,14 +33,19 @@ export interface LinkBenchSetup {
 /**
  * Seeds the space (the server must be stopped); returns nothing, the pages are in the space's current
  * revision. The space is indexed as a space in use would be (every revision is, by the `index-space` job),
- * which also stores the link facts of its bodies and the revision's link analysis; BENCH_LINK_INDEXED=0 leaves it unindexed, as content
+ * which also stores the link facts of its bodies and the revision's link analysis (with the server's own
+ * settings, `env`: the analysis is kept for the public URL it was made for, which the port decides here); BENCH_LINK_INDEXED=0 leaves it unindexed, as content
  * written before the link facts were stored is: the first server then reads every body (and stores their facts).
  */
-export async function seedLinkSpace(dataDir: string, spaceId: string, pages: number): Promise<void> {
-  await withContext(dataDir, async (ctx) => {
-    await fillSpace(ctx, spaceId, pages, linkedPage);
-    if (process.env.BENCH_LINK_INDEXED !== '0') await indexSpaceContent(ctx, spaceId);
-  });
+export async function seedLinkSpace(dataDir: string, spaceId: string, pages: number, env: Record<string, string> = {}): Promise<void> {
+  await withContext(
+    dataDir,
+    async (ctx) => {
+      await fillSpace(ctx, spaceId, pages, linkedPage);
+      if (process.env.BENCH_LINK_INDEXED !== '0') await indexSpaceContent(ctx, spaceId);
+    },
+    env,
+  );
 }
 
 /** Starts a fresh server `runs` times and times its first and second link listing; prints the row. */

@@ -179,7 +179,7 @@ async function main(): Promise<void> {
     }
     const linkSetup = { root, dataDir, env, client, spaceId: spaces.links };
     if (only === 'links') {
-      await seedLinkSpace(dataDir, spaces.links, linkPages);
+      await seedLinkSpace(dataDir, spaces.links, linkPages, env);
       header();
       await linkAnalysisTimes(linkSetup, linkPages, linkRuns);
       // The baseline server is not used here, but it keeps the process alive until it is stopped.
@@ -206,7 +206,7 @@ async function main(): Promise<void> {
       await indexSpace(ctx, spaces.large);
       return { pageId: middle, smallPage, largePage, indexSeconds: await seedSearchSpace(ctx, spaces.search, 10_000) };
     });
-    if (only === null) await seedLinkSpace(dataDir, spaces.links, linkPages);
+    if (only === null) await seedLinkSpace(dataDir, spaces.links, linkPages, env);
     quire = await start(join(root, 'bin', 'quire'), ['serve'], env, `${base}/readyz`);
 
     header();

@@ -31,8 +31,8 @@ export function pageMarkdown(n: number): string {
   ].join('\n');
 }
 
-export async function withContext<T>(dataDir: string, work: (ctx: Context) => Promise<T>): Promise<T> {
-  const config = loadConfig({ ...process.env, QUIRE_DATA_DIR: dataDir });
+export async function withContext<T>(dataDir: string, work: (ctx: Context) => Promise<T>, env: Record<string, string> = {}): Promise<T> {
+  const config = loadConfig({ ...process.env, ...env, QUIRE_DATA_DIR: dataDir });
   const masterKey = resolveMasterKey(config);
   const { database } = await openMigratedDatabase(config);
   try {
