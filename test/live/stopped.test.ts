@@ -33,10 +33,23 @@ for (const dialect of dialects) {
       });
     }
     const stoppedAlert = (page: Page) => page.locator('.save-problem[role="alert"]').getByText('Your last edits did not reach the change request');
+    const treeItem = (page: Page, title: string) => page.getByRole('tree', { name: 'Pages' }).getByRole('treeitem', { name: title, exact: true });
+
+    /**
+     * The page deleted from the change request has left the writer's tree (read again when the server stopped
+     * the page), the other pages are still there, and the tree keeps a tab stop (its first page) though the page
+     * open is not in it.
+     */
+    async function leftTheTree(page: Page, title: string): Promise<void> {
+      await treeItem(page, title).waitFor({ state: 'detached', timeout: 30_000 });
+      await treeItem(page, 'Lowered').waitFor({ timeout: 30_000 });
+      assert.equal(await page.locator('[role="treeitem"][tabindex="0"]').count(), 1);
+      assert.equal(await page.locator('[role="treeitem"]').first().getAttribute('tabindex'), '0');
+    }
 
     before(async () => {
       live = await liveBrowser(dialect);
-      const titles = ['Merged', 'Deleted', 'Removed', 'Lowered'];
+      const titles = ['Merged', 'Deleted', 'Idle', 'Removed', 'Lowered'];
       const made = await live.space(Object.fromEntries(titles.map((title) => [title, 'Notes text.\n'])));
       spaceId = made.spaceId;
       titles.forEach((title, i) => pages.set(title, made.pageIds[i]!));
@@ -44,6 +57,8 @@ for (const dialect of dialects) {
     after(async () => {
       await live?.close();
     });
+
+    const notesTitle = (pageId: string) => [...pages].find(([, id]) => id === pageId)![0];
 
     async function changeRequest(writer: TestUser, subject: string): Promise<{ crId: string; notesId: string }> {
       return { crId: await live.changeRequest(spaceId, subject, writer), notesId: pages.get(subject)! };
@@ -68,6 +83,7 @@ for (const dialect of dialects) {
       await page.goto(`${live.base}/o/${live.world.organizationId}/s/${spaceId}/cr/${changeRequestId}/p/${notesId}`);
       await body(page).getByText('Notes text.').waitFor({ timeout: 30_000 });
       await status(page).getByText('Live: everyone here sees your edits.').waitFor({ timeout: 30_000 });
+      await treeItem(page, notesTitle(notesId)).waitFor({ timeout: 30_000 });
       await body(page).getByText('Notes text.').click();
       await page.keyboard.press('End');
       await page.keyboard.type(' Kept.');
@@ -123,6 +139,28 @@ for (const dialect of dialects) {
         assert.equal(removed.status, 204, JSON.stringify(removed.body));
       });
       await stopped(page, /Live editing stopped: this page was deleted from the change request\./, 'a live page deleted from its change request');
+      await leftTheTree(page, 'Deleted');
+      await page.context().close();
+      assert.deepEqual(live.problems, []);
+    });
+
+    it('the page deleted while its writer does not type: told all the same, and the tree no longer lists it', async () => {
+      const writer = live.world.members.edit;
+      const { crId, notesId } = await changeRequest(writer, 'Idle');
+      // Everything typed is written; then the writer stops typing, and the page is deleted.
+      const page = await typeThrough(writer, { crId, notesId }, async () => undefined);
+      await until('the late edit is written', async () => (await live.apiText(spaceId, crId, notesId)) === 'Notes text. Kept. Late.', 30_000);
+      await page.locator('.save-status[data-state="saved"]').waitFor({ timeout: 30_000 });
+      const removed = await live.world.admin.api.delete(`/v1/spaces/${spaceId}/change-requests/${crId}/content/page/${notesId}`);
+      assert.equal(removed.status, 204, JSON.stringify(removed.body));
+      // The server notices the change request's head moved and finds the page gone (not the writer's next write).
+      await says(page, /Live editing stopped: this page was deleted from the change request\./);
+      await page.locator('.page-body[contenteditable="false"]').waitFor({ timeout: 30_000 });
+      await leftTheTree(page, 'Idle');
+      // Nothing was lost, so nothing alarms: the text stays on the screen, read-only.
+      assert.equal(await stoppedAlert(page).count(), 0);
+      assert.match((await body(page).textContent()) ?? '', /Kept\. Late\./);
+      await assertAccessible(page, 'a live page deleted from its change request while idle');
       await page.context().close();
       assert.deepEqual(live.problems, []);
     });
@@ -136,8 +174,16 @@ for (const dialect of dialects) {
         // The server closes the page before the late edit reaches it (the close comes in while sends are held).
         await typing.locator('[data-live-state="refused"]').waitFor({ timeout: 30_000 });
       });
-      // The screen's reload of the change request fails now: said above the page, which stays.
-      await page.locator('.error-note[role="alert"]').first().waitFor({ timeout: 30_000 });
+      // The screen's reload of the change request fails now: said above the page, which stays, in the person's
+      // words (no id of the API's answer) and with what to do.
+      const note = page.locator('.error-note[role="alert"]');
+      await note.first().waitFor({ timeout: 30_000 });
+      assert.equal(await note.count(), 1);
+      const said = (await note.textContent()) ?? '';
+      assert.match(said, /^You no longer have access to this change request/);
+      assert.match(said, /Ask an administrator of the organization/);
+      for (const id of [live.world.organizationId, spaceId, crId, notesId, writer.id]) assert.ok(!said.includes(id), `the note names an id: ${said}`);
+      assert.doesNotMatch(said, /"|No space|#\d/);
       await stopped(page, /Live editing stopped: you no longer have access to this change request\./, 'a live page whose writer was removed');
       assert.equal(await live.apiText(spaceId, crId, notesId), 'Notes text. Kept.');
       await page.context().close();

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { invalidate, useQuery } from '../api/cache.ts';
 import { api } from '../api/operations.ts';
+import { ApiError } from '../api/client.ts';
 import type { RevisionPage } from '../api/types.ts';
 import { ErrorNote } from '../app/error-note.tsx';
 import { Link } from '../app/link.tsx';
@@ -106,7 +107,7 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
         {error && <p class="error-note" role="alert">{error}</p>}
       </nav>
       <main id="main" class="screen">
-        {failed && <ErrorNote error={failed} />}
+        {failed && <ReloadFailed error={failed} />}
         {merged && <p class="notice" role="status">This change request is merged; its pages are now the space's. Choose Edit in the space to change them again.</p>}
         {changeRequest.data.status === 'archived' && (
           <p class="notice" role="status">
@@ -140,5 +141,19 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
         {!pageId && <p class="empty">Choose a page in the tree, or create one with <strong>New page</strong>.</p>}
       </main>
     </div>
+  );
+}
+
+/**
+ * Why the change request, once shown, could not be read again. Refused or not found now (403, 404): the person's
+ * access was taken away (removed from the organization or the space) — said in their words, without the API's
+ * ids, with what to do. Anything else (Quire unreachable) as it was worded.
+ */
+function ReloadFailed({ error }: { error: Error }) {
+  if (!(error instanceof ApiError) || (error.status !== 403 && error.status !== 404)) return <ErrorNote error={error} />;
+  return (
+    <p class="error-note" role="alert">
+      You no longer have access to this change request: you may have been removed from its organization or space. Ask an administrator of the organization to add you again. Until then, copy the edits you want to keep from the page below.
+    </p>
   );
 }

@@ -75,8 +75,12 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
       const editable = !shared.readOnly && !shared.refusal;
       if (editor.isEditable === editable) return;
       editor.setEditable(editable, false);
-      // Stopped or turned read-only: the change request may have been archived or merged meanwhile.
-      if (!editable) invalidate(`cr:${props.spaceId}:${props.changeRequestId}:cr`);
+      // Stopped or turned read-only: the change request may have been archived or merged meanwhile, or this
+      // page deleted from it (its tree, read again, no longer lists it; the editor keeps the text to copy).
+      if (!editable) {
+        invalidate(`cr:${props.spaceId}:${props.changeRequestId}:cr`);
+        invalidate(`cr:${props.spaceId}:${props.changeRequestId}:content`);
+      }
     });
     const beforeUnload = (event: BeforeUnloadEvent) => {
       if (saver.hasUnsavedWork || (shared && !shared.saved) || queue.pending) event.preventDefault();

@@ -73,6 +73,9 @@ export function PageTree(props: {
 }) {
   const tree = useRef<HTMLUListElement>(null);
   const placed = flatten(props.pages);
+  // The page open may not be in the tree (deleted from the change request while it was open): the first page
+  // then takes the tree's one tab stop, so the tree stays reachable from the keyboard.
+  const listed = placed.some((entry) => entry.page.id === props.current);
   const [drag, setDragState] = useState<Drag | null>(null);
   // The latest drag, read when the pointer is released (the state may not have rendered yet).
   const latest = useRef<Drag | null>(null);
@@ -176,7 +179,7 @@ export function PageTree(props: {
             aria-selected={selected}
             aria-current={selected ? 'page' : undefined}
             aria-expanded={page.pages?.length ? true : undefined}
-            tabIndex={selected || (!props.current && at === placed[0]) ? 0 : -1}
+            tabIndex={selected || (!listed && at === placed[0]) ? 0 : -1}
             data-page={page.id}
             data-type={page.type}
             href={href}
