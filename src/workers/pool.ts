@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { defaultWorkerThreads } from '../config.ts';
+import { workerBundleState } from './bundle.ts';
 import { BadRequest, Conflict, Forbidden, Gone, NotFound, PayloadTooLarge, QuireError, Unauthorized } from '../errors.ts';
 
 /**
@@ -123,9 +124,18 @@ export async function closeWorkerPool(): Promise<void> {
   await previous?.close();
 }
 
+/** How the last pool started loads its modules: from the worker bundle, or the TypeScript sources and why (for tests and logs). */
+export let workerModules: 'bundle' | 'missing' | 'stale' = 'missing';
+
 function thePool(): Piscina {
-  pool ??= new Piscina({
+  if (pool) return pool;
+  // The bundle is checked against its sources each time a pool starts: a source changed since it was built
+  // sends the threads to the TypeScript sources (src/workers/bundle.ts).
+  const bundle = workerBundleState();
+  workerModules = bundle.usable ? 'bundle' : bundle.reason;
+  pool = new Piscina({
     filename: fileURLToPath(new URL('./worker.mjs', import.meta.url)),
+    workerData: { bundle: bundle.usable ? bundle.modules : {} },
     minThreads: keep ? threads : 0,
     maxThreads: threads,
     idleTimeout: 60_000,
