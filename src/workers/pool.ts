@@ -11,6 +11,8 @@ import { BadRequest, Conflict, Forbidden, Gone, NotFound, PayloadTooLarge, Quire
  * is started when a task needs one and stops after a minute idle; with QUIRE_WORKERS_WARM, `quire serve`
  * starts every thread at once, loads the Markdown reader in each and keeps them: decisions/0142); `quire
  * serve` closes it on shutdown.
+ * A thread loads its modules from the worker bundle when it is current, else from the TypeScript sources
+ * (src/workers/bundle.ts, decisions/0143).
  * Why piscina, and what runs where: docs/decisions/0063-worker-pool.md.
  *
  * A task is a pure function of a module (`workerTask`): the worker imports the module and calls it; its
