@@ -57,7 +57,7 @@ export interface Config {
   workers: number;
   /**
    * QUIRE_WORKERS_WARM: `quire serve` starts every thread of the pool with the server, loads the Markdown reader
-   * in each and keeps them (decisions/0142): no first import pays the load, at ~100 MB of memory a thread held.
+   * in each and keeps them (decisions/0142): no first import pays the load, at ~40 MB of memory a thread held (with the worker bundle, decisions/0143; ~100 MB without).
    */
   workersWarm: boolean;
   /** On SIGTERM: seconds to wait for requests and jobs in flight before exiting anyway. */

@@ -14,6 +14,7 @@ import { TOKEN_REVOKED_CHANNEL } from './http/auth.ts';
 import { listenForAccessChanges } from './db/memo.ts';
 import { S3BlobStore } from './storage/s3.ts';
 import { closeWorkerPool, configureWorkerPool } from './workers/pool.ts';
+import { ensureWorkerBundle } from './workers/bundle.ts';
 import { loadReaders } from './imports/conversions.ts';
 
 /** Opens the configured database and applies pending migrations. */
@@ -73,6 +74,12 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   await scheduleAuditPrune(app.services);
   await scheduleJobsPrune(app.services);
   await scheduleGarbageCollection(app.services);
+  // The worker threads load the worker bundle, built again here when a source changed since it was built
+  // (src/workers/bundle.ts); without it they load the TypeScript sources, seconds of CPU a thread.
+  const bundle = await ensureWorkerBundle();
+  if (bundle.state.usable) {
+    if (bundle.built) app.log.info('worker bundle rebuilt: a source changed since it was built');
+  } else app.log.warn({ reason: bundle.state.reason, file: bundle.state.file }, 'worker threads load the TypeScript sources: the worker bundle could not be built');
   await app.listen({ host: config.host, port: config.port });
   runner.start();
   // QUIRE_WORKERS_WARM: the kept threads load the Markdown reader now, beside the first requests (not before

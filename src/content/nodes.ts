@@ -1,4 +1,4 @@
-import { canonicalJson } from './revisions.ts';
+import { canonicalJson } from './canonical-json.ts';
 
 /**
  * Page nodes: the objects of kind 'page' that make a revision's tree. A node holds the page's stable id,

@@ -5,6 +5,9 @@ import { memoized } from '../db/memo.ts';
 import type { DB } from '../db/types.ts';
 import { nowIso } from '../context.ts';
 import { putObject } from './objects.ts';
+import { canonicalJson } from './canonical-json.ts';
+
+export { canonicalJson };
 
 export const REVISION_TYPES = ['edits', 'merge', 'rollback', 'update', 'computed'] as const;
 export type RevisionType = (typeof REVISION_TYPES)[number];
@@ -38,15 +41,6 @@ export const EMPTY_ROOT: RevisionRoot = { pages: [], files: [], reusableContents
 /** Writes a root object; returns its hash. JSON is written with sorted keys so equal roots hash equally. */
 export async function putRoot(ctx: Pick<Context, 'db'>, root: RevisionRoot): Promise<string> {
   return putObject(ctx, 'root', canonicalJson(root));
-}
-
-/** JSON with object keys sorted, so that the same value always gives the same text (and hash). */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
 }
 
 export interface NewRevision {

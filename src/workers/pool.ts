@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { defaultWorkerThreads } from '../config.ts';
+import { workerBundleState } from './bundle.ts';
 import { BadRequest, Conflict, Forbidden, Gone, NotFound, PayloadTooLarge, QuireError, Unauthorized } from '../errors.ts';
 
 /**
@@ -10,6 +11,8 @@ import { BadRequest, Conflict, Forbidden, Gone, NotFound, PayloadTooLarge, Quire
  * is started when a task needs one and stops after a minute idle; with QUIRE_WORKERS_WARM, `quire serve`
  * starts every thread at once, loads the Markdown reader in each and keeps them: decisions/0142); `quire
  * serve` closes it on shutdown.
+ * A thread loads its modules from the worker bundle when it is current, else from the TypeScript sources
+ * (src/workers/bundle.ts, decisions/0143).
  * Why piscina, and what runs where: docs/decisions/0063-worker-pool.md.
  *
  * A task is a pure function of a module (`workerTask`): the worker imports the module and calls it; its
@@ -123,9 +126,18 @@ export async function closeWorkerPool(): Promise<void> {
   await previous?.close();
 }
 
+/** How the last pool started loads its modules: from the worker bundle, or the TypeScript sources and why (for tests and logs). */
+export let workerModules: 'bundle' | 'missing' | 'stale' = 'missing';
+
 function thePool(): Piscina {
-  pool ??= new Piscina({
+  if (pool) return pool;
+  // The bundle is checked against its sources each time a pool starts: a source changed since it was built
+  // sends the threads to the TypeScript sources (src/workers/bundle.ts).
+  const bundle = workerBundleState();
+  workerModules = bundle.usable ? 'bundle' : bundle.reason;
+  pool = new Piscina({
     filename: fileURLToPath(new URL('./worker.mjs', import.meta.url)),
+    workerData: { bundle: bundle.usable ? bundle.modules : {} },
     minThreads: keep ? threads : 0,
     maxThreads: threads,
     idleTimeout: 60_000,

@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// Builds the worker bundle: the modules whose functions run on the worker pool (src/workers/pool.ts), with
+// everything they import, as plain JavaScript in .tmp/worker-bundle/. A worker thread then loads a few files
+// at Node's own speed instead of some 700 through tsx (its own loader per thread, compiling TypeScript):
+// docs/decisions/0142-worker-pool-loaded-at-serve-start.md and docs/performance.md. Run by `npm install` (the
+// `prepare` script), by `npm run build:worker`, and by `quire serve` when the bundle is missing or stale.
+// manifest.json lists every file the bundle was built from with the SHA-256 of its content: the pool uses the
+// bundle only when each file still has that content (src/workers/bundle.ts), else the TypeScript sources.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const root = join(import.meta.dirname, '..');
+
+/** The modules that declare worker tasks (workerTask(import.meta.url, …)); test/unit/worker-bundle.test.ts checks the list. */
+export const WORKER_MODULES = [
+  'src/imports/conversions.ts',
+  'src/imports/summary.ts',
+  'src/imports/layout.ts',
+  'src/search/page-text.ts',
+  'src/modules/comments/bodies.ts',
+];
+
+export const BUNDLE_DIR = join(root, '.tmp', 'worker-bundle');
+
+/** Builds the bundle; returns its folder, or undefined (and says why) when esbuild cannot be loaded. */
+export async function buildWorkerBundle({ quiet = false } = {}) {
+  let esbuild;
+  try {
+    // esbuild comes with tsx, which runs Quire's sources and so is always installed.
+    const require = createRequire(createRequire(join(root, 'package.json')).resolve('tsx/package.json'));
+    esbuild = await import(pathToFileURL(require.resolve('esbuild')).href);
+  } catch (error) {
+    if (!quiet) console.warn(`The worker bundle was not built (esbuild could not be loaded: ${error.message}); worker threads load the TypeScript sources.`);
+    return undefined;
+  }
+  const building = `${BUNDLE_DIR}.${process.pid}`;
+  rmSync(building, { recursive: true, force: true });
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: WORKER_MODULES,
+    outdir: building,
+    outbase: root,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // Packages stay as Node loads them: one copy of each, and an `npm install` that changes one needs no rebuild.
+    packages: 'external',
+    metafile: true,
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+  const inputs = {};
+  for (const file of Object.keys(result.metafile.inputs).sort()) {
+    inputs[file] = createHash('sha256').update(readFileSync(join(root, file))).digest('hex');
+  }
+  const modules = Object.fromEntries(WORKER_MODULES.map((module) => [module, module.replace(/\.ts$/, '.js')]));
+  writeFileSync(join(building, 'manifest.json'), `${JSON.stringify({ modules, inputs }, null, 1)}\n`);
+  mkdirSync(join(root, '.tmp'), { recursive: true });
+  rmSync(BUNDLE_DIR, { recursive: true, force: true });
+  renameSync(building, BUNDLE_DIR);
+  if (!quiet) console.log(`Worker bundle built in ${relative(root, BUNDLE_DIR)} from ${Object.keys(inputs).length} source files.`);
+  return BUNDLE_DIR;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) await buildWorkerBundle();
