@@ -50,6 +50,12 @@ for (const dialect of dialects) {
       const crPath = `/v1/spaces/${spaceId}/change-requests/${cr}`;
       assert.equal(await markdown(crPath), 'First paragraph.\n\nSecond paragraph.\n', 'not written yet: the merge comes inside the idle time');
 
+      // Someone who may not merge is refused before anything is written for them.
+      const refused = await world.members.read.api.post(`${crPath}/merge`);
+      assert.equal(refused.status, 403, JSON.stringify(refused.body));
+      assert.ok((await stored()) > 0, 'a refused merge writes nothing');
+      assert.equal(await markdown(crPath), 'First paragraph.\n\nSecond paragraph.\n');
+
       const merged = await world.admin.api.post(`${crPath}/merge`);
       assert.equal(merged.status, 200, JSON.stringify(merged.body));
       assert.equal(merged.body.result, 'merge');

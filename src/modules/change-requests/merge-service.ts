@@ -131,8 +131,9 @@ async function mergeWithSpace<R>(ctx: Context, spaceId: string, changeRequestId:
  */
 export async function mergeChangeRequest(ctx: Context, spaceId: string, changeRequestId: string, log: ChangeRequestMerging['log']): Promise<MergeOutcome> {
   const user = requireActor(ctx);
-  // Before the merge reads the change request: live edits stored but not yet written to it are written
-  // (src/live/pending.ts, a listener assembled in src/services.ts).
+  // Before the merge reads the change request, and only for a caller who may merge it now: live edits stored
+  // but not yet written to it are written (src/live/pending.ts, a listener assembled in src/services.ts).
+  await activeChangeRequest(spaceId, changeRequestId, 'space.merge')(ctx);
   await ctx.events.emit(ctx, 'change-request-merging', { spaceId, changeRequestId, log });
   return mergeWithSpace<MergeOutcome>(ctx, spaceId, changeRequestId, {
     policy: 'space.merge',
