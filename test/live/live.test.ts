@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
-import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
-import { createSpace, editContent } from '../helpers/content-factory.ts';
-import { createWorld, type World } from '../helpers/factories.ts';
+import { before, describe, it } from 'node:test';
+import { dialects, type TestApp } from '../helpers/app.ts';
+import type { World } from '../helpers/factories.ts';
 import * as Y from 'yjs';
-import { liveClient, until, type LiveClient } from './clients.ts';
+import { until } from './clients.ts';
+import { liveNodeSuite } from './node-suite.ts';
 import { modelVersion } from '../../src/live/model.ts';
 
 /**
@@ -16,18 +15,14 @@ import { modelVersion } from '../../src/live/model.ts';
  */
 for (const dialect of dialects) {
   describe(`live co-editing [${dialect}]`, () => {
+    const suite = liveNodeSuite(dialect, { QUIRE_LIVE_IDLE_MS: '150', QUIRE_LIVE_MAX_WAIT_MS: '1000', QUIRE_LIVE_RECHECK_SECONDS: '1', QUIRE_LIVE_MAX_UPDATE_BYTES: '200000' });
     let t: TestApp;
     let world: World;
     let spaceId: string;
     let pageId: string;
     let url: string;
-    const clients: LiveClient[] = [];
-
-    const connect = (token: string, name: string) => {
-      const client = liveClient({ url, name, token });
-      clients.push(client);
-      return client;
-    };
+    before(() => ({ t, world, spaceId, pageId, url } = suite));
+    const connect = suite.connect;
     const markdown = async (cr: string) => (await world.admin.api.get(`/v1/spaces/${spaceId}/change-requests/${cr}/content/page/${pageId}?format=markdown`)).body.markdown as string;
 
     async function newChangeRequest(): Promise<{ id: string; name: string }> {
@@ -35,21 +30,6 @@ for (const dialect of dialects) {
       assert.equal(created.status, 201, JSON.stringify(created.body));
       return { id: created.body.id, name: `${world.organizationId}/${spaceId}/${created.body.id}/${pageId}` };
     }
-
-    before(async () => {
-      t = await createTestApp(dialect, { QUIRE_LIVE_IDLE_MS: '150', QUIRE_LIVE_MAX_WAIT_MS: '1000', QUIRE_LIVE_RECHECK_SECONDS: '1', QUIRE_LIVE_MAX_UPDATE_BYTES: '200000' });
-      world = await createWorld(t.ctx, t.app, t.clock);
-      spaceId = await createSpace(t.ctx, world.organizationId, { title: 'Handbook' });
-      await editContent(t.ctx, spaceId, (writer) => {
-        pageId = writer.addPage({ type: 'document', title: 'Notes', markdown: 'First paragraph.\n\nSecond paragraph.\n' });
-      });
-      await t.app.listen({ host: '127.0.0.1', port: 0 });
-      url = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/v1/live`;
-    });
-    after(async () => {
-      for (const client of clients) client.destroy();
-      await t.close();
-    });
 
     it('two writers type into one paragraph at once and converge; the change request then reads their text', async () => {
       const cr = await newChangeRequest();
@@ -157,13 +137,11 @@ for (const dialect of dialects) {
     it('refuses a browser of another document model version (a rolling upgrade) before it gets the page, and admits one of this version', async () => {
       const cr = await newChangeRequest();
       // A tab opened before an upgrade: its editor's schema differs. Let in, it would drop what it cannot model.
-      const stale = liveClient({ url: `${url}?model=00000000`, name: cr.name, token: world.members.edit.token });
-      clients.push(stale);
+      const stale = connect(world.members.edit.token, cr.name, `${url}?model=00000000`);
       await until('the stale browser is refused', () => stale.denied.length > 0);
       assert.match(stale.denied[0], /^Quire was updated since this page was opened: reload the page/);
       assert.deepEqual(stale.paragraphs(), [], 'the refused browser never receives the page');
-      const current = liveClient({ url: `${url}?model=${await modelVersion()}`, name: cr.name, token: world.members.edit.token });
-      clients.push(current);
+      const current = connect(world.members.edit.token, cr.name, `${url}?model=${await modelVersion()}`);
       await until('a browser of this version holds the page', () => current.paragraphs()[0] === 'First paragraph.');
       current.type(0, 0, 'Current ');
       await until('its edit is written', async () => (await markdown(cr.id)) === 'Current First paragraph.\n\nSecond paragraph.\n');

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
-import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
-import { createSpace, editContent } from '../helpers/content-factory.ts';
-import { createWorld, type World } from '../helpers/factories.ts';
-import { liveClient, until, type LiveClient } from './clients.ts';
+import { describe, it } from 'node:test';
+import { dialects } from '../helpers/app.ts';
+import { until } from './clients.ts';
+import { liveNodeSuite } from './node-suite.ts';
 
 /**
  * A change request merged while a page of it holds live edits the server has stored but not yet written
@@ -13,35 +11,15 @@ import { liveClient, until, type LiveClient } from './clients.ts';
  */
 for (const dialect of dialects) {
   describe(`live edits pending at a merge [${dialect}]`, () => {
-    let t: TestApp;
-    let world: World;
-    let spaceId: string;
-    let pageId: string;
-    let url: string;
-    const clients: LiveClient[] = [];
-
-    before(async () => {
-      t = await createTestApp(dialect, { QUIRE_LIVE_IDLE_MS: '60000', QUIRE_LIVE_MAX_WAIT_MS: '120000' });
-      world = await createWorld(t.ctx, t.app, t.clock);
-      spaceId = await createSpace(t.ctx, world.organizationId, { title: 'Handbook' });
-      await editContent(t.ctx, spaceId, (writer) => {
-        pageId = writer.addPage({ type: 'document', title: 'Notes', markdown: 'First paragraph.\n\nSecond paragraph.\n' });
-      });
-      await t.app.listen({ host: '127.0.0.1', port: 0 });
-      url = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/v1/live`;
-    });
-    after(async () => {
-      for (const client of clients) client.destroy();
-      await t.close();
-    });
+    const suite = liveNodeSuite(dialect, { QUIRE_LIVE_IDLE_MS: '60000', QUIRE_LIVE_MAX_WAIT_MS: '120000' });
 
     it('writes the stored, unwritten edits into the change request before merging it', async () => {
+      const { t, world, spaceId, pageId } = suite;
       const created = await world.members.edit.api.post(`/v1/spaces/${spaceId}/change-requests`, { subject: 'Typed live' });
       assert.equal(created.status, 201, JSON.stringify(created.body));
       const cr = created.body.id as string;
       const name = `${world.organizationId}/${spaceId}/${cr}/${pageId}`;
-      const writer = liveClient({ url, name, token: world.members.edit.token });
-      clients.push(writer);
+      const writer = suite.connect(world.members.edit.token, name);
       await until('the client holds the page', () => writer.paragraphs()[0] === 'First paragraph.');
       writer.type(0, 0, 'Typed ');
       const stored = async () => (await t.ctx.db.selectFrom('live_updates').select('id').where('document', '=', name).execute()).length;
