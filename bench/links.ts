@@ -14,7 +14,7 @@
 import { join } from 'node:path';
 import { api, median, ms, row, start, stop, type Api } from './lib.ts';
 import { fillSpace, pageMarkdown, withContext, type PageMaker } from './seed.ts';
-import { indexSpaceContent } from '../src/search/changes.ts';
+import { indexSpaceContent, keepSpaceAnalysis } from '../src/search/changes.ts';
 
 /** A bench page with links: to the next topic (relative to its group's folder), to its own anchor, to the web. */
 export const linkedPage: PageMaker = (n) => ({
@@ -33,7 +33,8 @@ export interface LinkBenchSetup {
 /**
  * Seeds the space (the server must be stopped); returns nothing, the pages are in the space's current
  * revision. The space is indexed as a space in use would be (every revision is, by the `index-space` job),
- * which also stores the link facts of its bodies and the revision's link analysis (with the server's own
+ * which also stores the link facts of its bodies, and has the revision's link analysis kept by the job that
+ * follows it (`keep-link-analysis`; here at once, with the server's own
  * settings, `env`: the analysis is kept for the public URL it was made for, which the port decides here); BENCH_LINK_INDEXED=0 leaves it unindexed, as content
  * written before the link facts were stored is: the first server then reads every body (and stores their facts).
  */
@@ -42,7 +43,10 @@ export async function seedLinkSpace(dataDir: string, spaceId: string, pages: num
     dataDir,
     async (ctx) => {
       await fillSpace(ctx, spaceId, pages, linkedPage);
-      if (process.env.BENCH_LINK_INDEXED !== '0') await indexSpaceContent(ctx, spaceId);
+      if (process.env.BENCH_LINK_INDEXED !== '0') {
+        await indexSpaceContent(ctx, spaceId);
+        await keepSpaceAnalysis(ctx, spaceId); // what its keep-link-analysis job does, 30 s after the index
+      }
     },
     env,
   );

@@ -11,6 +11,7 @@ import { pruneJobsJob } from './jobs/prune-job.ts';
 import { pruneAuditLogJob } from './audit/prune-job.ts';
 import { collectGarbageJob } from './content/gc-job.ts';
 import { indexSpaceJob } from './search/index-job.ts';
+import { keepLinkAnalysisJob } from './content/link-analysis/keep-job.ts';
 import { processOpenAPISpecJob } from './openapi/process-job.ts';
 import { gitOperationJob } from './git/operation-job.ts';
 import { gitSyncJob } from './git/sync-job.ts';
@@ -60,6 +61,7 @@ export function appJobs(): JobRegistry {
     handle(purgeSpaceJob, async (ctx, payload, job) => (await purge()).runPurgeSpace(ctx, payload, job)),
     handle(purgeCollectionJob, async (ctx, payload, job) => (await purge()).runPurgeCollection(ctx, payload, job)),
     handle(indexSpaceJob, async (ctx, payload, job) => (await searchChanges()).runIndexSpace(ctx, payload, job)),
+    handle(keepLinkAnalysisJob, async (ctx, payload, job) => (await searchChanges()).runKeepLinkAnalysis(ctx, payload, job)),
     handle(deliverWebhookJob, async (ctx, payload, job) => (await deliveries()).runDelivery(ctx, payload, job)),
     handle(pruneAuditLogJob, async (ctx, payload, job) => (await auditRetention()).runAuditPrune(ctx, payload, job)),
     handle(pruneJobsJob, async (ctx, payload, job) => (await jobsPrune()).runJobsPrune(ctx, payload, job)),

@@ -41,7 +41,7 @@ type IndexedText = Pick<SearchPagesTable, 'headings' | 'body' | 'sections'>;
 
 
 /** The root hash of the space's current revision; null when there is no such space. */
-async function currentRoot(ctx: Pick<Context, 'db'>, spaceId: string): Promise<string | null> {
+export async function currentRoot(ctx: Pick<Context, 'db'>, spaceId: string): Promise<string | null> {
   const row = await ctx.db
     .selectFrom('spaces')
     .innerJoin('revisions', 'revisions.id', 'spaces.revision_id')

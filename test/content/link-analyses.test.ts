@@ -6,7 +6,10 @@ import { clearBodyFactsCache } from '../../src/content/link-analysis/facts.ts';
 import { ANALYSIS_READING } from '../../src/content/link-analysis/saved.ts';
 import { nowIso } from '../../src/context.ts';
 import { findRevision } from '../../src/content/revisions.ts';
-import { indexSpaceContent } from '../../src/search/changes.ts';
+import { indexSpaceContent, keepSpaceAnalysis } from '../../src/search/changes.ts';
+import { KEEP_ANALYSIS_AFTER_MS, keepLinkAnalysisKey } from '../../src/content/link-analysis/keep-job.ts';
+import { runDueJobs } from '../../src/jobs/queue.ts';
+import { appJobs } from '../../src/services.ts';
 import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
 import { addFile, createSpace, currentRevision, editContent } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
@@ -36,7 +39,11 @@ for (const dialect of dialects) {
 
     const rootOf = async (spaceId: string) => (await findRevision(t.ctx, await currentRevision(t.ctx, spaceId)))!.root;
     const rows = async () => t.ctx.db.selectFrom('link_analyses').select(['root_hash', 'public_url', 'reading']).execute();
-    const indexJob = (spaceId: string) => indexSpaceContent(t.ctx, spaceId);
+    /** The index job, and the keep job it enqueues, run as soon as they are due. */
+    const indexJob = async (spaceId: string) => {
+      await indexSpaceContent(t.ctx, spaceId);
+      await keepSpaceAnalysis(t.ctx, spaceId);
+    };
 
     /** A space whose links point at pages, anchors, files, spaces and URLs, some broken, in folders. */
     async function handbook(): Promise<{ spaceId: string; ids: Record<string, string> }> {
@@ -56,7 +63,7 @@ for (const dialect of dialects) {
       return { spaceId, ids };
     }
 
-    it('keeps the analysis when the index job runs, and a fresh process reads it instead of computing, with the same answer', async () => {
+    it('keeps the analysis when the jobs run, and a fresh process reads it instead of computing, with the same answer', async () => {
       const { spaceId } = await handbook();
       await indexJob(spaceId);
       const root = await rootOf(spaceId);
@@ -147,6 +154,37 @@ for (const dialect of dialects) {
         const broken = row.analysis.replaceAll(ids.intro, 'not-a-page');
         await t.ctx.db.insertInto('link_analyses').values({ root_hash: first, public_url: t.ctx.config.publicUrl.replace(/\/+$/, ''), reading: ANALYSIS_READING, analysis: broken, created_at: nowIso(t.ctx) }).execute();
       });
+    });
+
+    it('keeps the analysis through the queue once a period, however often the space changes meanwhile', async () => {
+      const { spaceId, ids } = await handbook();
+      const keepJobs = () => t.ctx.db.selectFrom('jobs').select(['status', 'run_at']).where('singleton_key', '=', keepLinkAnalysisKey(spaceId)).execute();
+      const registry = appJobs();
+      const runDue = () => runDueJobs(t.ctx, { workerId: 'keep-test', registry, limit: 100 });
+      await indexSpaceContent(t.ctx, spaceId); // the index job of the space's content
+      const indexed = t.clock.now().getTime();
+      const [job] = await keepJobs();
+      assert.equal(job?.status, 'pending', 'the index job enqueued the keep job');
+      assert.equal(Date.parse(job.run_at), indexed + KEEP_ANALYSIS_AFTER_MS);
+      const first = await rootOf(spaceId);
+      assert.deepEqual((await rows()).filter((row) => row.root_hash === first), [], 'nothing kept before it is due');
+
+      // Edits within the period: each indexed at once, the keep job's due time unmoved.
+      t.clock.advance(KEEP_ANALYSIS_AFTER_MS / 2);
+      await editContent(t.ctx, spaceId, (writer) => writer.updatePage(ids.install, { markdown: '# Install\n\nSee [intro](intro.md).\n' }));
+      await indexSpaceContent(t.ctx, spaceId);
+      assert.deepEqual((await keepJobs()).map((row) => [row.status, Date.parse(row.run_at)]), [['pending', indexed + KEEP_ANALYSIS_AFTER_MS]]);
+
+      t.clock.advance(KEEP_ANALYSIS_AFTER_MS / 2);
+      await runDue();
+      const current = await rootOf(spaceId);
+      const kept = (await rows()).filter((row) => row.root_hash === current || row.root_hash === first).map((row) => row.root_hash);
+      assert.deepEqual(kept, [current], 'the revision current when the job ran is kept, the one indexed first is not');
+      assert.deepEqual(await keepJobs(), [], 'the job ran (a finished job gives its key up)');
+      freshProcess();
+      const { restored } = linkAnalysisStats;
+      await analyzeRoot(t.ctx, current);
+      assert.equal(linkAnalysisStats.restored, restored + 1, 'a fresh process reads it');
     });
 
     it('saves once per revision, and the collector sweeps rows whose revision is gone', async () => {

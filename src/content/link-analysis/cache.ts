@@ -95,7 +95,7 @@ export async function analyzeRoot(ctx: Store, rootHash: string): Promise<Revisio
 /**
  * Keeps the analysis of a revision in the database, unless it is kept already (in the current reading, for
  * this public URL), and drops the kept analyses of revisions that are no space's current one. Run by the
- * search indexer's job for a space's new current revision.
+ * space's `keep-link-analysis` job (keep-job.ts) for its current revision.
  */
 export async function saveRevisionAnalysis(ctx: Store, rootHash: string): Promise<void> {
   const publicUrl = publicUrlOf(ctx);

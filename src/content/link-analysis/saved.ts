@@ -1,8 +1,8 @@
 /**
  * Link analyses kept in the database by revision (table `link_analyses`): below the in-process cache of
  * cache.ts, above computing from the pages' facts (facts.ts). An analysis is a pure function of the
- * revision's root hash and the public URL, so a row is written once — by the search indexer's job, after it
- * indexes a space's new revision — and read by the first request of any process: one row, instead of the
+ * revision's root hash and the public URL, so a row is written once — by the space's `keep-link-analysis` job,
+ * which the search indexer's job enqueues (keep-job.ts) — and read by the first request of any process: one row, instead of the
  * stored facts of every page, their resolution and the classification of every link.
  *
  * A row counts only for its own root hash and public URL, and only in the current reading
