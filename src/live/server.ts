@@ -247,8 +247,9 @@ export class LiveServer {
         this.lastEditors.set(documentName, live.actor);
       },
       afterLoadDocument: async ({ document }) => {
-        // A change request first opened here is read now: a tree change right after is compared with this one.
-        void this.trees.follow();
+        // A change request first opened here is read before the document answers: a tree change right after is
+        // compared with the tree the person was shown.
+        await this.trees.follow();
         if (!takeOverFanOut(document)) this.log.warn({ document: document.name }, 'live fan-out: this Hocuspocus is not the one Quire was written against; its own broadcast is kept');
       },
       // Never throws: Hocuspocus keeps a document whose store failed in memory for good (its debouncer counts

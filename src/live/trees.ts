@@ -24,14 +24,16 @@ import { PAGE_DELETED } from './writer.ts';
  *
  * It reads the database, not a notice: whichever process, or which command (Git Sync, the CLI), moved the
  * head, on SQLite or PostgreSQL, with or without Redis, each process tells its own connections (so nothing
- * is relayed between processes and nobody is told twice). A change request first seen here is read at once
- * (when its first document loads), so an edit right after someone opens it is compared with the tree it had.
+ * is relayed between processes and nobody is told twice). A change request first seen here is read before
+ * its first document here answers (the load waits for it), so an edit right after someone opens it is compared
+ * with the tree it had.
  */
 export class TreeFollower {
   /** Each change request with a document open here: the head last compared, its outline and page ids. */
   private readonly seen = new Map<string, { revision: string; outline: string; pages: Set<string> }>();
-  private running = false;
-  private again = false;
+  /** The run going on, and the one asked for meanwhile (made once after it, for every caller who asked). */
+  private running: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
   /** Counts, for tests and figures: head reads, trees compared, pages stopped, tree messages sent. */
   readonly stats = { polls: 0, compared: 0, stopped: 0, told: 0 };
 
@@ -41,23 +43,21 @@ export class TreeFollower {
     private readonly log: { warn(object: object, message: string): void },
   ) {}
 
-  /** Compares the heads now (a run asked for while one runs is made once more after it). */
-  async follow(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return;
+  /** Compares the heads; resolves when a comparison that started after this call has ended. Never rejects. */
+  follow(): Promise<void> {
+    if (!this.running) {
+      this.running = this.followOnce()
+        .catch((error: unknown) => this.log.warn({ err: error }, 'live documents: could not compare the trees of their change requests'))
+        .finally(() => {
+          this.running = null;
+        });
+      return this.running;
     }
-    this.running = true;
-    try {
-      do {
-        this.again = false;
-        await this.followOnce();
-      } while (this.again);
-    } catch (error) {
-      this.log.warn({ err: error }, 'live documents: could not compare the trees of their change requests');
-    } finally {
-      this.running = false;
-    }
+    this.queued ??= this.running.then(() => {
+      this.queued = null;
+      return this.follow();
+    });
+    return this.queued;
   }
 
   private async followOnce(): Promise<void> {
