@@ -17,6 +17,7 @@ import { UpdateBatcher } from './appends.ts';
 import { TurnRedis } from './redis.ts';
 import { checkModelVersion } from './model.ts';
 import { initialPage, writeLive } from './writer.ts';
+import { TreeFollower } from './trees.ts';
 
 /** The reason given to a connection whose person can no longer read its change request (the re-check). */
 export const LOST_ACCESS = 'you no longer have access to this change request.';
@@ -76,6 +77,8 @@ export class LiveServer {
   private rechecking = false;
   private recheckAgain = false;
   private readonly stopListening: () => void;
+  /** The change requests open here, followed as their trees change (pages deleted, added, renamed, moved). */
+  readonly trees: TreeFollower;
 
   constructor(
     private readonly services: AppServices,
@@ -106,6 +109,7 @@ export class LiveServer {
       unloadImmediately: false,
       extensions,
     });
+    this.trees = new TreeFollower(services, () => this.hocuspocus.documents, log);
     this.timers.push(setInterval(() => void this.pollHeads(), 1000).unref());
     this.timers.push(setInterval(() => void this.recheck(), config.live.recheckSeconds * 1000).unref());
     // Any change of access this process learns of (its own writes; on PostgreSQL every process's, and ended
@@ -243,6 +247,9 @@ export class LiveServer {
         this.lastEditors.set(documentName, live.actor);
       },
       afterLoadDocument: async ({ document }) => {
+        // A change request first opened here is read before the document answers: a tree change right after is
+        // compared with the tree the person was shown.
+        await this.trees.follow();
         if (!takeOverFanOut(document)) this.log.warn({ document: document.name }, 'live fan-out: this Hocuspocus is not the one Quire was written against; its own broadcast is kept');
       },
       // Never throws: Hocuspocus keeps a document whose store failed in memory for good (its debouncer counts
@@ -322,6 +329,8 @@ export class LiveServer {
    */
   private async pollHeads(): Promise<void> {
     if (this.closed || this.hocuspocus.documents.size === 0) return;
+    // First the trees: a page deleted meanwhile is stopped for whoever has it open, the others told of the change.
+    await this.trees.follow();
     const names = [...this.hocuspocus.documents.keys()];
     try {
       const rows = await this.services.db

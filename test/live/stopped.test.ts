@@ -5,7 +5,7 @@ import { dialects } from '../helpers/app.ts';
 import { addMember, createUser, type TestUser } from '../helpers/factories.ts';
 import { needs } from '../helpers/system.ts';
 import { until } from '../helpers/until.ts';
-import { assertAccessible } from '../workspace/support.ts';
+import { assertAccessible, assertFitsWidth, shot } from '../workspace/support.ts';
 import { hold, liveBrowser, type LiveBrowser } from './fixture.ts';
 
 /**
@@ -110,6 +110,17 @@ for (const dialect of dialects) {
       await assertAccessible(page, screen);
     }
 
+    /**
+     * The stopped page in a window 390 px wide (a phone's): the notices above the page wrap inside it, nothing
+     * is wider than the window; photographed for the docs (docs/images/workspace-NAME.png, light and dark).
+     */
+    async function narrow(page: Page, name: string): Promise<void> {
+      await page.setViewportSize({ width: 390, height: 800 });
+      await assertFitsWidth(page, `${name} at 390 px`);
+      await shot(page, name);
+      await page.setViewportSize({ width: 1200, height: 800 });
+    }
+
     it('the change request merged by another person: the writer is told, the editor stops, the space has what was written', async () => {
       const writer = live.world.members.edit;
       const { crId, notesId } = await changeRequest(writer, 'Merged');
@@ -119,6 +130,7 @@ for (const dialect of dialects) {
       });
       await page.getByText('This change request is merged').waitFor({ timeout: 30_000 });
       await stopped(page, /Live editing stopped: .*merged|Live, read-only/, 'a live page stopped by its merged change request');
+      await narrow(page, 'live-merged-narrow');
       // What was written is the space's now.
       const space = await live.world.admin.api.get(`/v1/spaces/${spaceId}/content/page/${notesId}?format=markdown`);
       assert.equal(space.body.markdown, 'Notes text. Kept.\n');
@@ -185,6 +197,7 @@ for (const dialect of dialects) {
       for (const id of [live.world.organizationId, spaceId, crId, notesId, writer.id]) assert.ok(!said.includes(id), `the note names an id: ${said}`);
       assert.doesNotMatch(said, /"|No space|#\d/);
       await stopped(page, /Live editing stopped: you no longer have access to this change request\./, 'a live page whose writer was removed');
+      await narrow(page, 'live-lost-access-narrow');
       assert.equal(await live.apiText(spaceId, crId, notesId), 'Notes text. Kept.');
       await page.context().close();
       assert.deepEqual(live.problems, []);

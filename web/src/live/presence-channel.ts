@@ -18,11 +18,35 @@ export class ChangeRequestPresence {
   private readonly socket: HocuspocusProviderWebsocket;
   private readonly provider: HocuspocusProvider;
   private readonly listeners = new Set<() => void>();
+  private readonly treeListeners = new Set<() => void>();
+  private synced = false;
 
   constructor(name: string, user: { id: string; displayName: string; photoURL?: string }) {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     this.socket = new HocuspocusProviderWebsocket({ url: `${scheme}://${location.host}/v1/live`, delay: 500, minDelay: 250, factor: 1.5, maxDelay: 10_000 });
-    this.provider = new HocuspocusProvider({ websocketProvider: this.socket, name, document: this.doc, token: '', onAwarenessChange: () => this.changed() });
+    this.provider = new HocuspocusProvider({
+      websocketProvider: this.socket,
+      name,
+      document: this.doc,
+      token: '',
+      onAwarenessChange: () => this.changed(),
+      // The server's word that the change request's tree changed (a page added, deleted, renamed or moved by
+      // anyone, through the API, Git Sync or another browser: src/live/trees.ts).
+      onStateless: ({ payload }) => {
+        let message: { type?: string };
+        try {
+          message = JSON.parse(payload) as { type?: string };
+        } catch {
+          return;
+        }
+        if (message.type === 'tree') this.treeChanged();
+      },
+      // Joined again after the socket was down: what changed meanwhile was not told; the tree is read again.
+      onSynced: () => {
+        if (this.synced) this.treeChanged();
+        this.synced = true;
+      },
+    });
     this.provider.attach();
     this.provider.setAwarenessField('user', { id: user.id, name: user.displayName, photoURL: user.photoURL, colour: colourOf(user.id) });
   }
@@ -53,12 +77,23 @@ export class ChangeRequestPresence {
     return () => this.listeners.delete(listener);
   }
 
+  /** Calls `listener` whenever the change request's tree may have changed (read it again). */
+  onTreeChanged(listener: () => void): () => void {
+    this.treeListeners.add(listener);
+    return () => this.treeListeners.delete(listener);
+  }
+
+  private treeChanged(): void {
+    for (const listener of this.treeListeners) listener();
+  }
+
   private changed(): void {
     for (const listener of this.listeners) listener();
   }
 
   destroy(): void {
     this.listeners.clear();
+    this.treeListeners.clear();
     this.provider.destroy();
     this.socket.destroy();
     this.doc.destroy();

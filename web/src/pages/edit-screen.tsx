@@ -38,7 +38,12 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
   });
   const [error, setError] = useState<string | null>(null);
   // Who is on which page of the change request (live co-editing), beside each page in the tree.
-  const people = useChangeRequestPresence(props.organizationId, spaceId, changeRequestId, pageId, Boolean(changeRequest.data && changeRequest.data.status !== 'merged'));
+  // The tree follows the change request's: when the server says it changed (a page added, deleted, renamed or moved
+  // by anyone), it is read again through the API; a page deleted while open is stopped by the server itself.
+  const people = useChangeRequestPresence(props.organizationId, spaceId, changeRequestId, pageId, Boolean(changeRequest.data && changeRequest.data.status !== 'merged'), () => {
+    invalidate(`${prefix}:content`);
+    invalidate(`${prefix}:cr`);
+  });
 
   const act = async (action: () => Promise<unknown>) => {
     setError(null);

@@ -71,12 +71,16 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
     const unguardDrops = guardWindowDrops();
     editorRef.current = editor;
     // Only a change of who may write touches the editor (the live document tells of every acknowledgement too).
+    let refused = shared?.refusal ?? null;
     const unsubscribe = shared?.subscribe(() => {
       const editable = !shared.readOnly && !shared.refusal;
-      if (editor.isEditable === editable) return;
-      editor.setEditable(editable, false);
-      // Stopped or turned read-only: the change request may have been archived or merged meanwhile, or this
-      // page deleted from it (its tree, read again, no longer lists it; the editor keeps the text to copy).
+      // Stopped (a reader's page too, which was never editable) or turned read-only: the change request may have
+      // been archived or merged meanwhile, or this page deleted from it (its tree, read again, no longer lists it;
+      // the editor keeps the text to copy).
+      const stopped = shared.refusal !== refused;
+      refused = shared.refusal;
+      if (editor.isEditable === editable && !stopped) return;
+      if (editor.isEditable !== editable) editor.setEditable(editable, false);
       if (!editable) {
         invalidate(`cr:${props.spaceId}:${props.changeRequestId}:cr`);
         invalidate(`cr:${props.spaceId}:${props.changeRequestId}:content`);
