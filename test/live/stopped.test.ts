@@ -130,6 +130,10 @@ for (const dialect of dialects) {
       });
       await page.getByText('This change request is merged').waitFor({ timeout: 30_000 });
       await stopped(page, /Live editing stopped: .*merged|Live, read-only/, 'a live page stopped by its merged change request');
+      // Nothing offers a change any more: the tree's actions are gone and the review is only to be seen.
+      assert.equal(await page.getByRole('button', { name: 'New page' }).count(), 0);
+      assert.equal(await page.getByRole('link', { name: 'Review and merge' }).count(), 0);
+      await page.getByRole('link', { name: 'See the review' }).waitFor({ timeout: 30_000 });
       await narrow(page, 'live-merged-narrow');
       // What was written is the space's now.
       const space = await live.world.admin.api.get(`/v1/spaces/${spaceId}/content/page/${notesId}?format=markdown`);
@@ -197,6 +201,10 @@ for (const dialect of dialects) {
       for (const id of [live.world.organizationId, spaceId, crId, notesId, writer.id]) assert.ok(!said.includes(id), `the note names an id: ${said}`);
       assert.doesNotMatch(said, /"|No space|#\d/);
       await stopped(page, /Live editing stopped: you no longer have access to this change request\./, 'a live page whose writer was removed');
+      // Nothing offers an action the person may no longer take: the tree's, the review's, commenting.
+      for (const [role, name] of [['button', 'New page'], ['button', 'New…'], ['link', 'Review and merge'], ['link', 'See the review'], ['button', 'Comment on block'], ['button', 'Comment']] as const) {
+        assert.equal(await page.getByRole(role, { name, exact: true }).count(), 0, `${role} "${name}" is offered`);
+      }
       await narrow(page, 'live-lost-access-narrow');
       assert.equal(await live.apiText(spaceId, crId, notesId), 'Notes text. Kept.');
       await page.context().close();

@@ -88,6 +88,11 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
   // Archived or merged: nothing in it can change (until an archived one is reopened). The page stays open
   // (read-only, live), so edits a writer made as it was archived or merged stay on the screen to be copied.
   const closed = merged || changeRequest.data.status === 'archived';
+  // Access taken away while the page was open: what is on the screen stays to be copied, but nothing offers an
+  // action the person may no longer take (the tree's, the review's, commenting).
+  const lostAccess = failed ? accessLost(failed) : false;
+  const canComment = !lostAccess && Boolean(space.data?.permissions.comment);
+  const readOnly = closed || lostAccess;
   // A group or a link has no body to write: the tree and its actions are what change it.
   const selected = pageId ? pageById(content.data.pages, pageId) : undefined;
   const bodyless = selected && selected.type !== 'document' ? selected : undefined;
@@ -97,13 +102,17 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
       <nav class="sidebar" aria-label="Change request">
         <p class="crumbs"><Link href={paths.space(props.organizationId, spaceId)}>← Back to the space</Link></p>
         <h2 class="sidebar-title">#{changeRequest.data.number} {changeRequest.data.subject || 'Untitled change request'}</h2>
-        <p><Link href={paths.review(props.organizationId, spaceId, changeRequestId)} class="button">Review and merge</Link></p>
+        {!lostAccess && (
+          <p>
+            <Link href={paths.review(props.organizationId, spaceId, changeRequestId)} class="button">{closed ? 'See the review' : 'Review and merge'}</Link>
+          </p>
+        )}
         {content.data.pages.length === 0 ? (
           <p class="empty">No pages yet: create the first one.</p>
         ) : (
-          <PageTree pages={content.data.pages} current={pageId} href={(id) => paths.edit(props.organizationId, spaceId, changeRequestId, id)} onMove={closed ? undefined : move} onRename={closed ? undefined : rename} onDelete={closed ? undefined : remove} onEmoji={closed ? undefined : setEmoji} onLinkTarget={closed ? undefined : setLinkTarget} people={people} />
+          <PageTree pages={content.data.pages} current={pageId} href={(id) => paths.edit(props.organizationId, spaceId, changeRequestId, id)} onMove={readOnly ? undefined : move} onRename={readOnly ? undefined : rename} onDelete={readOnly ? undefined : remove} onEmoji={readOnly ? undefined : setEmoji} onLinkTarget={readOnly ? undefined : setLinkTarget} people={people} />
         )}
-        {!closed && (
+        {!readOnly && (
           <>
             <p class="tree-actions"><button type="button" class="button" onClick={() => newPage()}>New page</button> <NewPageMenu onChoose={createKind} /></p>
             <p class="meta">In the tree: drag a page before, after or into another; or Alt+↑/↓ move a page, Alt+→ put it under the page above, Alt+← take it out, F2 rename, E set its emoji, L change where a link points, Delete delete.</p>
@@ -125,7 +134,7 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
             “{bodyless.title}” is {bodyless.type === 'group' ? 'a group: a heading over the pages in it. Drag pages into it in the tree.' : 'a link page: the reader’s navigation opens where it points.'} Rename it with F2 and set its emoji with E in the tree.
           </p>
         )}
-        {bodyless?.type === 'link' && !closed && (
+        {bodyless?.type === 'link' && !readOnly && (
           <p>
             <button type="button" class="button" onClick={() => setLinkTarget(bodyless)}>Change where it points</button>
           </p>
@@ -137,11 +146,12 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
             changeRequestId={changeRequestId}
             page={page.data.page}
             revision={page.data.revision}
+            canComment={canComment}
             onReload={() => setOpened(opened + 1)}
           />
         )}
         {pageId && page.data && !bodyless && (
-          <CommentsPanel key={pageId} place={{ spaceId, changeRequestId }} page={{ id: pageId, title: page.data.page.title }} canComment={Boolean(space.data?.permissions.comment)} />
+          <CommentsPanel key={pageId} place={{ spaceId, changeRequestId }} page={{ id: pageId, title: page.data.page.title }} canComment={canComment} />
         )}
         {!pageId && <p class="empty">Choose a page in the tree, or create one with <strong>New page</strong>.</p>}
       </main>
@@ -155,10 +165,15 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
  * ids, with what to do. Anything else (Quire unreachable) as it was worded.
  */
 function ReloadFailed({ error }: { error: Error }) {
-  if (!(error instanceof ApiError) || (error.status !== 403 && error.status !== 404)) return <ErrorNote error={error} />;
+  if (!accessLost(error)) return <ErrorNote error={error} />;
   return (
     <p class="error-note" role="alert">
       You no longer have access to this change request: you may have been removed from its organization or space. Ask an administrator of the organization to add you again. Until then, copy the edits you want to keep from the page below.
     </p>
   );
+}
+
+/** Whether a reload failed because the person's access was taken away (refused or not found now). */
+function accessLost(error: Error): boolean {
+  return error instanceof ApiError && (error.status === 403 || error.status === 404);
 }

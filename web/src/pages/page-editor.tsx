@@ -35,7 +35,8 @@ const UNSAVED = 'This page has changes that are not saved yet. Leave anyway?';
  * One page of a change request, open for writing: its title and settings, its body in the editor, and the
  * saver that sends both (with the revision they were loaded from) and says where saving stands.
  */
-export function PageEditor(props: { spaceId: string; changeRequestId: string; page: DocumentPage; revision: string; onReload: () => void }) {
+/** `canComment`: whether the person may comment on the page's blocks (the "Comment on block" bar is shown). */
+export function PageEditor(props: { spaceId: string; changeRequestId: string; page: DocumentPage; revision: string; canComment: boolean; onReload: () => void }) {
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<Editor | null>(null);
   const saverRef = useRef<PageSaver | null>(null);
@@ -121,7 +122,7 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
       <SaveIndicator status={liveSaveStatus(status, live)} onRetry={() => saverRef.current?.saveNow()} onOverwrite={() => saverRef.current?.overwrite()} onReload={props.onReload} />
       {live && <Presence live={live} />}
       {uploads && <UploadsView queue={uploads} />}
-      <BlockCommentButton pageId={props.page.id} />
+      {props.canComment && <BlockCommentButton pageId={props.page.id} />}
       <div ref={host} class="editor-host" />
       <FilesPanel
         spaceId={props.spaceId}
