@@ -10,14 +10,19 @@
  *
  * Flags: Playwright adds its own for a headless run (--disable-extensions, --disable-dev-shm-usage,
  * --mute-audio, --hide-scrollbars, no background networking or component updates, …); those here are what
- * every suite used before they were gathered here. Flags measured and left out are in docs/decisions/0144-ci-time.md.
+ * every suite used before they were gathered here. Flags measured and left out: docs/decisions/0144-ci-time.md.
  */
 import { after } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { chromiumPath } from './system.ts';
 
-/** The Chromium on PATH (Debian's /usr/bin/chromium on CI). */
-export const CHROMIUM = chromiumPath();
+/**
+ * The Chromium on PATH (Debian's /usr/bin/chromium on CI), or QUIRE_TEST_CHROMIUM: e.g. Debian's
+ * /usr/bin/chromium-headless-shell (package chromium-headless-shell), the same engine without the browser's own
+ * layer, which used about a third of the full browser's CPU in the files measured (decision 0144); not yet the
+ * default, as not every browser file has been run with it.
+ */
+export const CHROMIUM = process.env.QUIRE_TEST_CHROMIUM || chromiumPath();
 
 /** The flags every browser test launches Chromium with. */
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
