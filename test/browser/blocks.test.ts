@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { createSite, type SiteHandle } from '../published/support.ts';
-import { chromiumPath, needs } from '../helpers/system.ts';
+import { needs } from '../helpers/system.ts';
 import { freePort } from '../helpers/ports.ts';
 
 /**
@@ -15,7 +16,6 @@ import { freePort } from '../helpers/ports.ts';
  * buttons, icons and Mermaid diagrams drawn under the reader's strict Content-Security-Policy (no inline
  * styles, no inline scripts), and `if` blocks shown by the reader's claims.
  */
-const CHROMIUM = chromiumPath();
 const artifacts = join(import.meta.dirname, '..', '..', 'test-artifacts');
 
 const BLOCKS = [
@@ -79,7 +79,7 @@ describe('GitBook blocks in a browser [sqlite]', { skip }, () => {
     world = await createWorld(t.ctx, t.app, t.clock);
     const space = (await createSpaceWithPages(t.ctx, world.organizationId, [{ type: 'document', title: 'Blocks', markdown: BLOCKS }], { title: 'Blocks' })).spaceId;
     site = await createSite(world.admin, world.organizationId, { title: 'Blocks Docs', visibility: 'public', spaces: [space] });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await launchChromium();
   });
 
   after(async () => {

@@ -3,14 +3,15 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.ts';
 import { scheduleSpaceIndex } from '../../src/search/changes.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createSpaceWithPages, editContent } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { indexNow } from '../search/support.ts';
 import { createSite, type SiteHandle } from '../published/support.ts';
-import { chromiumPath, needs } from '../helpers/system.ts';
+import { needs } from '../helpers/system.ts';
 import { freePort } from '../helpers/ports.ts';
 
 /**
@@ -19,7 +20,6 @@ import { freePort } from '../helpers/ports.ts';
  * redirect after a rename, feedback recorded and aggregated, no layout shift, and axe-core on a rich page
  * in both themes (no serious or critical violations). Screenshots go to test-artifacts/.
  */
-const CHROMIUM = chromiumPath();
 const artifacts = join(import.meta.dirname, '..', '..', 'test-artifacts');
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -104,7 +104,7 @@ describe('the reader\'s features in a browser [sqlite]', { skip }, () => {
     assert.equal(put.status, 200, JSON.stringify(put.body));
     const pages = (await world.admin.api.get(`/v1/spaces/${spaceId}/content/pages`)).body.pages as Array<{ id: string; title: string }>;
     renameId = pages.find((p) => p.title === 'Old name')!.id;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await launchChromium();
     mkdirSync(artifacts, { recursive: true });
   });
 

@@ -3,21 +3,21 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { addFile, createSpaceWithPages, editContent } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { scheduleSpaceIndex } from '../../src/search/changes.ts';
 import { indexNow } from '../search/support.ts';
 import { addSection, addVariant, createSite, visitorToken, type SiteHandle } from '../published/support.ts';
-import { chromiumPath, needs } from '../helpers/system.ts';
+import { needs } from '../helpers/system.ts';
 import { freePort } from '../helpers/ports.ts';
 
 /**
  * The reader in a real browser (Chromium through playwright-core), on SQLite only: clicking through the
  * tree, sections and variants, searching with and without JavaScript, and getting into restricted sites.
  */
-const CHROMIUM = chromiumPath();
 const artifacts = join(import.meta.dirname, '..', '..', 'test-artifacts');
 
 /** A small PNG (a soft gradient) for the page's image, made by hand: signature, IHDR, IDAT, IEND. */
@@ -141,7 +141,7 @@ describe('the reader in a browser [sqlite]', { skip }, () => {
     authSite = await createSite(world.admin, org, { title: 'Customer Docs', visibility: 'visitor-auth', spaces: [api] });
     authKey = (await world.admin.api.get(`/v1/orgs/${org}/sites/${authSite.id}/publishing/auth`)).body.privateKey;
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await launchChromium();
   });
 
   after(async () => {

@@ -4,11 +4,12 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { storePassword } from '../../src/sessions/passwords.ts';
-import { chromiumPath, needs } from '../helpers/system.ts';
+import { needs } from '../helpers/system.ts';
 import { freePort } from '../helpers/ports.ts';
 
 /**
@@ -17,7 +18,6 @@ import { freePort } from '../helpers/ports.ts';
  * virtual authenticator (as a way in and as a second factor), a cross-site form post that changes nothing,
  * a same-origin write without the CSRF token refused, and axe-core on every page in light and dark.
  */
-const CHROMIUM = chromiumPath();
 const artifacts = join(import.meta.dirname, '..', '..', 'test-artifacts');
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -56,10 +56,7 @@ describe('signing in, in a browser [sqlite]', { skip }, () => {
     });
     await new Promise<void>((resolve) => attacker.listen(attackerPort, '127.0.0.1', resolve));
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--host-resolver-rules=MAP localhost 127.0.0.1'],
-    });
+    browser = await launchChromium(['--host-resolver-rules=MAP localhost 127.0.0.1']);
   });
 
   after(async () => {

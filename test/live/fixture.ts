@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.ts';
 import type { DialectName } from '../../src/db/database.ts';
 import { createSession } from '../../src/sessions/store.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createSpace, editContent } from '../helpers/content-factory.ts';
 import { createWorld, type TestUser, type World } from '../helpers/factories.ts';
-import { CHROMIUM, freePort } from '../workspace/support.ts';
+import { freePort } from '../workspace/support.ts';
 
 /**
  * The live browser tests' one setup: a Quire listening on a free port with short live write delays, a world of
@@ -46,7 +47,7 @@ export async function liveBrowser(dialect: DialectName = 'sqlite'): Promise<Live
   const t = await createTestApp(dialect, { QUIRE_PUBLIC_URL: base, QUIRE_LIVE_IDLE_MS: '300', QUIRE_LIVE_MAX_WAIT_MS: '2000' });
   await t.app.listen({ host: '127.0.0.1', port });
   const world = await createWorld(t.ctx, t.app, t.clock);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  const browser = await launchChromium();
   const problems: string[] = [];
 
   const open = async (context: BrowserContext): Promise<Page> => {

@@ -2,17 +2,17 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { createSite, type SiteHandle } from '../published/support.ts';
 import { drainJobs, fixture } from './helpers.ts';
-import { chromiumPath, needs } from '../helpers/system.ts';
+import { needs } from '../helpers/system.ts';
 import { freePort } from '../helpers/ports.ts';
 
 /** An API reference page in a real browser (Chromium, SQLite): it shows, expands, switches samples, and follows anchors, without script errors. */
-const CHROMIUM = chromiumPath();
 const artifacts = join(import.meta.dirname, '..', '..', 'test-artifacts');
 
 const PAGE = `Manage the pets of the store.
@@ -42,7 +42,7 @@ describe('an API reference in the browser', { skip: needs('chromium') }, () => {
     await drainJobs(t);
     const { spaceId } = await createSpaceWithPages(t.ctx, world.organizationId, [{ type: 'document', title: 'Pets', markdown: PAGE }], { title: 'API' });
     site = await createSite(world.admin, world.organizationId, { title: 'Petstore API', visibility: 'public', spaces: [spaceId] });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

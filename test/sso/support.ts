@@ -1,12 +1,11 @@
 import { freePort } from '../helpers/ports.ts';
-import { chromium, type Browser } from 'playwright-core';
 import type { DestinationStream } from 'pino';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import type { DialectName } from '../../src/db/database.ts';
-import { chromiumPath } from '../helpers/system.ts';
+import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
 
 /** What the federated sign-in browser tests share: Chromium, a listening Quire whose log is kept, free ports. */
-export const CHROMIUM = chromiumPath();
+export { CHROMIUM };
 
 // Skipped only on a developer machine without Chromium; in CI (CI=true, .ci/run installs it) a missing browser fails.
 
@@ -39,6 +38,4 @@ export async function startQuire(env: Record<string, string> = {}, dialect: Dial
   return { t, base, log };
 }
 
-export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-}
+export { launchChromium };

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { addVariant, createSite, type SiteHandle } from '../published/support.ts';
 import { runJobs } from './support.ts';
-import { chromiumPath, needs } from '../helpers/system.ts';
+import { needs } from '../helpers/system.ts';
 import { freePort } from '../helpers/ports.ts';
 
-const CHROMIUM = chromiumPath();
 const skip = needs('chromium', 'apertium');
 
 /** A reader in Chromium switches from an English page to the same page in Spanish, translated by Apertium. */
@@ -39,7 +39,7 @@ describe('switching languages in a browser [sqlite]', { skip }, () => {
     const translation = (await world.admin.api.get(`/v1/orgs/${world.organizationId}/translations/${created.body.id}`)).body;
     site = await createSite(world.admin, world.organizationId, { title: 'Docs', visibility: 'public', spaces: [spaceId] });
     await addVariant(world.admin, world.organizationId, site.id, translation.result.space);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { addFile, createSpace, editContent } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
@@ -8,7 +9,7 @@ import { needs } from '../helpers/system.ts';
 import { drainJobs, fixture } from '../openapi/helpers.ts';
 import { parseMarkdown, renderMarkdown } from '../../src/content/markdown/index.ts';
 import { createSession } from '../../src/sessions/store.ts';
-import { assertAccessible, CHROMIUM, freePort } from './support.ts';
+import { assertAccessible, freePort } from './support.ts';
 
 /**
  * Every block and inline of the document model written through the editor in Chromium (the slash menu, the
@@ -56,7 +57,7 @@ describe('every block through the editor [sqlite]', { skip }, () => {
     assert.equal(newPage.status, 201, JSON.stringify(newPage.body));
     pageId = newPage.body.id;
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const { secret } = await createSession(t.ctx, { userId: world.admin.id, method: 'password', device: 'Chromium test', ip: '127.0.0.1' });
     await context.addCookies([{ name: 'quire_session', value: secret, url: base, httpOnly: true, sameSite: 'Lax' }]);

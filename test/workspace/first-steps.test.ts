@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.ts';
 import { TEMPLATES } from '../../src/content/templates/index.ts';
 import { createOrganization } from '../../src/modules/orgs/service.ts';
 import { issueApiToken } from '../../src/modules/users/service.ts';
@@ -13,7 +14,7 @@ import { needs } from '../helpers/system.ts';
 import { createGitTestApp, runJobs } from '../git/helpers.ts';
 import { PASSWORD, startGitServer, USER, type GitServer } from '../git/server.ts';
 import { buildZip } from '../imports/helpers.ts';
-import { assertAccessible, assertFitsWidth, assertKeyboardReachable, CHROMIUM, freePort, shot, watchProblems } from './support.ts';
+import { assertAccessible, assertFitsWidth, assertKeyboardReachable, freePort, shot, watchProblems } from './support.ts';
 
 /**
  * A brand-new organization's first screen in Chromium, each way of starting checked through /v1: a space from
@@ -46,7 +47,7 @@ for (const dialect of dialects) describe(`a new organization's first steps [${di
     t = await createGitTestApp(dialect, { QUIRE_PUBLIC_URL: base });
     await t.app.listen({ host: '127.0.0.1', port });
     remote = await startGitServer();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.ts';
 import { runDueJobs } from '../../src/jobs/index.ts';
 import { createSession } from '../../src/sessions/store.ts';
 import { createSpaceWithPages } from '../helpers/content-factory.ts';
@@ -11,7 +12,7 @@ import { startUpperCaseEngine, type TestEngine } from '../helpers/upper-case-eng
 import { createGitTestApp, runJobs } from '../git/helpers.ts';
 import { PASSWORD, startGitServer, USER, type GitServer } from '../git/server.ts';
 import { type TestApp, dialects } from '../helpers/app.ts';
-import { assertAccessible, assertKeyboardReachable, CHROMIUM, freePort, shot } from './support.ts';
+import { assertAccessible, assertKeyboardReachable, freePort, shot } from './support.ts';
 
 /**
  * The integrations settings in Chromium, each checked through the API: a space connected to a Git remote
@@ -60,7 +61,7 @@ for (const dialect of dialects) describe(`integrations in the workspace [${diale
     world = await createWorld(t.ctx, t.app, t.clock);
     remote = await startGitServer();
     remote.createRepo('handbook', { 'README.md': '# Handbook\n\nWelcome.\n', 'guides/install.md': '# Install\n\nRun the installer.\n' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
     const { secret } = await createSession(t.ctx, { userId: world.admin.id, method: 'password', device: 'Chromium test', ip: '127.0.0.1' });
     await context.addCookies([{ name: 'quire_session', value: secret, url: base, httpOnly: true, sameSite: 'Lax' }]);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { build } from 'esbuild';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.ts';
 import { needs } from '../helpers/system.ts';
-import { CHROMIUM } from './support.ts';
 
 /**
  * web/src/editor/paste-office.ts on its own, in a blank Chromium page (it needs the browser's DOMParser): small
@@ -16,7 +16,7 @@ describe('office paste conversion', { skip }, () => {
   let page: Page;
   before(async () => {
     const bundle = await build({ entryPoints: [new URL('../../web/src/editor/paste-office.ts', import.meta.url).pathname], bundle: true, write: false, format: 'iife', globalName: 'office' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
     page = await browser.newPage();
     await page.addScriptTag({ content: bundle.outputFiles[0].text });
   });

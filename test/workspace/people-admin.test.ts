@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { inflateRawSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.ts';
 import { runDueJobs } from '../../src/jobs/index.ts';
 import { verifySignature } from '../../src/modules/webhooks/signature.ts';
 import { createSession } from '../../src/sessions/store.ts';
@@ -11,7 +12,7 @@ import { createWorld, postCollection, postSpace, type TestUser, type World } fro
 import { needs } from '../helpers/system.ts';
 import { until } from '../helpers/until.ts';
 import { Receiver } from '../webhooks/receiver.ts';
-import { assertAccessible, assertKeyboardReachable, CHROMIUM, freePort, shot } from './support.ts';
+import { assertAccessible, assertKeyboardReachable, freePort, shot } from './support.ts';
 
 /**
  * The people and permissions settings in Chromium, each screen's main action checked through the API: a role
@@ -40,7 +41,7 @@ for (const dialect of dialects) describe(`people and permissions in the workspac
     await t.app.listen({ host: '127.0.0.1', port });
     world = await createWorld(t.ctx, t.app, t.clock);
     receiver = await Receiver.start();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

@@ -2,14 +2,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.ts';
 import { createTestApp, type TestApp, dialects } from '../helpers/app.ts';
 import { createSpaceWithPages } from '../helpers/content-factory.ts';
 import { createWorld, type World } from '../helpers/factories.ts';
 import { needs } from '../helpers/system.ts';
 import { until } from '../helpers/until.ts';
 import { createSession } from '../../src/sessions/store.ts';
-import { assertAccessible, assertKeyboardReachable, CHROMIUM, freePort, shot } from './support.ts';
+import { assertAccessible, assertKeyboardReachable, freePort, shot } from './support.ts';
 
 /**
  * The Sites screens of the workspace in Chromium (issue 27, "Sites"): an administrator creates a site from
@@ -51,7 +52,7 @@ for (const dialect of dialects) describe(`the Sites screens in a browser [${dial
       api: (await createSpaceWithPages(t.ctx, org, [{ type: 'document', title: 'Endpoints', markdown: 'Every endpoint.\n' }], { title: 'API' })).spaceId,
       partners: (await createSpaceWithPages(t.ctx, org, [{ type: 'document', title: 'Partner program', markdown: 'Pelican rebates.\n' }], { title: 'Partners' })).spaceId,
     };
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme: 'light' });
     const { secret } = await createSession(t.ctx, { userId: world.admin.id, method: 'password', device: 'Chromium test', ip: '127.0.0.1' });
     await context.addCookies([{ name: 'quire_session', value: secret, url: base, httpOnly: true, sameSite: 'Lax' }]);

@@ -3,16 +3,16 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { DialectName } from '../../src/db/database.ts';
 import { createSession } from '../../src/sessions/store.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createWorld, type TestUser, type World } from '../helpers/factories.ts';
-import { chromiumPath } from '../helpers/system.ts';
+import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
 import { freePort } from '../helpers/ports.ts';
 export { freePort };
 
-export const CHROMIUM = chromiumPath();
+export { CHROMIUM };
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -164,7 +164,7 @@ export async function startWorkspace(dialect: DialectName, env: Record<string, s
   const t = await createTestApp(dialect, { QUIRE_PUBLIC_URL: base, ...env });
   await t.app.listen({ host: '127.0.0.1', port });
   const world = await createWorld(t.ctx, t.app, t.clock);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  const browser = await launchChromium();
   const problems: string[] = [];
   return {
     t,

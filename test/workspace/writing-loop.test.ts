@@ -2,13 +2,14 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/chromium.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { createWorld, type TestUser, type World } from '../helpers/factories.ts';
 import { createSite } from '../published/support.ts';
 import { parseMarkdown, renderMarkdown } from '../../src/content/markdown/index.ts';
 import { createSession } from '../../src/sessions/store.ts';
-import { assertAccessible, assertFitsWidth, CHROMIUM, freePort } from './support.ts';
+import { assertAccessible, assertFitsWidth, freePort } from './support.ts';
 import { needs } from '../helpers/system.ts';
 
 /**
@@ -51,7 +52,7 @@ describe('the workspace in a browser [sqlite]', { skip }, () => {
     t = await createTestApp('sqlite', { QUIRE_PUBLIC_URL: base });
     await t.app.listen({ host: '127.0.0.1', port });
     world = await createWorld(t.ctx, t.app, t.clock);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
