@@ -33,7 +33,8 @@
  * Throughput: baseline and Quire alternate over BENCH_ROUNDS rounds (default 3) and the medians are
  * compared, so a moment of noise weighs on both sides. BENCH_SECONDS (default 5 per round) and
  * BENCH_CONNECTIONS (default 10) tune the load. Search: BENCH_SEARCH_REQUESTS sequential requests per kind
- * of query (default 200). Import: median of BENCH_IMPORT_RUNS runs (default 3), each after the jobs due have run,
+ * of query (default 200). Import: median of BENCH_IMPORT_RUNS runs (default 3), each after the jobs due have run
+ * (BENCH_PROFILE_DIR: the server under `node --cpu-prof`, its profiles there),
  * against the median of 5 unpacks a run. SQLite, in a fresh data folder.
  */
 import { spawnSync } from 'node:child_process';
@@ -187,7 +188,11 @@ async function main(): Promise<void> {
       return;
     }
     if (only === 'import') {
-      quire = await start(join(root, 'bin', 'quire'), ['serve'], env, `${base}/readyz`);
+      // BENCH_PROFILE_DIR: the server runs under `node --cpu-prof` (every thread), its profiles written there when it stops.
+      const profile = process.env.BENCH_PROFILE_DIR;
+      quire = profile
+        ? await start(process.execPath, ['--cpu-prof', '--cpu-prof-dir', profile, join(root, 'bin', 'quire'), 'serve'], env, `${base}/readyz`)
+        : await start(join(root, 'bin', 'quire'), ['serve'], env, `${base}/readyz`);
       header();
       console.log(await importZip(client, organization, zip, importRuns, { settled: () => jobsSettled(dataDir), serverPid: quire.pid }));
       await stop(hello);
