@@ -10,7 +10,7 @@ import { liveBrowser, type LiveBrowser } from './fixture.ts';
  * The workspace follows its change request's tree while a page is open (decision 0140): a page deleted through
  * the API is stopped for a reader who has it open with nobody writing (the server's comparison of the change
  * request's head, not a writer's write, finds it gone), and a writer on one page sees another page deleted,
- * a page added, one renamed and one moved, in the tree without reloading.
+ * a page added, one renamed and one moved, in the tree without reloading; the open page renamed, in its title field.
  */
 const skip = needs('chromium');
 
@@ -81,12 +81,17 @@ for (const dialect of dialects) {
       const renamed = await live.world.admin.api.patch(`${pagesPath(changeRequestId)}/page/${ids.Gamma}`, { title: 'Gamma renamed' });
       assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
       await treeItem(page, 'Gamma renamed').waitFor({ timeout: 30_000 });
+      // The page open renamed by someone else: its title field follows (the person is not in it).
+      const retitled = await live.world.admin.api.patch(`${pagesPath(changeRequestId)}/page/${ids.Alpha}`, { title: 'Alpha renamed' });
+      assert.equal(retitled.status, 200, JSON.stringify(retitled.body));
+      await treeItem(page, 'Alpha renamed').waitFor({ timeout: 30_000 });
+      await until('the title field reads the new title', async () => (await page.getByRole('textbox', { name: 'Page title' }).inputValue()) === 'Alpha renamed', 30_000);
 
       const moved = await live.world.admin.api.patch(`${pagesPath(changeRequestId)}/page/${ids.Delta}`, { parent: null, position: 0 });
       assert.equal(moved.status, 200, JSON.stringify(moved.body));
       await until('Delta is first in the tree', async () => (await titles(page))[0]?.trim() === 'Delta', 30_000);
 
-      assert.deepEqual((await titles(page)).map((title) => title.trim()), ['Delta', 'Alpha', 'Gamma renamed', 'Read', 'Added later']);
+      assert.deepEqual((await titles(page)).map((title) => title.trim()), ['Delta', 'Alpha renamed', 'Gamma renamed', 'Read', 'Added later']);
       // The page open stayed open and writable, and the screen was never reloaded.
       await says(page, /^Live: everyone here sees your edits\.$/);
       assert.equal(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded), true);

@@ -146,6 +146,7 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
             changeRequestId={changeRequestId}
             page={page.data.page}
             revision={page.data.revision}
+            title={selected?.title}
             canComment={canComment}
             onReload={() => setOpened(opened + 1)}
           />

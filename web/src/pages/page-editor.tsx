@@ -35,8 +35,11 @@ const UNSAVED = 'This page has changes that are not saved yet. Leave anyway?';
  * One page of a change request, open for writing: its title and settings, its body in the editor, and the
  * saver that sends both (with the revision they were loaded from) and says where saving stands.
  */
-/** `canComment`: whether the person may comment on the page's blocks (the "Comment on block" bar is shown). */
-export function PageEditor(props: { spaceId: string; changeRequestId: string; page: DocumentPage; revision: string; canComment: boolean; onReload: () => void }) {
+/**
+ * `canComment`: whether the person may comment on the page's blocks (the "Comment on block" bar is shown);
+ * `title`: the page's title in the change request's tree now (it follows renames by others).
+ */
+export function PageEditor(props: { spaceId: string; changeRequestId: string; page: DocumentPage; revision: string; title?: string; canComment: boolean; onReload: () => void }) {
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<Editor | null>(null);
   const saverRef = useRef<PageSaver | null>(null);
@@ -118,7 +121,7 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
   return (
     <article class="page-editor">
       <FindInPage target={findTarget} />
-      <PageProperties page={props.page} spaceId={props.spaceId} changeRequestId={props.changeRequestId} onChange={(fields) => saverRef.current?.change(fields)} />
+      <PageProperties page={props.page} title={props.title} spaceId={props.spaceId} changeRequestId={props.changeRequestId} onChange={(fields) => saverRef.current?.change(fields)} />
       <SaveIndicator status={liveSaveStatus(status, live)} onRetry={() => saverRef.current?.saveNow()} onOverwrite={() => saverRef.current?.overwrite()} onReload={props.onReload} />
       {live && <Presence live={live} />}
       {uploads && <UploadsView queue={uploads} />}

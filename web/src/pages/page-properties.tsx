@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'preact/hooks';
 import type { PageWrite } from '../api/operations.ts';
 import type { DocumentPage } from '../api/types.ts';
 import { PageLayoutOptions } from './page-layout.tsx';
@@ -5,20 +6,35 @@ import { PageLayoutOptions } from './page-layout.tsx';
 /**
  * The page's title (as its heading) and settings: description, slug, emoji, cover and layout (page-layout.tsx);
  * each saved when it changes. The
- * fields are the browser's own (uncontrolled): what a person types is never reset by a render.
+ * fields are the browser's own (uncontrolled): what a person types is never reset by a render. `title` is the
+ * title the change request's tree gives the page now: renamed by someone else (the tree follows the change
+ * request live), the title field takes it, unless the person is in the field or has changed it.
  */
-export function PageProperties(props: { page: DocumentPage; spaceId: string; changeRequestId: string; onChange: (fields: PageWrite) => void }) {
+export function PageProperties(props: { page: DocumentPage; title?: string; spaceId: string; changeRequestId: string; onChange: (fields: PageWrite) => void }) {
+  const titleField = useRef<HTMLInputElement>(null);
+  // The title the field last showed from the page or the tree: a field still reading it is the person's to follow.
+  const shownTitle = useRef(props.page.title);
+  useEffect(() => {
+    const field = titleField.current;
+    if (!field || props.title === undefined || props.title === shownTitle.current) return;
+    if (document.activeElement !== field && field.value === shownTitle.current) field.value = props.title;
+    shownTitle.current = props.title;
+  }, [props.title]);
   const commit = (field: 'description' | 'slug' | 'emoji', value: string) => props.onChange({ [field]: value.trim() === '' ? null : value.trim() });
   return (
     <header class="page-head">
       <input
+        ref={titleField}
         class="page-title"
         aria-label="Page title"
         defaultValue={props.page.title}
         maxLength={300}
         onChange={(event) => {
           const value = event.currentTarget.value.trim();
-          if (value && value !== props.page.title) props.onChange({ title: value });
+          if (value && value !== shownTitle.current) {
+            shownTitle.current = value;
+            props.onChange({ title: value });
+          }
         }}
       />
       <details class="page-properties">
