@@ -16,7 +16,7 @@
 // the end (scripts/test-times.mjs writes it just before the limit).
 //
 // Each file's wall time and CPU time (its own and its child processes': bin/quire, git, Chromium) are written to
-// test-artifacts/test-times.txt, and the slowest are printed. Where it goes (decision 0144): a file that builds the
+// test-artifacts/test-times.txt (test-times-node<major>.txt on another Node), and the slowest and the CPU by folder are printed. Where it goes (decision 0144): a file that builds the
 // app spends some 5-8 s of CPU loading modules before its first test; a browser file's Chromium (one per file,
 // test/helpers/chromium.ts) about 40% of the file's CPU; the two type-checks some 40 s together.
 import { spawn } from 'node:child_process';
@@ -113,11 +113,25 @@ const times = (existsSync(timesFile) ? readFileSync(timesFile, 'utf8') : '')
     return { file, wall: Number(seconds), cpu: Number(cpu) };
   });
 rmSync(timesDir, { recursive: true, force: true });
-writeFileSync(join(artifacts, 'test-times.txt'), times.map((t) => `${t.file}\t${t.wall}\t${t.cpu}\n`).join(''));
+// Named by Node's major version: CI's second run (the current LTS, scripts/test-node-lts.sh) keeps the first's.
+const major = process.versions.node.split('.')[0];
+const timesName = major === '20' ? 'test-times.txt' : `test-times-node${major}.txt`;
+writeFileSync(join(artifacts, timesName), times.map((t) => `${t.file}\t${t.wall}\t${t.cpu}\n`).join(''));
 if (times.length > 1) {
   const cpu = times.reduce((sum, t) => sum + t.cpu, 0);
   const slowest = [...times].sort((a, b) => b.wall - a.wall).slice(0, 10);
   console.log(`\n== ${times.length} test files in ${wall.toFixed(0)} s, ${concurrency} at once; ${cpu.toFixed(0)} s of CPU time. Slowest (wall s / CPU s):`);
   for (const t of slowest) console.log(`   ${t.wall.toFixed(1).padStart(6)} ${t.cpu.toFixed(1).padStart(6)}  ${t.file}`);
+  // CPU by folder of test/: where a run's time goes, kept in CI's log.
+  const byFolder = new Map();
+  for (const t of times) {
+    const folder = t.file.split('/').slice(0, -1).join('/') || '.';
+    const entry = byFolder.get(folder) ?? { cpu: 0, files: 0 };
+    entry.cpu += t.cpu;
+    entry.files += 1;
+    byFolder.set(folder, entry);
+  }
+  console.log('   CPU s by folder (files):');
+  for (const [folder, entry] of [...byFolder].sort((a, b) => b[1].cpu - a[1].cpu)) console.log(`   ${entry.cpu.toFixed(0).padStart(6)}  ${folder} (${entry.files})`);
 }
 process.exit(failed ? 1 : 0);
