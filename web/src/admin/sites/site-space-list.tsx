@@ -12,7 +12,9 @@ export interface Orderable {
 /**
  * The site spaces in their order, arranged by drag and drop or by keyboard: on a focused row, Alt+↑ and
  * Alt+↓ move it (as the page tree does). Each move is one moveSiteSpace call, before or after a neighbour;
- * the list then reloads from the server, and a live region says what moved.
+ * the list then reloads from the server, and a live region says what moved. Until the reloaded list arrives
+ * the rows are shown in the order the move gives, so a second move (a key held, a quick drag) starts from
+ * where the row is seen, not from the order before the first.
  */
 export function SiteSpaceList(props: {
   items: Orderable[];
@@ -27,17 +29,27 @@ export function SiteSpaceList(props: {
   /** Conditions to suggest (the site's template conditions). */
   suggestions?: string[];
 }) {
-  const { items } = props;
+  // The order after a move, kept while props.items is still the list it was made from.
+  const [moved, setMoved] = useState<{ from: Orderable[]; order: Orderable[] } | null>(null);
+  const items = moved && moved.from === props.items ? moved.order : props.items;
   const prefix = props.name ?? 'site-space';
   const [dragged, setDragged] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const [editing, setEditing] = useState<string | null>(null);
 
+  /** Shows `id` before or after `target` at once, and asks the server to move it there. */
+  const reorder = (id: string, target: string, place: 'before' | 'after') => {
+    const rest = items.filter((other) => other.id !== id);
+    const at = rest.findIndex((other) => other.id === target) + (place === 'after' ? 1 : 0);
+    setMoved({ from: props.items, order: [...rest.slice(0, at), items.find((other) => other.id === id)!, ...rest.slice(at)] });
+    return props.onMove(id, { [place]: target });
+  };
+
   const move = async (index: number, by: -1 | 1) => {
     const target = items[index + by];
     const item = items[index];
     if (!target || !item) return;
-    await props.onMove(item.id, by < 0 ? { before: target.id } : { after: target.id });
+    await reorder(item.id, target.id, by < 0 ? 'before' : 'after');
     setAnnouncement(`${item.title} moved to position ${index + by + 1} of ${items.length}.`);
     // Keep the focus on the row that moved, once the list has been drawn again.
     requestAnimationFrame(() => document.getElementById(`${prefix}-${item.id}`)?.focus());
@@ -69,7 +81,7 @@ export function SiteSpaceList(props: {
               setDragged(null);
               const from = items.findIndex((other) => other.id === id);
               if (!id || from < 0 || id === item.id) return;
-              void props.onMove(id, from > index ? { before: item.id } : { after: item.id }).then(() => setAnnouncement(`${items[from].title} moved to position ${index + 1} of ${items.length}.`));
+              void reorder(id, item.id, from > index ? 'before' : 'after').then(() => setAnnouncement(`${items[from].title} moved to position ${index + 1} of ${items.length}.`));
             }}
           >
             <span class="drag-handle" aria-hidden="true">⠿</span>
