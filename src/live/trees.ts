@@ -22,6 +22,9 @@ import { PAGE_DELETED } from './writer.ts';
  *   person's own access. A head moved by a body edit alone (every live write) changes no outline and sends
  *   nothing.
  *
+ * A write to a change request answered by this process's API compares at once (src/app.ts calls `follow` on
+ * its response), so a change made through the API here is not left waiting for the poll.
+ *
  * It reads the database, not a notice: whichever process, or which command (Git Sync, the CLI), moved the
  * head, on SQLite or PostgreSQL, with or without Redis, each process tells its own connections (so nothing
  * is relayed between processes and nobody is told twice). A change request first seen here is read before
