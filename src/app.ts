@@ -135,6 +135,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerErrorHandling(app, database.dialect);
   registerPolicyGuard(app);
+  // A write to a change request answered by this process: its live server compares the heads of the change
+  // requests open here at once (decision 0140), rather than at its next head poll (within a second), so a tree
+  // change reaches the pages open in this process sooner. Other processes, Git Sync and the CLI still wait for the
+  // poll; the comparison reads the database, so an early one is only ever an extra one.
+  let live: LiveServer | null = null;
+  app.addHook('onResponse', (request, reply, done) => {
+    if (live && request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400 && request.routeOptions.url?.includes('/change-requests/')) void live.trees.follow();
+    done();
+  });
   const metrics = new Metrics(database.db, () => services.clock.now());
   app.decorate('metrics', metrics);
   app.decorate('lifecycle', new Lifecycle());
@@ -224,8 +233,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(ssoRoutes, { mailer });
   // Live co-editing: a WebSocket on this port (src/live/); documents are written before the server closes.
-  const live = new LiveServer(services, tokens, app.log, metrics.registry);
-  live.attach(app.server);
-  app.addHook('preClose', async () => live.close());
+  const liveServer = new LiveServer(services, tokens, app.log, metrics.registry);
+  live = liveServer;
+  liveServer.attach(app.server);
+  app.addHook('preClose', async () => liveServer.close());
   return app;
 }

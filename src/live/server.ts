@@ -249,7 +249,7 @@ export class LiveServer {
       afterLoadDocument: async ({ document }) => {
         // A change request first opened here is read before the document answers: a tree change right after is
         // compared with the tree the person was shown.
-        await this.trees.follow();
+        await this.trees.opened(document);
         if (!takeOverFanOut(document)) this.log.warn({ document: document.name }, 'live fan-out: this Hocuspocus is not the one Quire was written against; its own broadcast is kept');
       },
       // Never throws: Hocuspocus keeps a document whose store failed in memory for good (its debouncer counts

@@ -22,6 +22,9 @@ import { PAGE_DELETED } from './writer.ts';
  *   person's own access. A head moved by a body edit alone (every live write) changes no outline and sends
  *   nothing.
  *
+ * A write to a change request answered by this process's API compares at once (src/app.ts calls `follow` on
+ * its response), so a change made through the API here is not left waiting for the poll.
+ *
  * It reads the database, not a notice: whichever process, or which command (Git Sync, the CLI), moved the
  * head, on SQLite or PostgreSQL, with or without Redis, each process tells its own connections (so nothing
  * is relayed between processes and nobody is told twice). A change request first seen here is read before
@@ -34,6 +37,12 @@ export class TreeFollower {
   /** The run going on, and the one asked for meanwhile (made once after it, for every caller who asked). */
   private running: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
+  /**
+   * Documents loading (`opened`), by when: Hocuspocus adds a document to its map only after its load hooks,
+   * `afterLoadDocument` included, and any other extension's after it; until the map has it (or a minute has
+   * passed: a load that failed), its change request is followed from here.
+   */
+  private readonly loading = new Map<Document, number>();
   /** Counts, for tests and figures: head reads, trees compared, pages stopped, tree messages sent. */
   readonly stats = { polls: 0, compared: 0, stopped: 0, told: 0 };
 
@@ -60,9 +69,22 @@ export class TreeFollower {
     return this.queued;
   }
 
+  /**
+   * Follows the change request of `document`, which is loading (afterLoadDocument): resolves once its head is
+   * recorded, so the document answers only then (step 5 of decision 0140). The document is not yet among the
+   * server's, so it is followed from `loading` until it is.
+   */
+  opened(document: Document): Promise<void> {
+    this.loading.set(document, Date.now());
+    return this.follow();
+  }
+
   private async followOnce(): Promise<void> {
     const open = new Map<string, Document[]>();
-    for (const [name, document] of this.documents()) {
+    const loaded = this.documents();
+    for (const [document, since] of this.loading) if (loaded.get(document.name) === document || Date.now() - since > 60_000) this.loading.delete(document);
+    for (const document of [...loaded.values(), ...this.loading.keys()]) {
+      const name = document.name;
       const changeRequestId = changeRequestOf(name);
       if (!changeRequestId) continue;
       const documents = open.get(changeRequestId) ?? [];

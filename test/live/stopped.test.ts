@@ -9,11 +9,14 @@ import { assertAccessible, assertFitsWidth, shot } from '../workspace/support.ts
 import { hold, liveBrowser, type LiveBrowser } from './fixture.ts';
 
 /**
- * A live page that another person's act stops while its writer types (the archived change request is
- * test/live/presence.test.ts's): the change request merged, the page deleted from it, the writer removed from the
- * organization or lowered to reader. Each time the writer is told (a status naming why, an alert that the last
- * edits were not written), the editor stops taking edits where it can no longer write, the edits the change
- * request had already taken are kept, the late ones stay on the screen, and axe finds nothing in that state.
+ * A live page that another person's act stops while its writer types: the change request merged or archived
+ * (the archive's late edits are test/live/presence.test.ts's), the page deleted from it, the writer removed from
+ * the organization or lowered to reader. Each time the writer is told (a status naming why, an alert that the
+ * last edits were not written), the editor stops taking edits where it can no longer write, the edits the change
+ * request had already taken are kept, the late ones stay on the screen, and axe finds nothing in that state. The
+ * panels beside the page follow: a merged or archived change request's files are listed but no longer added
+ * (uploaded or inserted), its discussion goes on; a person who lost access is told so by the comments panel and
+ * the files panel, which offer nothing.
  */
 const skip = needs('chromium');
 
@@ -49,7 +52,7 @@ for (const dialect of dialects) {
 
     before(async () => {
       live = await liveBrowser(dialect);
-      const titles = ['Merged', 'Deleted', 'Idle', 'Removed', 'Lowered'];
+      const titles = ['Merged', 'Archived', 'Deleted', 'Idle', 'Removed', 'Lowered'];
       const made = await live.space(Object.fromEntries(titles.map((title) => [title, 'Notes text.\n'])));
       spaceId = made.spaceId;
       titles.forEach((title, i) => pages.set(title, made.pageIds[i]!));
@@ -110,6 +113,35 @@ for (const dialect of dialects) {
       await assertAccessible(page, screen);
     }
 
+    const filesPanel = (page: Page) => page.locator('.page-editor .files-panel');
+    const commentsPanel = (page: Page) => page.getByRole('region', { name: 'Comments' });
+    /** A file added to the change request through the API (as the files panel would), while it is open. */
+    async function upload(writer: TestUser, changeRequestId: string, name: string): Promise<void> {
+      const response = await live.t.app.inject({
+        method: 'POST',
+        url: `/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content/files?name=${encodeURIComponent(name)}`,
+        headers: { authorization: `Bearer ${writer.token}`, 'content-type': 'text/plain' },
+        payload: Buffer.from('A file of notes.\n'),
+      });
+      assert.equal(response.statusCode, 201, response.body);
+    }
+
+    /**
+     * A closed (merged or archived) change request's panels: its files are listed (`file` among them) with the
+     * reason nothing can be added, and nothing offers to add one (no "choose files to upload", no "Insert"); its
+     * discussion goes on (a change request is discussed after it closes: the box to comment is there).
+     */
+    async function closedPanels(page: Page, file: string, reason: string): Promise<void> {
+      await filesPanel(page).getByText(reason).waitFor({ state: 'attached', timeout: 30_000 });
+      await filesPanel(page).locator('summary').click();
+      await filesPanel(page).getByText(file, { exact: true }).waitFor({ timeout: 30_000 });
+      await filesPanel(page).getByText(reason).waitFor({ timeout: 30_000 });
+      assert.equal(await page.getByRole('button', { name: 'choose files to upload' }).count(), 0);
+      assert.equal(await page.getByRole('button', { name: `Insert ${file}` }).count(), 0);
+      await commentsPanel(page).getByRole('textbox', { name: 'Comment on this page' }).waitFor({ timeout: 30_000 });
+      assert.equal(await commentsPanel(page).getByText('You no longer have access').count(), 0);
+    }
+
     /**
      * The stopped page in a window 390 px wide (a phone's): the notices above the page wrap inside it, nothing
      * is wider than the window; photographed for the docs (docs/images/workspace-NAME.png, light and dark).
@@ -124,6 +156,7 @@ for (const dialect of dialects) {
     it('the change request merged by another person: the writer is told, the editor stops, the space has what was written', async () => {
       const writer = live.world.members.edit;
       const { crId, notesId } = await changeRequest(writer, 'Merged');
+      await upload(writer, crId, 'merged-notes.txt');
       const page = await typeThrough(writer, { crId, notesId }, async () => {
         const merged = await live.world.admin.api.post(`/v1/spaces/${spaceId}/change-requests/${crId}/merge`, {});
         assert.equal(merged.status, 200, JSON.stringify(merged.body));
@@ -134,6 +167,8 @@ for (const dialect of dialects) {
       assert.equal(await page.getByRole('button', { name: 'New page' }).count(), 0);
       assert.equal(await page.getByRole('link', { name: 'Review and merge' }).count(), 0);
       await page.getByRole('link', { name: 'See the review' }).waitFor({ timeout: 30_000 });
+      // Its files are read, not added to; its discussion goes on.
+      await closedPanels(page, 'merged-notes.txt', 'Files can no longer be added to this change request: it is merged. Choose Edit in the space to add files.');
       await narrow(page, 'live-merged-narrow');
       // What was written is the space's now.
       const space = await live.world.admin.api.get(`/v1/spaces/${spaceId}/content/page/${notesId}?format=markdown`);
@@ -143,6 +178,30 @@ for (const dialect of dialects) {
       await body(page).getByText('Notes text. Kept.').waitFor({ timeout: 30_000 });
       await says(page, /^Live, read-only/);
       assert.equal(await body(page).getAttribute('contenteditable'), 'false');
+      await page.context().close();
+      assert.deepEqual(live.problems, []);
+    });
+
+    it('the change request archived by another person: the editor stops, its files are listed but not added, its discussion goes on', async () => {
+      const writer = live.world.members.edit;
+      const { crId, notesId } = await changeRequest(writer, 'Archived');
+      await upload(writer, crId, 'archived-notes.txt');
+      const page = await typeThrough(writer, { crId, notesId }, async () => {
+        const archived = await live.world.admin.api.patch(`/v1/spaces/${spaceId}/change-requests/${crId}`, { status: 'archived' });
+        assert.equal(archived.status, 200, JSON.stringify(archived.body));
+      });
+      await page.getByText('This change request is archived: its pages can no longer be edited.').waitFor({ timeout: 30_000 });
+      await stopped(page, /Live editing stopped: .*archived|Live, read-only/, 'a live page stopped by its archived change request');
+      await closedPanels(page, 'archived-notes.txt', 'Files can no longer be added to this change request: it is archived. Reopen it to add files.');
+      // What the panel no longer offers, the API refuses too.
+      const refused = await live.t.app.inject({
+        method: 'POST',
+        url: `/v1/spaces/${spaceId}/change-requests/${crId}/content/files?name=late.txt`,
+        headers: { authorization: `Bearer ${writer.token}`, 'content-type': 'text/plain' },
+        payload: Buffer.from('Late.\n'),
+      });
+      assert.equal(refused.statusCode, 409, refused.body);
+      await assertAccessible(page, 'a live page of an archived change request, its files listed');
       await page.context().close();
       assert.deepEqual(live.problems, []);
     });
@@ -202,9 +261,18 @@ for (const dialect of dialects) {
       assert.doesNotMatch(said, /"|No space|#\d/);
       await stopped(page, /Live editing stopped: you no longer have access to this change request\./, 'a live page whose writer was removed');
       // Nothing offers an action the person may no longer take: the tree's, the review's, commenting.
-      for (const [role, name] of [['button', 'New page'], ['button', 'New…'], ['link', 'Review and merge'], ['link', 'See the review'], ['button', 'Comment on block'], ['button', 'Comment']] as const) {
+      for (const [role, name] of [['button', 'New page'], ['button', 'New…'], ['link', 'Review and merge'], ['link', 'See the review'], ['button', 'Comment on block'], ['button', 'Comment'], ['button', 'choose files to upload']] as const) {
         assert.equal(await page.getByRole(role, { name, exact: true }).count(), 0, `${role} "${name}" is offered`);
       }
+      // The comments panel says why the person can no longer comment (the reason the page says), not a role they
+      // lack; the files panel, which would be refused, is only that reason.
+      const comments = (await commentsPanel(page).textContent()) ?? '';
+      assert.match(comments, /You no longer have access to this change request: you can no longer comment on it\./);
+      assert.doesNotMatch(comments, /commenting needs the comment role/);
+      assert.equal(await commentsPanel(page).getByRole('textbox').count(), 0);
+      assert.equal(await filesPanel(page).count(), 1);
+      assert.equal((await filesPanel(page).textContent())?.trim(), 'The files of the space are not available: you no longer have access to this change request.');
+      assert.equal(await page.locator('.page-editor details.files-panel').count(), 0);
       await narrow(page, 'live-lost-access-narrow');
       assert.equal(await live.apiText(spaceId, crId, notesId), 'Notes text. Kept.');
       await page.context().close();

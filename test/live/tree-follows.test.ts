@@ -4,13 +4,15 @@ import type { Page } from 'playwright-core';
 import { dialects } from '../helpers/app.ts';
 import { needs } from '../helpers/system.ts';
 import { until } from '../helpers/until.ts';
-import { liveBrowser, type LiveBrowser } from './fixture.ts';
+import { hold, liveBrowser, type LiveBrowser } from './fixture.ts';
 
 /**
  * The workspace follows its change request's tree while a page is open (decision 0140): a page deleted through
  * the API is stopped for a reader who has it open with nobody writing (the server's comparison of the change
  * request's head, not a writer's write, finds it gone), and a writer on one page sees another page deleted,
- * a page added, one renamed and one moved, in the tree without reloading; the open page renamed, in its title field.
+ * a page added, one renamed and one moved, in the tree without reloading; the open page renamed, in its title field;
+ * and a page added after the screen read the tree but before it joined the change request's presence channel
+ * (announced to those present before this screen was there to hear it) is in the tree all the same.
  */
 const skip = needs('chromium');
 
@@ -34,7 +36,7 @@ for (const dialect of dialects) {
 
     before(async () => {
       live = await liveBrowser(dialect);
-      const names = ['Alpha', 'Beta', 'Gamma', 'Delta', 'Read'];
+      const names = ['Alpha', 'Beta', 'Gamma', 'Delta', 'Read', 'Window'];
       const made = await live.space(Object.fromEntries(names.map((title) => [title, `${title} text.\n`])));
       spaceId = made.spaceId;
       ids = Object.fromEntries(names.map((title, i) => [title, made.pageIds[i]!]));
@@ -91,11 +93,41 @@ for (const dialect of dialects) {
       assert.equal(moved.status, 200, JSON.stringify(moved.body));
       await until('Delta is first in the tree', async () => (await titles(page))[0]?.trim() === 'Delta', 30_000);
 
-      assert.deepEqual((await titles(page)).map((title) => title.trim()), ['Delta', 'Alpha renamed', 'Gamma renamed', 'Read', 'Added later']);
+      assert.deepEqual((await titles(page)).map((title) => title.trim()), ['Delta', 'Alpha renamed', 'Gamma renamed', 'Read', 'Window', 'Added later']);
       // The page open stayed open and writable, and the screen was never reloaded.
       await says(page, /^Live: everyone here sees your edits\.$/);
       assert.equal(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded), true);
       await page.context().close();
+      assert.deepEqual(live.problems, []);
+    });
+
+    it('a page added between the screen reading the tree and joining the presence channel is in the tree', async () => {
+      const changeRequestId = await live.changeRequest(spaceId, 'Late join');
+      // Someone already present: the server follows the change request, and tells them of the change before the
+      // late screen joins (so the announcement cannot be what brings the page to the late screen).
+      const present = await live.person(live.world.members.edit);
+      await present.goto(address(changeRequestId, ids.Alpha!));
+      await says(present, /^Live: everyone here sees your edits\.$/);
+      await treeItem(present, 'Window').waitFor({ timeout: 30_000 });
+      // The late screen: everything its sockets send is held from the start, so it reads the tree (HTTP) but does
+      // not join anything on the live server until released.
+      const context = await live.signedIn(live.world.members.edit);
+      await context.addInitScript(() => (window as unknown as { holdSends(on: boolean): void }).holdSends(true));
+      const page = await live.open(context);
+      await page.goto(address(changeRequestId, ids.Window!));
+      await treeItem(page, 'Window').waitFor({ timeout: 30_000 });
+      // The change, in the window: after the tree was read, before the join; those present are told of it.
+      const added = await live.world.admin.api.post(`${pagesPath(changeRequestId)}/pages`, { title: 'Added in the window' });
+      assert.equal(added.status, 201, JSON.stringify(added.body));
+      await treeItem(present, 'Added in the window').waitFor({ timeout: 30_000 });
+      assert.equal(await treeItem(page, 'Added in the window').count(), 0);
+      // The late screen joins: its tree is read again once joined, so it holds the page.
+      await hold(page, false);
+      await page.locator('.page-body').getByText('Window text.').waitFor({ timeout: 30_000 });
+      await says(page, /^Live: everyone here sees your edits\.$/);
+      await treeItem(page, 'Added in the window').waitFor({ timeout: 30_000 });
+      await context.close();
+      await present.context().close();
       assert.deepEqual(live.problems, []);
     });
   });

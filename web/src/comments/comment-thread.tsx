@@ -14,8 +14,11 @@ const OFFERED = ['👍', '🎉', '❤️'];
 
 export const commentsKey = (place: CommentPlace) => `comments:${place.spaceId}:${place.changeRequestId ?? 'space'}:`;
 
-/** One thread: the comment, its reactions, resolve or reopen, and its replies with a box to answer. */
-export function CommentThread(props: { place: CommentPlace; comment: Comment; showPage: boolean; people?: Mentionable[] }) {
+/**
+ * One thread: the comment, its reactions, resolve or reopen, and its replies with a box to answer. `closed`: the
+ * person may no longer act here (their access was taken away while it was shown): the thread is only read.
+ */
+export function CommentThread(props: { place: CommentPlace; comment: Comment; showPage: boolean; people?: Mentionable[]; closed?: boolean }) {
   const { place, comment } = props;
   const session = useSession();
   const [open, setOpen] = useState(false);
@@ -24,6 +27,7 @@ export function CommentThread(props: { place: CommentPlace; comment: Comment; sh
   const key = commentsKey(place);
   const replies = useQuery(open ? `${key}replies:${comment.id}` : null, () => api.replies(place, comment.id));
   const resolved = comment.status === 'resolved';
+  const canReply = comment.permissions.reply && !props.closed;
   const headingId = `comment-${comment.id}`;
 
   const act = async (action: () => Promise<unknown>) => {
@@ -60,7 +64,7 @@ export function CommentThread(props: { place: CommentPlace; comment: Comment; sh
       {comment.target.node && !comment.target.node.preview && <BlockAnchorNote node={comment.target.node.id} />}
       <CommentBody markdown={comment.body.markdown} />
       <div class="comment-actions">
-        {comment.permissions.reply &&
+        {canReply &&
           emojis.map((emoji) => {
             const reaction = comment.reactions.find((entry) => entry.emoji === emoji);
             const pressed = mine(reaction);
@@ -82,7 +86,7 @@ export function CommentThread(props: { place: CommentPlace; comment: Comment; sh
         <button type="button" class="link-button" aria-expanded={open} aria-controls={`replies-${comment.id}`} onClick={() => setOpen(!open)}>
           {comment.replies === 0 ? 'Reply' : `${comment.replies} ${comment.replies === 1 ? 'reply' : 'replies'}`}
         </button>
-        {comment.permissions.reply && (
+        {canReply && (
           <button type="button" class="button small" disabled={busy} onClick={() => act(() => api.updateComment(place, comment.id, { resolved: !resolved }))}>
             {resolved ? 'Reopen' : 'Resolve'}
           </button>
@@ -100,7 +104,7 @@ export function CommentThread(props: { place: CommentPlace; comment: Comment; sh
               <CommentBody markdown={reply.body.markdown} />
             </div>
           ))}
-          {comment.permissions.reply && (
+          {canReply && (
             <CommentForm
               id={`reply-${comment.id}`}
               label={`Reply to ${comment.postedBy.displayName}`}

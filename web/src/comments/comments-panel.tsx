@@ -18,9 +18,10 @@ const FILTERS: Array<[CommentFilter, string]> = [
 /**
  * A discussion: a change request's, or a space's own (then `page` narrows it to the comments about one page,
  * and a new comment is about that page). Threads oldest first, open ones by default; a new comment, replies,
- * reactions, resolve and reopen.
+ * reactions, resolve and reopen. `closed`: why the person may no longer take part (their access was taken away
+ * while the page was open), said in place of the box to comment; nothing in the panel then offers an action.
  */
-export function CommentsPanel(props: { place: CommentPlace; page?: { id: string; title: string }; canComment: boolean; headingLevel?: 2 | 3 }) {
+export function CommentsPanel(props: { place: CommentPlace; page?: { id: string; title: string }; canComment: boolean; closed?: string; headingLevel?: 2 | 3 }) {
   const { place, page } = props;
   const [filter, setFilter] = useState<CommentFilter>('open');
   const key = commentsKey(place);
@@ -30,6 +31,7 @@ export function CommentsPanel(props: { place: CommentPlace; page?: { id: string;
   const items = comments.data?.items ?? [];
   const what = page ? 'this page' : 'this change request';
   const people = usePeople(place.spaceId);
+  const canComment = props.canComment && !props.closed;
   // Comments on blocks (web/src/comments/block-anchors.ts): the block chosen in the editor, and the blocks marked there.
   const [, setTick] = useState(0);
   useEffect(() => blockComments.subscribe(() => setTick((n) => n + 1)), []);
@@ -54,14 +56,16 @@ export function CommentsPanel(props: { place: CommentPlace; page?: { id: string;
       {comments.data && items.length === 0 && (
         <p class="empty">
           {filter === 'open' ? `No open comments on ${what}.` : filter === 'resolved' ? 'No resolved comments.' : `No comments on ${what} yet.`}
-          {props.canComment && filter !== 'resolved' ? ' Write the first one below.' : ''}
+          {canComment && filter !== 'resolved' ? ' Write the first one below.' : ''}
         </p>
       )}
       {!comments.data && !comments.error && <p aria-busy="true">Loading the comments…</p>}
       {items.map((comment) => (
-        <CommentThread key={comment.id} place={place} comment={comment} showPage={!page} people={people} />
+        <CommentThread key={comment.id} place={place} comment={comment} showPage={!page} people={people} closed={Boolean(props.closed)} />
       ))}
-      {props.canComment ? (
+      {props.closed ? (
+        <p class="meta comments-closed">{props.closed}</p>
+      ) : canComment ? (
         <CommentForm
           id={`new-comment-${page?.id ?? 'all'}`}
           label={anchor ? 'Comment on the block' : page ? 'Comment on this page' : 'New comment'}

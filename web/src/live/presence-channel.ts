@@ -19,7 +19,6 @@ export class ChangeRequestPresence {
   private readonly provider: HocuspocusProvider;
   private readonly listeners = new Set<() => void>();
   private readonly treeListeners = new Set<() => void>();
-  private synced = false;
 
   constructor(name: string, user: { id: string; displayName: string; photoURL?: string }) {
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
@@ -41,11 +40,11 @@ export class ChangeRequestPresence {
         }
         if (message.type === 'tree') this.treeChanged();
       },
-      // Joined again after the socket was down: what changed meanwhile was not told; the tree is read again.
-      onSynced: () => {
-        if (this.synced) this.treeChanged();
-        this.synced = true;
-      },
+      // Joined (decision 0140): from now on the server tells this channel of every change of the tree, but not of
+      // one made before, since the tree on the screen was read (the screen reads it before the channel joins), nor
+      // while the socket was down (joined again after a drop). The tree is read again once, after each join: a
+      // change before it is in what is read, a change after it is told.
+      onSynced: () => this.treeChanged(),
     });
     this.provider.attach();
     this.provider.setAwarenessField('user', { id: user.id, name: user.displayName, photoURL: user.photoURL, colour: colourOf(user.id) });

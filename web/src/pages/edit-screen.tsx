@@ -93,6 +93,15 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
   const lostAccess = failed ? accessLost(failed) : false;
   const canComment = !lostAccess && Boolean(space.data?.permissions.comment);
   const readOnly = closed || lostAccess;
+  // Why nothing can be added here any more, said where it would be added (the files panel), and why the person
+  // can no longer comment (access lost; a merged or archived change request is still discussed).
+  const filesClosed = lostAccess
+    ? { reason: 'The files of the space are not available: you no longer have access to this change request.', list: false }
+    : merged
+      ? { reason: 'Files can no longer be added to this change request: it is merged. Choose Edit in the space to add files.', list: true }
+      : closed
+        ? { reason: 'Files can no longer be added to this change request: it is archived. Reopen it to add files.', list: true }
+        : undefined;
   // A group or a link has no body to write: the tree and its actions are what change it.
   const selected = pageId ? pageById(content.data.pages, pageId) : undefined;
   const bodyless = selected && selected.type !== 'document' ? selected : undefined;
@@ -148,11 +157,12 @@ export function EditScreen(props: { organizationId: string; spaceId: string; cha
             revision={page.data.revision}
             title={selected?.title}
             canComment={canComment}
+            closed={filesClosed}
             onReload={() => setOpened(opened + 1)}
           />
         )}
         {pageId && page.data && !bodyless && (
-          <CommentsPanel key={pageId} place={{ spaceId, changeRequestId }} page={{ id: pageId, title: page.data.page.title }} canComment={canComment} />
+          <CommentsPanel key={pageId} place={{ spaceId, changeRequestId }} page={{ id: pageId, title: page.data.page.title }} canComment={canComment} closed={lostAccess ? 'You no longer have access to this change request: you can no longer comment on it. Ask an administrator of the organization to add you again.' : undefined} />
         )}
         {!pageId && <p class="empty">Choose a page in the tree, or create one with <strong>New page</strong>.</p>}
       </main>

@@ -37,9 +37,11 @@ const UNSAVED = 'This page has changes that are not saved yet. Leave anyway?';
  */
 /**
  * `canComment`: whether the person may comment on the page's blocks (the "Comment on block" bar is shown);
- * `title`: the page's title in the change request's tree now (it follows renames by others).
+ * `title`: the page's title in the change request's tree now (it follows renames by others); `closed`: why
+ * nothing can be added to the change request any more (merged, archived, access lost: the files panel says so
+ * and offers no upload; `list: false`, not even the list).
  */
-export function PageEditor(props: { spaceId: string; changeRequestId: string; page: DocumentPage; revision: string; title?: string; canComment: boolean; onReload: () => void }) {
+export function PageEditor(props: { spaceId: string; changeRequestId: string; page: DocumentPage; revision: string; title?: string; canComment: boolean; closed?: { reason: string; list: boolean }; onReload: () => void }) {
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<Editor | null>(null);
   const saverRef = useRef<PageSaver | null>(null);
@@ -49,6 +51,8 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
   useLive(live, liveSaving);
   const [uploads, setUploads] = useState<UploadQueue | null>(null);
   const [filesArrived, setFilesArrived] = useState(0);
+  // Whether the editor takes edits (a live page turned read-only or stopped does not): files are inserted only then.
+  const [writable, setWritable] = useState(true);
 
   useEffect(() => {
     const saver = new PageSaver(
@@ -83,6 +87,7 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
       // the editor keeps the text to copy).
       const stopped = shared.refusal !== refused;
       refused = shared.refusal;
+      setWritable(editable);
       if (editor.isEditable === editable && !stopped) return;
       if (editor.isEditable !== editable) editor.setEditable(editable, false);
       if (!editable) {
@@ -133,6 +138,7 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
         onInsert={(file) => editorRef.current && insertFile(editorRef.current, file)}
         onUpload={(files) => editorRef.current && uploads && uploadInto(editorRef.current, uploads, files, editorRef.current.state.selection.to)}
         refresh={filesArrived}
+        closed={props.closed ?? (writable ? undefined : { reason: 'This page cannot be edited here now: its files are listed, not added.', list: true })}
       />
     </article>
   );
