@@ -14,16 +14,15 @@
  */
 import { after } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { chromiumPath } from './system.ts';
+import { testChromium } from './system.ts';
 
 /**
- * The Chromium on PATH (Debian's /usr/bin/chromium on CI), or QUIRE_TEST_CHROMIUM: e.g. Debian's
- * /usr/bin/chromium-headless-shell (package chromium-headless-shell), the same engine without the browser's own
- * layer, which used about a third of the full browser's CPU in the files measured (decision 0144); not the
- * default: test/live/presence fails with it (a page set offline never showed itself offline), and not every browser
- * file has been run with it.
+ * Debian's chromium-headless-shell on PATH (/usr/bin/chromium-headless-shell, what CI runs), the same engine as
+ * the full browser without the browser's own layer, at about a third of its CPU (decision 0144);
+ * QUIRE_TEST_CHROMIUM names another (e.g. /usr/bin/chromium); a developer without the shell gets the full
+ * chromium on PATH.
  */
-export const CHROMIUM = process.env.QUIRE_TEST_CHROMIUM || chromiumPath();
+export const CHROMIUM = testChromium();
 
 /** The flags every browser test launches Chromium with. */
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];

@@ -17,7 +17,7 @@ export type SystemPackage = 'apertium' | 'chromium' | 'git' | 'nginx' | 'redis';
 /** What to install, as a developer on Debian would. */
 const INSTALL: Record<SystemPackage, string> = {
   apertium: 'apt-get install apertium apertium-eng-spa',
-  chromium: 'apt-get install chromium',
+  chromium: 'apt-get install chromium-headless-shell',
   git: 'apt-get install git',
   nginx: 'apt-get install nginx-light',
   redis: 'apt-get install redis-server, or set TEST_REDIS_URL',
@@ -31,12 +31,7 @@ export function onPath(name: string, extra: string[] = []): string | null {
   const folders = [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), ...extra];
   for (const folder of folders) {
     const path = join(folder, name);
-    try {
-      accessSync(path, constants.X_OK);
-      return path;
-    } catch {
-      // Not in this folder: the next one is tried.
-    }
+    if (executable(path)) return path;
   }
   return null;
 }
@@ -48,8 +43,14 @@ function missing(pkg: SystemPackage): string | null {
       if (!onPath('apertium')) return 'the apertium command is not on PATH';
       return existsSync('/usr/share/apertium/modes/eng-spa.mode') ? null : 'the English–Spanish pair (apertium-eng-spa) is not installed';
     }
-    case 'chromium':
-      return onPath('chromium') ? null : 'the chromium command is not on PATH';
+    case 'chromium': {
+      const named = process.env.QUIRE_TEST_CHROMIUM;
+      if (named) return executable(named) ? null : `QUIRE_TEST_CHROMIUM (${named}) is not an executable`;
+      if (onPath('chromium-headless-shell')) return null;
+      // CI runs every browser file on the shell (.ci/run installs it): no quiet fallback to the full browser.
+      if (process.env.CI) return 'the chromium-headless-shell command is not on PATH';
+      return onPath('chromium') ? null : 'neither chromium-headless-shell nor chromium is on PATH';
+    }
     case 'git': {
       const git = onPath('git');
       if (!git) return 'the git command is not on PATH';
@@ -84,9 +85,32 @@ export function nginxPath(): string | null {
   return onPath('nginx', path.includes('/usr/bin') && !path.includes('/usr/sbin') ? ['/usr/sbin'] : []);
 }
 
-/** The Chromium to drive: the one on PATH (Debian's /usr/bin/chromium). Call after needs('chromium'). */
+/**
+ * The full Chromium on PATH (Debian's /usr/bin/chromium): what the benches and profiles measure in, as people's
+ * browsers are. The tests drive testChromium().
+ */
 export function chromiumPath(): string {
   return onPath('chromium') ?? '/usr/bin/chromium';
+}
+
+/**
+ * The Chromium the browser tests drive (decision 0144): QUIRE_TEST_CHROMIUM when set; else Debian's
+ * chromium-headless-shell on PATH (package chromium-headless-shell: the same engine without the browser's own
+ * layer, a third of the full browser's CPU); else, outside CI, the full chromium. Call after needs('chromium'),
+ * which fails under CI without the shell and skips elsewhere without either.
+ */
+export function testChromium(): string {
+  return process.env.QUIRE_TEST_CHROMIUM || onPath('chromium-headless-shell') || chromiumPath();
+}
+
+/** Whether `path` is a file this process may run. */
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Whether a Redis server answers PING at `url`, asked by a child process so the check stays synchronous (2 s at most). */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -48,7 +48,7 @@ describe('tests that need a system package', () => {
 
   /** Runs one test file as `npm test` would, with PATH holding only node. */
   const run = (file: string, env: Record<string, string>) => {
-    const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['CI', 'TEST_DATABASE_URL', 'NODE_TEST_CONTEXT'].includes(name)));
+    const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !['CI', 'TEST_DATABASE_URL', 'NODE_TEST_CONTEXT', 'QUIRE_TEST_CHROMIUM'].includes(name)));
     const child = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', file], {
       cwd: ROOT,
       env: { ...base, PATH: bin, ...env },
@@ -79,4 +79,18 @@ describe('tests that need a system package', () => {
       assert.match(ci.output, new RegExp(`needs ${pkg}: .*CI must have it`), ci.output);
     });
   }
+
+  // CI runs the browser files on Debian's chromium-headless-shell (decision 0144): a CI machine with only the full
+  // chromium fails at once naming the shell, instead of running every file on the dearer browser. (A stand-in
+  // `chromium` that is never started: the check looks for the commands on PATH.)
+  it('test/openapi/browser.test.ts in CI with the full chromium but no chromium-headless-shell: fails at once naming the shell', () => {
+    writeFileSync(join(bin, 'chromium'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+    try {
+      const ci = run('test/openapi/browser.test.ts', { CI: 'true', PATH: bin });
+      assert.notEqual(ci.status, 0, ci.output);
+      assert.match(ci.output, /needs chromium: the chromium-headless-shell command is not on PATH \(apt-get install chromium-headless-shell\); CI must have it/, ci.output);
+    } finally {
+      rmSync(join(bin, 'chromium'));
+    }
+  });
 });
