@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -138,11 +138,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // A write to a change request answered by this process: its live server compares the heads of the change
   // requests open here at once (decision 0140), rather than at its next head poll (within a second), so a tree
   // change reaches the pages open in this process sooner. Other processes, Git Sync and the CLI still wait for the
-  // poll; the comparison reads the database, so an early one is only ever an extra one.
+  // poll; the comparison reads the database, so an early one is only ever an extra one. The hook is added to those
+  // routes alone (every other request pays nothing for it).
   let live: LiveServer | null = null;
-  app.addHook('onResponse', (request, reply, done) => {
-    if (live && request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400 && request.routeOptions.url?.includes('/change-requests/')) void live.trees.follow();
+  const compareTrees = (_request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    if (live && reply.statusCode < 400) void live.trees.follow();
     done();
+  };
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (!route.url.includes('/change-requests/') || methods.every((method) => method === 'GET' || method === 'HEAD')) return;
+    route.onResponse = [route.onResponse ?? []].flat().concat(compareTrees);
   });
   const metrics = new Metrics(database.db, () => services.clock.now());
   app.decorate('metrics', metrics);
