@@ -62,7 +62,15 @@ export default async function* reporter(events) {
     for await (const event of events) yield mapped(event);
   })();
   if (process.stdout.isTTY || Number(process.versions.node.split('.')[0]) >= 23) {
-    yield* Readable.from(renamed).pipe(new spec());
+    // A Transform stream class on Node 20 (the other reporters are async generator functions).
+    let stream;
+    try {
+      stream = new spec();
+    } catch {
+      yield* spec(renamed);
+      return;
+    }
+    yield* Readable.from(renamed).pipe(stream);
   } else {
     yield* tap(renamed);
   }
