@@ -7,11 +7,15 @@
 // processes and their commands) is written to QUIRE_TEST_STILL_RUNNING/<file>.txt, which scripts/test.mjs prints:
 // the runner's stop itself leaves no word from the process.
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 
 const log = process.env.QUIRE_TEST_TIMES;
-const file = process.argv[1];
+const bundle = process.env.QUIRE_TEST_BUNDLE_DIR;
+/** The test file, by its source's path when it runs from the test bundle (test/a.test.mjs there: test/a.test.ts). */
+const file = bundle && process.argv[1]?.startsWith(`${bundle}/`)
+  ? resolve(import.meta.dirname, '..', relative(bundle, process.argv[1]).replace(/\.mjs$/, '.ts'))
+  : process.argv[1];
 // The test file's own process only: not its worker threads, nor the runner, nor a script a test starts.
 if (log && isMainThread && file?.endsWith('.test.ts')) {
   process.on('exit', () => {
@@ -46,7 +50,8 @@ if (stillRunning && limit > 10 && isMainThread && file?.endsWith('.test.ts')) {
       lines.push(`  a request not answered after ${((Date.now() - since) / 1000).toFixed(1)} s: ${what}`);
     }
     for (const [timer, where] of timers) {
-      if (timer.hasRef?.() && !timer._destroyed) lines.push(`  a timer of ${timer._idleTimeout} ms${timer._repeat ? ', repeating' : ''}, set ${where}`);
+      const set = where.stack.split('\n').slice(2, 9).map((line) => line.trim()).join(' < ');
+      if (timer.hasRef?.() && !timer._destroyed) lines.push(`  a timer of ${timer._idleTimeout} ms${timer._repeat ? ', repeating' : ''}, set ${set}`);
     }
     for (const handle of process._getActiveHandles?.() ?? []) {
       if (handle !== process.stdout && handle !== process.stderr && handle !== process.stdin) lines.push(`  ${describe(handle)}`);
@@ -78,7 +83,9 @@ function watchTimers() {
   const wrap = (original, repeating) => {
     const wrapped = function (callback, ...rest) {
       if (typeof callback !== 'function') return original.call(this, callback, ...rest);
-      const where = new Error().stack.split('\n').slice(2, 9).map((line) => line.trim()).join(' < ');
+      // The stack is captured now and written out only if the dump reads it (with source maps on, formatting it
+      // maps every frame: too dear for every timer).
+      const where = new Error();
       let timer;
       timer = original.call(this, function (...args) {
         if (!repeating) timers.delete(timer);
