@@ -3,7 +3,7 @@
 // bundle of plain JavaScript (scripts/test-bundle.mjs: a few seconds for all of them, once per run), and the runner
 // runs the bundle's files, with source maps on, named by their sources in its output (scripts/test-reporter.mjs), in
 // test-times.txt and in what held a stopped process: no TypeScript is compiled through tsx's loader hooks in the
-// test files' processes, some 4 s of CPU less for a file that builds the app (decision 0145).
+// test files' processes: about 0.9 s of CPU less for a file that builds the app on this machine (decision 0145).
 // QUIRE_TEST_BUNDLE=0 runs the .ts files through tsx instead, as before.
 // On SQLite always; on PostgreSQL too when TEST_DATABASE_URL is set. Extra arguments are passed on
 // (e.g. `npm test -- --test-name-pattern=teams`), and file paths narrow the run.
