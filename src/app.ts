@@ -137,12 +137,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerPolicyGuard(app);
   // A write to a change request answered by this process: its live server compares the heads of the change
   // requests open here at once (decision 0140), rather than at its next head poll (within a second), so a tree
-  // change reaches the pages open in this process sooner. Other processes, Git Sync and the CLI still wait for the
-  // poll; the comparison reads the database, so an early one is only ever an extra one. The hook is added to those
+  // change reaches the pages open in this process sooner; with Redis it also sends the other processes a notice
+  // naming the change request, and each compares at once too. Git Sync and the CLI still wait for the poll; the
+  // comparison reads the database, so an early one is only ever an extra one. The hook is added to those
   // routes alone (every other request pays nothing for it).
   let live: LiveServer | null = null;
-  const compareTrees = (_request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    if (live && reply.statusCode < 400) void live.trees.follow();
+  const compareTrees = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    if (live && reply.statusCode < 400) live.treeChanged((request.params as { changeRequestId?: string } | undefined)?.changeRequestId);
     done();
   };
   app.addHook('onRoute', (route) => {

@@ -79,7 +79,20 @@ export interface Config {
   /** Live co-editing (src/live/): the Redis that lets several processes share live documents (QUIRE_REDIS_URL); absent: this process alone. */
   redisUrl?: string;
   /** Live co-editing limits and timing (QUIRE_LIVE_*). */
-  live: { maxDocumentBytes: number; maxUpdateBytes: number; maxUpdatesPerSecond: number; idleMs: number; maxWaitMs: number; recheckSeconds: number };
+  live: {
+    maxDocumentBytes: number;
+    maxUpdateBytes: number;
+    maxUpdatesPerSecond: number;
+    idleMs: number;
+    maxWaitMs: number;
+    recheckSeconds: number;
+    /**
+     * How often the live server compares its open documents with their change requests' heads (the head poll,
+     * decision 0140). Internal (QUIRE_LIVE_HEAD_POLL_MS, not in the user docs): tests lengthen it so that only a
+     * notice between processes can tell a process of a change in time.
+     */
+    headPollMs: number;
+  };
 }
 
 export const TRANSLATION_ENGINES = ['auto', 'none', 'apertium', 'deepl', 'libretranslate', 'openai'] as const;
@@ -265,6 +278,7 @@ export function loadConfig(env: Env = process.env): Config {
       idleMs: integer(env, 'QUIRE_LIVE_IDLE_MS', 2000, 0, 60_000),
       maxWaitMs: integer(env, 'QUIRE_LIVE_MAX_WAIT_MS', 30_000, 0, 600_000),
       recheckSeconds: integer(env, 'QUIRE_LIVE_RECHECK_SECONDS', 5, 1, 3600),
+      headPollMs: integer(env, 'QUIRE_LIVE_HEAD_POLL_MS', 1000, 50, 86_400_000),
     },
   };
 }

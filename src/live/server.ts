@@ -54,7 +54,8 @@ const SYNC_UPDATE = 2;
  * stored before it is applied and acknowledged (the updates of one event-loop turn in one batch: appends.ts); after QUIRE_LIVE_IDLE_MS without typing (at most
  * QUIRE_LIVE_MAX_WAIT_MS) the page is written to the change request as a revision (src/live/writer.ts).
  * With QUIRE_REDIS_URL, Hocuspocus's Redis extension relays updates and presence between processes (once
- * per document and turn: redis.ts) and lets one process at a time write a document.
+ * per document and turn: redis.ts) and lets one process at a time write a document; its connections also
+ * carry the notices that a change request's tree may have changed (decision 0140, step 8).
  */
 export class LiveServer {
   readonly hocuspocus: Hocuspocus;
@@ -79,6 +80,8 @@ export class LiveServer {
   private readonly stopListening: () => void;
   /** The change requests open here, followed as their trees change (pages deleted, added, renamed, moved). */
   readonly trees: TreeFollower;
+  /** The Redis extension, when QUIRE_REDIS_URL is set: it also carries the tree notices between processes. */
+  private readonly redis: TurnRedis | null = null;
 
   constructor(
     private readonly services: AppServices,
@@ -90,14 +93,13 @@ export class LiveServer {
     const extensions: Extension[] = [];
     if (config.redisUrl) {
       const url = new URL(config.redisUrl);
-      extensions.push(
-        new TurnRedis({
-          host: url.hostname,
-          port: Number(url.port || 6379),
-          prefix: 'quire-live',
-          options: { ...(url.password ? { password: decodeURIComponent(url.password) } : {}), ...(url.username ? { username: decodeURIComponent(url.username) } : {}), db: Number(url.pathname.slice(1) || 0) },
-        }, (error) => this.log.warn({ err: error }, 'live: a publish to Redis failed')),
-      );
+      this.redis = new TurnRedis({
+        host: url.hostname,
+        port: Number(url.port || 6379),
+        prefix: 'quire-live',
+        options: { ...(url.password ? { password: decodeURIComponent(url.password) } : {}), ...(url.username ? { username: decodeURIComponent(url.username) } : {}), db: Number(url.pathname.slice(1) || 0) },
+      }, log);
+      extensions.push(this.redis);
     }
     this.appends = new UpdateBatcher(services);
     this.metrics = new LiveMetrics(registry, () => this.hocuspocus, this.appends);
@@ -110,13 +112,26 @@ export class LiveServer {
       extensions,
     });
     this.trees = new TreeFollower(services, () => this.hocuspocus.documents, log);
-    this.timers.push(setInterval(() => void this.pollHeads(), 1000).unref());
+    // Another process answered a write to a change request: compared at once here when it is open here.
+    if (this.redis) this.redis.onTreeNotice = (changeRequestId) => this.trees.notified(changeRequestId);
+    this.timers.push(setInterval(() => void this.pollHeads(), config.live.headPollMs).unref());
     this.timers.push(setInterval(() => void this.recheck(), config.live.recheckSeconds * 1000).unref());
     // Any change of access this process learns of (its own writes; on PostgreSQL every process's, and ended
     // sessions and revoked tokens: migrations 2026-11-27-0370 and 2026-11-28-0440; a change request's status,
     // migration 2026-11-28-0463) re-checks the sockets within a moment; the periodic re-check stays the bound
     // when a notice is missed. A revision written (every live write) is not a change of access: it re-checks nothing.
     this.stopListening = onAccessChanged(() => this.recheckShortly());
+  }
+
+  /**
+   * A write to a change request was answered by this process (src/app.ts, on the response): the trees open here
+   * are compared at once, and with Redis every other process is sent a notice to compare the change request's
+   * tree too (decision 0140, steps 7 and 8). Each compares with what it last told: nobody is told twice.
+   */
+  treeChanged(changeRequestId: string | undefined): void {
+    if (this.closed) return;
+    void this.trees.follow();
+    if (changeRequestId) this.redis?.publishTreeNotice(changeRequestId);
   }
 
   /** Re-checks every connection shortly (notices come in bursts: one re-check for a burst). */

@@ -22,12 +22,15 @@ import { PAGE_DELETED } from './writer.ts';
  *   person's own access. A head moved by a body edit alone (every live write) changes no outline and sends
  *   nothing.
  *
- * A write to a change request answered by this process's API compares at once (src/app.ts calls `follow` on
- * its response), so a change made through the API here is not left waiting for the poll.
+ * A write to a change request answered by this process's API compares at once (src/app.ts calls the live
+ * server's `treeChanged` on its response), so a change made through the API here is not left waiting for the
+ * poll; with Redis, the other processes are sent a notice naming the change request, and each with a document
+ * of it open compares at once too (`notified`).
  *
- * It reads the database, not a notice: whichever process, or which command (Git Sync, the CLI), moved the
- * head, on SQLite or PostgreSQL, with or without Redis, each process tells its own connections (so nothing
- * is relayed between processes and nobody is told twice). A change request first seen here is read before
+ * It reads the database; a notice only makes it read sooner: whichever process, or which command (Git Sync,
+ * the CLI), moved the head, on SQLite or PostgreSQL, with or without Redis, each process tells its own
+ * connections what changed since it last told them (so no tree message is relayed between processes and
+ * nobody is told twice). A change request first seen here is read before
  * its first document here answers (the load waits for it), so an edit right after someone opens it is compared
  * with the tree it had.
  */
@@ -67,6 +70,19 @@ export class TreeFollower {
       return this.follow();
     });
     return this.queued;
+  }
+
+  /**
+   * A notice from another process that it answered a write to `changeRequestId` (decision 0140, step 8): the
+   * trees are compared at once when a document of it is open here (loaded or loading), as the poll would.
+   */
+  notified(changeRequestId: string): void {
+    for (const document of [...this.documents().values(), ...this.loading.keys()]) {
+      if (changeRequestOf(document.name) === changeRequestId) {
+        void this.follow();
+        return;
+      }
+    }
   }
 
   /**
