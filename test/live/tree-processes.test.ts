@@ -18,7 +18,7 @@ import { createScratchDatabase, type ScratchDatabase } from '../helpers/scratch-
  * QUIRE_TREE_LATENCY=1 adds a measurement (printed, never asserted): 20 pages added through the first process,
  * each timed from the API call to the second process's client being told and reading the page in the tree.
  */
-describe('the change request tree followed across two processes', { skip: (!process.env.TEST_DATABASE_URL && 'needs TEST_DATABASE_URL') || needs('redis'), timeout: 600_000 }, () => {
+describe('the change request tree followed across serve processes', { skip: (!process.env.TEST_DATABASE_URL && 'needs TEST_DATABASE_URL') || needs('redis'), timeout: 600_000 }, () => {
   let database: ScratchDatabase | undefined;
   const processes: QuireProcess[] = [];
   const clients: LiveClient[] = [];
