@@ -88,7 +88,7 @@ export interface Config {
     recheckSeconds: number;
     /**
      * How often the live server compares its open documents with their change requests' heads (the head poll,
-     * decision 0140). Internal (QUIRE_LIVE_HEAD_POLL_MS, not in the user docs): tests lengthen it so that only a
+     * decision 0140). QUIRE_LIVE_HEAD_POLL_MS (the configuration table); tests lengthen it so that only a
      * notice between processes can tell a process of a change in time.
      */
     headPollMs: number;
