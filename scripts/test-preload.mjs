@@ -6,9 +6,9 @@
 // When the file runs from the test bundle (QUIRE_TEST_BUNDLE_DIR, scripts/test-bundle.mjs; decision 0145) there is no
 // tsx to go before: nothing is preloaded, and the bundle's hook for imports by a computed path is set here instead.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname, resolve } from 'node:path';
 import { APP, preload } from '../bin/preload.mjs';
+import { setImportHook } from './source-bundle.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const testDir = resolve(root, 'test');
@@ -28,25 +28,8 @@ function buildsApp(file, depth, seen = new Set()) {
 }
 
 const bundle = process.env.QUIRE_TEST_BUNDLE_DIR;
-if (bundle) {
-  let tsx;
-  /**
-   * `import(specifier)` of a module of the bundle, called with the URL of the source that wrote it: the bundle's
-   * build of the file when it has one (scripts/test-bundle.mjs builds RUNTIME_IMPORTS for this), a package or a file of another
-   * kind as it is, and any other TypeScript file through tsx, registered on the first such import only.
-   */
-  globalThis[Symbol.for('quire.test.import')] = (importer) => async (specifier, options) => {
-    const url = /^[./]/.test(specifier) ? new URL(specifier, importer).href : specifier;
-    // A package: from the root's node_modules, as the sources find it.
-    if (!url.startsWith('file:')) return import(url, options);
-    const path = fileURLToPath(url);
-    if (!/\.[cm]?tsx?$/.test(path)) return import(url, options);
-    const built = resolve(bundle, relative(root, path).replace(/\.[cm]?tsx?$/, '.mjs'));
-    if (!relative(root, path).startsWith('..') && existsSync(built)) return import(pathToFileURL(built).href);
-    tsx ??= (await import('tsx/esm/api')).register({ namespace: 'quire-test' });
-    return tsx.import(url, importer);
-  };
-}
+// Imports by a computed path load the bundle's build of the file (scripts/source-bundle.mjs, shared with bin/quire).
+if (bundle) setImportHook(bundle, 'quire-test');
 
 const file = process.argv[1] ? resolve(process.argv[1]) : '';
 if (!bundle && file.startsWith(testDir) && file.endsWith('.test.ts') && buildsApp(file, 2)) await preload(APP);

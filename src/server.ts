@@ -80,6 +80,10 @@ export async function serve(config: Config): Promise<FastifyInstance> {
   if (bundle.state.usable) {
     if (bundle.built) app.log.info('worker bundle rebuilt: a source changed since it was built');
   } else app.log.warn({ reason: bundle.state.reason, file: bundle.state.file }, 'worker threads load the TypeScript sources: the worker bundle could not be built');
+  // bin/quire ran the sources through tsx instead of the command line's bundle (decision 0146): said once, as
+  // information, since the server is the same; the next `npm install` or `npm run build:worker` builds it again.
+  const cli = (globalThis as Record<symbol, { usable: boolean; reason?: string; file?: string } | undefined>)[Symbol.for('quire.cli.bundle')];
+  if (cli && !cli.usable && cli.reason !== 'off') app.log.info({ reason: cli.reason, file: cli.file }, 'started from the TypeScript sources: the command line bundle is not current (npm run build:worker builds it)');
   await app.listen({ host: config.host, port: config.port });
   runner.start();
   // QUIRE_WORKERS_WARM: the kept threads load the Markdown reader now, beside the first requests (not before
