@@ -6,16 +6,16 @@
 // `prepare` script), by `npm run build:worker`, and by `quire serve` when the bundle is missing or stale.
 // manifest.json lists every file the bundle was built from with the SHA-256 of its content: the pool uses the
 // bundle only when each file still has that content (src/workers/bundle.ts), else the TypeScript sources.
+// Both bundles are built with the options and the plugin of scripts/source-bundle.mjs (each module's import.meta is
+// its source's location, its `import(expression)` goes through that file's hook), as the test bundle is.
 //
 // It builds the command line's bundle too (decision 0146): src/cli/main.ts, with every module it imports and those
 // imported by a computed path, in .tmp/cli-bundle/, with the plugin and options of the test bundle
 // (scripts/source-bundle.mjs). bin/quire runs it when its manifest matches the sources, else the sources through tsx.
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { bundleOptions, loadEsbuild, runtimeImports, sourceHashes } from './source-bundle.mjs';
+import { builtPath, bundleOptions, loadEsbuild, runtimeImports, sourceHashes } from './source-bundle.mjs';
 
 const root = join(import.meta.dirname, '..');
 
@@ -35,36 +35,18 @@ export const CLI_BUNDLE_DIR = join(root, '.tmp', 'cli-bundle');
 export async function buildWorkerBundle({ quiet = false } = {}) {
   let esbuild;
   try {
-    // esbuild comes with tsx, which runs Quire's sources and so is always installed.
-    const require = createRequire(createRequire(join(root, 'package.json')).resolve('tsx/package.json'));
-    esbuild = await import(pathToFileURL(require.resolve('esbuild')).href);
+    esbuild = await loadEsbuild(root);
   } catch (error) {
     if (!quiet) console.warn(`The worker bundle was not built (esbuild could not be loaded: ${error.message}); worker threads load the TypeScript sources.`);
     return undefined;
   }
   const building = `${BUNDLE_DIR}.${process.pid}`;
   rmSync(building, { recursive: true, force: true });
-  const result = await esbuild.build({
-    absWorkingDir: root,
-    entryPoints: WORKER_MODULES,
-    outdir: building,
-    outbase: root,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    // Packages stay as Node loads them: one copy of each, and an `npm install` that changes one needs no rebuild.
-    packages: 'external',
-    metafile: true,
-    sourcemap: 'linked',
-    logLevel: 'warning',
-  });
-  const inputs = {};
-  for (const file of Object.keys(result.metafile.inputs).sort()) {
-    inputs[file] = createHash('sha256').update(readFileSync(join(root, file))).digest('hex');
-  }
-  const modules = Object.fromEntries(WORKER_MODULES.map((module) => [module, module.replace(/\.ts$/, '.js')]));
+  // The options and the plugin of the other bundles (scripts/source-bundle.mjs): each module's import.meta is its
+  // source's location in a thread too.
+  const result = await esbuild.build(bundleOptions(WORKER_MODULES, building, root));
+  const inputs = sourceHashes(result.metafile, root, ['scripts/source-bundle.mjs', 'scripts/build-worker.mjs']);
+  const modules = Object.fromEntries(WORKER_MODULES.map((module) => [module, relative(building, builtPath(building, join(root, module), root))]));
   writeFileSync(join(building, 'manifest.json'), `${JSON.stringify({ modules, inputs }, null, 1)}\n`);
   mkdirSync(join(root, '.tmp'), { recursive: true });
   rmSync(BUNDLE_DIR, { recursive: true, force: true });

@@ -1,5 +1,6 @@
-// What the bundles of Quire's own sources share: the test bundle (scripts/test-bundle.mjs, decision 0145) and the
-// command line's bundle (scripts/build-worker.mjs, bin/quire, decision 0146). Built with esbuild into plain ES
+// What the bundles of Quire's own sources share: the test bundle (scripts/test-bundle.mjs, decision 0145), the
+// command line's bundle (scripts/build-worker.mjs, bin/quire, decision 0146) and the worker threads' bundle (the same
+// script, decision 0143). Built with esbuild into plain ES
 // modules, packages external, they run the sources as the sources run through tsx, found where the sources are:
 //
 // - each source's `import.meta.url`, `.dirname` and `.filename` is written, as esbuild loads it, as that source's
