@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { FindCount, FindTarget } from './find-target.ts';
 import './find-bar.css';
 
@@ -38,7 +38,9 @@ export function FindInPage(props: { target: () => FindTarget | null }) {
     return () => window.removeEventListener('keydown', keys);
   }, [props.target]);
 
-  useEffect(() => {
+  // As soon as the bar is in the page, before the browser hands over the next key (an effect runs a frame or more
+  // later: the first letters typed right after Ctrl+F went to the page instead).
+  useLayoutEffect(() => {
     if (!open) return;
     input.current?.focus();
     input.current?.select();
