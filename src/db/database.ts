@@ -179,6 +179,10 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     max: 10,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
+  // An idle connection the server ends (PostgreSQL restarted, a backend terminated, a proxy's idle timeout, the
+  // database dropped) is reported by the pool as an 'error' event: without a listener Node throws it and the process
+  // ends. The pool has already let go of that connection and opens another for the next query, so it is only said.
+  pool.on('error', (error) => process.emitWarning(`An idle PostgreSQL connection was closed by the server (${error.message}); the next query opens another.`, { code: 'QUIRE_PG_IDLE_CLOSED' }));
   const db = new Kysely<DB>({ dialect: new QuirePostgresDialect({ pool }) });
   return { db, dialect: 'postgres', schema: options.schema, close: () => db.destroy() };
 }
