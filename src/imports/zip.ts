@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { inflateRaw, inflateRawSync, type InputType, type ZlibOptions } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import { BadRequest } from '../errors.ts';
 import { megabytes, type ImportLimits } from './limits.ts';
@@ -91,7 +93,7 @@ export async function openZip(bytes: Buffer, limits: ImportLimits): Promise<File
     read: async (path) => {
       const entry = byPath.get(path);
       if (!entry) throw new Error(`No entry "${path}" in the archive.`);
-      const data = await readEntry(zip, entry);
+      const data = await readEntry(bytes, entry);
       unpacked += data.length;
       if (unpacked > limits.maxUnpackedBytes) throw new BadRequest(`The archive unpacks to more than ${megabytes(limits.maxUnpackedBytes)}, the most an import unpacks.`);
       return data;
@@ -99,24 +101,48 @@ export async function openZip(bytes: Buffer, limits: ImportLimits): Promise<File
   };
 }
 
-/** The bytes of one entry; yauzl refuses an entry whose real size differs from the size it declares. */
-function readEntry(zip: ZipFile, entry: Entry): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    zip.openReadStream(entry, (error, stream) => {
-      if (error || !stream) return reject(archiveError(error));
-      const chunks: Buffer[] = [];
-      let size = 0;
-      stream.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > entry.uncompressedSize) {
-          stream.destroy();
-          reject(new BadRequest(`The archive entry "${entry.fileName}" holds more than it declares; the archive was refused.`));
-          return;
-        }
-        chunks.push(chunk);
-      });
-      stream.on('error', (cause) => reject(archiveError(cause)));
-      stream.on('end', () => resolve(Buffer.concat(chunks)));
-    });
-  });
+/**
+ * Entries that unpack to fewer bytes than this are inflated on the calling thread, at once: a page of an
+ * archive (a kilobyte or two) inflates in microseconds, and a stream per entry (yauzl's `openReadStream`: a
+ * reader, an inflate stream and a size check, each with its own turns of the event loop, and the inflate a
+ * round trip to libuv's threads) cost a 1,000-page import more CPU on the main thread than its layout, and a
+ * wait per entry while the workers held both cores (docs/performance.md). Larger entries are inflated on
+ * libuv's threads, so that the event loop is not held for one of tens of megabytes.
+ */
+export const INFLATE_HERE_BELOW = 256 * 1024;
+
+const inflateRawAsync = promisify<InputType, ZlibOptions, Buffer>(inflateRaw);
+
+/**
+ * The bytes of one entry, read from the archive in memory as yauzl's `openReadStream` reads them (the local
+ * header's signature and the entry's bounds checked, then the data stored or inflated), refusing an entry
+ * whose real size differs from the size it declares, with yauzl's words; inflating stops one byte past the
+ * declared size, so a lying entry never unpacks more than that.
+ */
+async function readEntry(bytes: Buffer, entry: Entry): Promise<Buffer> {
+  const header = entry.relativeOffsetOfLocalHeader;
+  if (header + 30 > bytes.length) throw archiveError(new Error('unexpected EOF'));
+  const signature = bytes.readUInt32LE(header);
+  if (signature !== 0x04034b50) throw archiveError(new Error(`invalid local file header signature: 0x${signature.toString(16)}`));
+  const start = header + 30 + bytes.readUInt16LE(header + 26) + bytes.readUInt16LE(header + 28);
+  if (start + entry.compressedSize > bytes.length) throw archiveError(new Error(`file data overflows file bounds: ${start} + ${entry.compressedSize} > ${bytes.length}`));
+  const raw = bytes.subarray(start, start + entry.compressedSize);
+  if (entry.compressionMethod === 0) {
+    // yauzl checked, when it listed the entry, that a stored entry's two sizes are the same.
+    if (raw.length > entry.uncompressedSize) throw new BadRequest(`The archive entry "${entry.fileName}" holds more than it declares; the archive was refused.`);
+    return Buffer.from(raw);
+  }
+  if (entry.compressionMethod !== 8) throw archiveError(new Error(`unsupported compression method: ${entry.compressionMethod}`));
+  const expected = entry.uncompressedSize;
+  let data: Buffer;
+  try {
+    const options = { maxOutputLength: Math.max(1, expected + 1) };
+    data = expected < INFLATE_HERE_BELOW ? inflateRawSync(raw, options) : await inflateRawAsync(raw, options);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw archiveError(new Error(`too many bytes in the stream. expected ${expected}. got at least ${expected + 1}`));
+    throw archiveError(error);
+  }
+  if (data.length > expected) throw archiveError(new Error(`too many bytes in the stream. expected ${expected}. got at least ${data.length}`));
+  if (data.length < expected) throw archiveError(new Error(`not enough bytes in the stream. expected ${expected}. got only ${data.length}`));
+  return data;
 }

@@ -5,7 +5,7 @@ import { BadRequest } from '../../src/errors.ts';
 import { loadImport } from '../../src/imports/index.ts';
 import { DEFAULT_LIMITS, type ImportLimits } from '../../src/imports/limits.ts';
 import type { ImportedPage } from '../../src/imports/types.ts';
-import { openZip } from '../../src/imports/zip.ts';
+import { INFLATE_HERE_BELOW, openZip } from '../../src/imports/zip.ts';
 import { buildZip, dataUrl, PNG } from './helpers.ts';
 import { memoryBlobs } from './memory.ts';
 import { html, startSite, type TestSite } from './server.ts';
@@ -43,6 +43,28 @@ describe('zip archives', () => {
     assert.equal((await set.read('docs/a.md')).toString(), 'Hello');
     const liar = await openZip(buildZip([{ name: 'a.md', data: 'Hello', method: 'store', declaredSize: 5 }, { name: 'b.md', data: 'Hello world', declaredSize: 4 }]), DEFAULT_LIMITS);
     await assert.rejects(liar.read('b.md'), BadRequest);
+  });
+
+  it('inflates small entries at once and large ones off the event loop, refusing a lying size either way', async () => {
+    const large = 'A line of a large page. '.repeat(Math.ceil((INFLATE_HERE_BELOW + 1000) / 24));
+    const set = await openZip(buildZip([{ name: 'small.md', data: 'Small' }, { name: 'large.md', data: large }, { name: 'empty.md', data: '' }, { name: 'stored.md', data: 'Stored', method: 'store' }]), DEFAULT_LIMITS);
+    assert.equal((await set.read('small.md')).toString(), 'Small');
+    assert.equal((await set.read('large.md')).toString(), large);
+    assert.equal((await set.read('empty.md')).length, 0);
+    assert.equal((await set.read('stored.md')).toString(), 'Stored');
+    const liars = await openZip(
+      buildZip([
+        { name: 'more.md', data: 'Hello world', declaredSize: 4 },
+        { name: 'less.md', data: 'Hello', declaredSize: 50 },
+        { name: 'large-more.md', data: large, declaredSize: INFLATE_HERE_BELOW + 10 },
+        { name: 'large-less.md', data: 'Short', declaredSize: INFLATE_HERE_BELOW + 10 },
+      ]),
+      { ...DEFAULT_LIMITS, maxCompressionRatio: 1_000_000 },
+    );
+    await assert.rejects(liars.read('more.md'), refused('too many bytes'));
+    await assert.rejects(liars.read('less.md'), refused('not enough bytes'));
+    await assert.rejects(liars.read('large-more.md'), refused('too many bytes'));
+    await assert.rejects(liars.read('large-less.md'), refused('not enough bytes'));
   });
 });
 
