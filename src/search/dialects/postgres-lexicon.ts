@@ -1,0 +1,97 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { DB } from '../../db/types.ts';
+import { chunkRanges, chunkWords, markText, queryLexemes, type ChunkWords, type ParsedToken, type QueryLexemes } from './postgres-marks.ts';
+
+/**
+ * What PostgreSQL's parser and its `english` configuration make of the chunks of shown texts (postgres-marks.ts),
+ * learned in one statement per request for the chunks not yet known, and kept in a bounded cache: the words of
+ * documentation repeat, so after a few requests almost every chunk is known and a request parses nothing.
+ */
+
+/** At most this many chunks are kept (the oldest go first); longer chunks than MAX_KEPT_CHUNK are not kept. */
+export const MAX_KEPT_CHUNKS = 100_000;
+const MAX_KEPT_CHUNK = 200;
+const MAX_KEPT_QUERIES = 1_000;
+
+const chunks = new Map<string, ChunkWords>();
+const queries = new Map<string, QueryLexemes>();
+
+function keep<V>(cache: Map<string, V>, key: string, value: V, max: number): void {
+  if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+  cache.set(key, value);
+}
+
+/** Forgets what was learned (tests). */
+export function forgetLexicon(): void {
+  chunks.clear();
+  queries.clear();
+}
+
+/** How many chunks are known, and how many were learned from PostgreSQL (a measure for benches and tests). */
+export const lexiconStats = { learned: 0, statements: 0 };
+
+const PARSER = sql`(select cfgparser from pg_ts_config where oid = 'english'::regconfig)`;
+
+/**
+ * Each chunk's tokens, in order, with the lexemes the `english` configuration gives them: the first dictionary of
+ * the token's type that recognizes it, as `ts_headline` and `to_tsvector` take them (null: no dictionary does).
+ */
+async function parseChunks(db: Kysely<DB>, texts: string[]): Promise<ParsedToken[][]> {
+  const rows = await sql<{ i: string | number; tokens: ParsedToken[] }>`select c.i, json_agg(json_build_array(t.alias, p.token,
+      (select l from pg_ts_config_map m cross join lateral ts_lexize(m.mapdict::regdictionary, p.token) as l
+        where m.mapcfg = 'english'::regconfig and m.maptokentype = p.tokid and l is not null order by m.mapseqno limit 1)) order by p.n) as tokens
+    from unnest(${texts}::text[]) with ordinality as c(chunk, i)
+    cross join lateral ts_parse(${PARSER}, c.chunk) with ordinality as p(tokid, token, n)
+    join ts_token_type(${PARSER}) as t on t.tokid = p.tokid
+    group by c.i`.execute(db);
+  const parsed: ParsedToken[][] = texts.map(() => []);
+  for (const row of rows.rows) parsed[Number(row.i) - 1] = row.tokens;
+  return parsed;
+}
+
+/** Learns the chunks of `texts` not yet known; returns the words of every chunk of them. */
+async function learn(db: Kysely<DB>, texts: string[]): Promise<Map<string, ChunkWords>> {
+  const known = new Map<string, ChunkWords>();
+  const unknown = new Set<string>();
+  for (const text of texts) {
+    for (const [start, end] of chunkRanges(text)) {
+      const chunk = text.slice(start, end);
+      if (known.has(chunk) || unknown.has(chunk)) continue;
+      const words = chunks.get(chunk);
+      if (words === undefined) unknown.add(chunk);
+      else known.set(chunk, words);
+    }
+  }
+  if (unknown.size > 0) {
+    const list = [...unknown];
+    const parsed = await parseChunks(db, list);
+    lexiconStats.statements++;
+    lexiconStats.learned += list.length;
+    list.forEach((chunk, i) => {
+      const words = chunkWords(chunk, parsed[i]);
+      known.set(chunk, words);
+      if (chunk.length <= MAX_KEPT_CHUNK) keep(chunks, chunk, words, MAX_KEPT_CHUNKS);
+    });
+  }
+  return known;
+}
+
+/** The query's lexemes as PostgreSQL parses it (`tsquery`), kept by the query's key. */
+async function lexemesOf(db: Kysely<DB>, key: string, tsquery: RawBuilder<unknown>): Promise<QueryLexemes> {
+  const found = queries.get(key);
+  if (found) return found;
+  const row = await sql<{ q: string }>`select (${tsquery})::text as q`.execute(db);
+  const lexemes = queryLexemes(row.rows[0]?.q ?? '');
+  keep(queries, key, lexemes, MAX_KEPT_QUERIES);
+  return lexemes;
+}
+
+/** `rows` with their headings and body marked as `ts_headline(english, …, HighlightAll=true)` marks them. */
+export async function markPostgresRows<Row extends { headings: string; body: string }>(db: Kysely<DB>, key: string, tsquery: RawBuilder<unknown>, rows: Row[]): Promise<Row[]> {
+  if (rows.length === 0) return rows;
+  const query = await lexemesOf(db, key, tsquery);
+  if (query.exact.size === 0 && query.prefixes.length === 0) return rows;
+  const words = await learn(db, rows.flatMap((row) => [row.headings, row.body]));
+  const wordsOf = (chunk: string) => words.get(chunk) ?? null;
+  return rows.map((row) => ({ ...row, headings: markText(row.headings, query, wordsOf), body: markText(row.body, query, wordsOf) }));
+}
