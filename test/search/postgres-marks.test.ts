@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { createTestApp, dialects, type TestApp } from '../helpers/app.ts';
 import { MATCH_END, MATCH_START, pageText, SECTION_SEPARATOR } from '../../src/search/page-text.ts';
 import { parseSearchQuery } from '../../src/search/query.ts';
-import { chunkRanges, queryLexemes } from '../../src/search/dialects/postgres-marks.ts';
+import { chunksOf, queryLexemes } from '../../src/search/dialects/postgres-marks.ts';
 import { forgetLexicon, lexiconStats, markPostgresRows } from '../../src/search/dialects/postgres-lexicon.ts';
 import { tsquery } from '../../src/search/dialects/postgres.ts';
 
@@ -38,7 +38,7 @@ const QUERIES = ['instal', 'install guide', '"installation guide"', 'state art',
 describe('chunks and query lexemes', () => {
   it('cuts at white space, keeps an open tag whole, reads operands', () => {
     const text = 'a  b\u001ec <x y="1 2">d';
-    assert.deepEqual(chunkRanges(text).map(([s, e]) => text.slice(s, e)), ['a', 'b', 'c', '<x y="1 2">d']);
+    assert.deepEqual(chunksOf(text), { starts: [0, 3, 5, 7], chunks: ['a', 'b', 'c', '<x y="1 2">d'] });
     const q = queryLexemes(`'instal':* & 'it''s' <-> 'guid' & 'a\\\\b':*`);
     assert.deepEqual([...q.exact], ["it's", 'guid']);
     assert.deepEqual(q.prefixes, ['instal', 'a\\b']);

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { chunkRanges, chunkWords, markText, queryLexemes, type ChunkWords, type ParsedToken, type QueryLexemes } from './postgres-marks.ts';
+import { chunksOf, chunkWords, markText, queryLexemes, type ChunkWords, type ParsedToken, type QueryLexemes } from './postgres-marks.ts';
 
 /**
  * What PostgreSQL's parser and its `english` configuration make of the chunks of shown texts (postgres-marks.ts),
@@ -13,7 +13,7 @@ export const MAX_KEPT_CHUNKS = 100_000;
 const MAX_KEPT_CHUNK = 200;
 const MAX_KEPT_QUERIES = 1_000;
 
-const chunks = new Map<string, ChunkWords>();
+const known = new Map<string, ChunkWords>();
 const queries = new Map<string, QueryLexemes>();
 
 function keep<V>(cache: Map<string, V>, key: string, value: V, max: number): void {
@@ -23,7 +23,7 @@ function keep<V>(cache: Map<string, V>, key: string, value: V, max: number): voi
 
 /** Forgets what was learned (tests). */
 export function forgetLexicon(): void {
-  chunks.clear();
+  known.clear();
   queries.clear();
 }
 
@@ -37,43 +37,41 @@ const PARSER = sql`(select cfgparser from pg_ts_config where oid = 'english'::re
  * the token's type that recognizes it, as `ts_headline` and `to_tsvector` take them (null: no dictionary does).
  */
 async function parseChunks(db: Kysely<DB>, texts: string[]): Promise<ParsedToken[][]> {
-  const rows = await sql<{ i: string | number; tokens: ParsedToken[] }>`select c.i, json_agg(json_build_array(t.alias, p.token,
-      (select l from pg_ts_config_map m cross join lateral ts_lexize(m.mapdict::regdictionary, p.token) as l
-        where m.mapcfg = 'english'::regconfig and m.maptokentype = p.tokid and l is not null order by m.mapseqno limit 1)) order by p.n) as tokens
+  const rows = await sql<{ i: string | number; tokens: ParsedToken[] }>`with map as (select maptokentype as tokid, array_agg(mapdict::regdictionary order by mapseqno) as dicts
+      from pg_ts_config_map where mapcfg = 'english'::regconfig group by 1)
+    select c.i, json_agg(json_build_array(t.alias, p.token, case when map.dicts is not null then coalesce(ts_lexize(map.dicts[1], p.token),
+      (select l from unnest(map.dicts[2:]) with ordinality as d(dict, k) cross join lateral ts_lexize(d.dict, p.token) as l where l is not null order by k limit 1)) end)
+      order by p.n) as tokens
     from unnest(${texts}::text[]) with ordinality as c(chunk, i)
     cross join lateral ts_parse(${PARSER}, c.chunk) with ordinality as p(tokid, token, n)
     join ts_token_type(${PARSER}) as t on t.tokid = p.tokid
+    left join map on map.tokid = p.tokid
     group by c.i`.execute(db);
   const parsed: ParsedToken[][] = texts.map(() => []);
   for (const row of rows.rows) parsed[Number(row.i) - 1] = row.tokens;
   return parsed;
 }
 
-/** Learns the chunks of `texts` not yet known; returns the words of every chunk of them. */
-async function learn(db: Kysely<DB>, texts: string[]): Promise<Map<string, ChunkWords>> {
-  const known = new Map<string, ChunkWords>();
-  const unknown = new Set<string>();
-  for (const text of texts) {
-    for (const [start, end] of chunkRanges(text)) {
-      const chunk = text.slice(start, end);
-      if (known.has(chunk) || unknown.has(chunk)) continue;
-      const words = chunks.get(chunk);
-      if (words === undefined) unknown.add(chunk);
-      else known.set(chunk, words);
-    }
+/** The words of each chunk, aligned with `chunks`: from the cache, and the chunks not yet known learned in one statement. */
+async function wordsOf(db: Kysely<DB>, chunks: string[]): Promise<ChunkWords[]> {
+  const words: ChunkWords[] = new Array(chunks.length);
+  const unknown = new Map<string, number[]>();
+  for (let i = 0; i < chunks.length; i++) {
+    const found = known.get(chunks[i]);
+    if (found !== undefined) words[i] = found;
+    else unknown.get(chunks[i])?.push(i) ?? unknown.set(chunks[i], [i]);
   }
-  if (unknown.size > 0) {
-    const list = [...unknown];
-    const parsed = await parseChunks(db, list);
-    lexiconStats.statements++;
-    lexiconStats.learned += list.length;
-    list.forEach((chunk, i) => {
-      const words = chunkWords(chunk, parsed[i]);
-      known.set(chunk, words);
-      if (chunk.length <= MAX_KEPT_CHUNK) keep(chunks, chunk, words, MAX_KEPT_CHUNKS);
-    });
-  }
-  return known;
+  if (unknown.size === 0) return words;
+  const list = [...unknown.keys()];
+  const parsed = await parseChunks(db, list);
+  lexiconStats.statements++;
+  lexiconStats.learned += list.length;
+  list.forEach((chunk, k) => {
+    const found = chunkWords(chunk, parsed[k]);
+    for (const i of unknown.get(chunk)!) words[i] = found;
+    if (chunk.length <= MAX_KEPT_CHUNK) keep(known, chunk, found, MAX_KEPT_CHUNKS);
+  });
+  return words;
 }
 
 /** The query's lexemes as PostgreSQL parses it (`tsquery`), kept by the query's key. */
@@ -91,7 +89,10 @@ export async function markPostgresRows<Row extends { headings: string; body: str
   if (rows.length === 0) return rows;
   const query = await lexemesOf(db, key, tsquery);
   if (query.exact.size === 0 && query.prefixes.length === 0) return rows;
-  const words = await learn(db, rows.flatMap((row) => [row.headings, row.body]));
-  const wordsOf = (chunk: string) => words.get(chunk) ?? null;
-  return rows.map((row) => ({ ...row, headings: markText(row.headings, query, wordsOf), body: markText(row.body, query, wordsOf) }));
+  const texts = rows.flatMap((row) => [row.headings, row.body]);
+  const chunked = texts.map(chunksOf);
+  const words = await wordsOf(db, chunked.flatMap((text) => text.chunks));
+  let at = 0;
+  const marked = chunked.map(({ starts, chunks }, i) => markText(texts[i], starts, words.slice(at, (at += chunks.length)), query));
+  return rows.map((row, i) => ({ ...row, headings: marked[2 * i], body: marked[2 * i + 1] }));
 }

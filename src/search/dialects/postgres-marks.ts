@@ -39,15 +39,25 @@ const isSpace = (code: number) => code === 32 || (code >= 9 && code <= 13) || co
 /** A chunk with an open `<` is run on through white space to the next `>`, up to this many characters. */
 const MAX_TAG = 512;
 
-/** The chunks of a text: [start, end) pairs, between white space. */
-export function chunkRanges(text: string): Array<[number, number]> {
-  const ranges: Array<[number, number]> = [];
+/** A text cut into chunks: each chunk and where it starts. */
+export interface Chunked {
+  starts: number[];
+  chunks: string[];
+}
+
+/** The chunks of a text, between white space. */
+export function chunksOf(text: string): Chunked {
+  const starts: number[] = [];
+  const chunks: string[] = [];
   let start = -1;
   let openAt = -1;
   for (let i = 0; i <= text.length; i++) {
     const code = i < text.length ? text.charCodeAt(i) : 32;
     if (isSpace(code) && (openAt < 0 || i - openAt > MAX_TAG || i === text.length)) {
-      if (start >= 0) ranges.push([start, i]);
+      if (start >= 0) {
+        starts.push(start);
+        chunks.push(text.slice(start, i));
+      }
       start = -1;
       openAt = -1;
       continue;
@@ -57,7 +67,7 @@ export function chunkRanges(text: string): Array<[number, number]> {
     if (code === 60 /* < */) openAt = i;
     else if (code === 62 /* > */) openAt = -1;
   }
-  return ranges;
+  return { starts, chunks };
 }
 
 /** A query's lexemes, from its tsquery as text (`'instal':* & 'guid' <-> 'step'`). */
@@ -80,19 +90,23 @@ export function queryLexemes(tsquery: string): QueryLexemes {
 }
 
 function matches(lexemes: string[], query: QueryLexemes): boolean {
-  return lexemes.some((lexeme) => query.exact.has(lexeme) || query.prefixes.some((prefix) => lexeme.startsWith(prefix)));
+  for (const lexeme of lexemes) {
+    if (query.exact.has(lexeme)) return true;
+    for (const prefix of query.prefixes) if (lexeme.startsWith(prefix)) return true;
+  }
+  return false;
 }
 
-/** `text` with every word whose lexeme the query holds between MATCH_START and MATCH_END. */
-export function markText(text: string, query: QueryLexemes, wordsOf: (chunk: string) => ChunkWords): string {
-  if (query.exact.size === 0 && query.prefixes.length === 0) return text;
+/** `text` with every word whose lexeme the query holds between MATCH_START and MATCH_END: `words[i]` are the words of the chunk at `starts[i]`. */
+export function markText(text: string, starts: number[], words: ChunkWords[], query: QueryLexemes): string {
   let out = '';
   let copied = 0;
-  for (const [start, end] of chunkRanges(text)) {
-    const words = wordsOf(text.slice(start, end));
-    if (!words) continue;
-    for (const [from, to, lexemes] of words) {
+  for (let c = 0; c < words.length; c++) {
+    const found = words[c];
+    if (!found) continue;
+    for (const [from, to, lexemes] of found) {
       if (!matches(lexemes, query)) continue;
+      const start = starts[c];
       out += `${text.slice(copied, start + from)}${MATCH_START}${text.slice(start + from, start + to)}${MATCH_END}`;
       copied = start + to;
     }
