@@ -1,20 +1,37 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../../db/types.ts';
-import { chunksOf, chunkWords, markText, queryLexemes, type ChunkWords, type ParsedToken, type QueryLexemes } from './postgres-marks.ts';
+import { chunksOf, chunkWords, markText, queryLexemes, textWords, type ChunkWord, type ChunkWords, type ParsedToken, type QueryLexemes } from './postgres-marks.ts';
 
 /**
  * What PostgreSQL's parser and its `english` configuration make of the chunks of shown texts (postgres-marks.ts),
  * learned in one statement per request for the chunks not yet known, and kept in a bounded cache: the words of
- * documentation repeat, so after a few requests almost every chunk is known and a request parses nothing.
+ * documentation repeat, so after a few requests almost every chunk is known and a request parses nothing. The words of
+ * whole texts shown are kept too (bounded by their characters): a text shown again is marked without being cut up.
  */
 
 /** At most this many chunks are kept (the oldest go first); longer chunks than MAX_KEPT_CHUNK are not kept. */
 export const MAX_KEPT_CHUNKS = 100_000;
 const MAX_KEPT_CHUNK = 200;
 const MAX_KEPT_QUERIES = 1_000;
+/** Texts' words are kept for texts of at most MAX_KEPT_TEXT characters, MAX_KEPT_TEXTS_CHARS characters in all. */
+const MAX_KEPT_TEXT = 20_000;
+const MAX_KEPT_TEXTS_CHARS = 4_000_000;
 
 const known = new Map<string, ChunkWords>();
 const queries = new Map<string, QueryLexemes>();
+const texts = new Map<string, ChunkWord[]>();
+let textChars = 0;
+
+function keepText(text: string, words: ChunkWord[]): void {
+  if (text.length > MAX_KEPT_TEXT || texts.has(text)) return;
+  for (const old of texts.keys()) {
+    if (textChars + text.length <= MAX_KEPT_TEXTS_CHARS) break;
+    texts.delete(old);
+    textChars -= old.length;
+  }
+  texts.set(text, words);
+  textChars += text.length;
+}
 
 function keep<V>(cache: Map<string, V>, key: string, value: V, max: number): void {
   if (cache.size >= max) cache.delete(cache.keys().next().value as string);
@@ -25,6 +42,8 @@ function keep<V>(cache: Map<string, V>, key: string, value: V, max: number): voi
 export function forgetLexicon(): void {
   known.clear();
   queries.clear();
+  texts.clear();
+  textChars = 0;
 }
 
 /** How many chunks are known, and how many were learned from PostgreSQL (a measure for benches and tests). */
@@ -89,10 +108,19 @@ export async function markPostgresRows<Row extends { headings: string; body: str
   if (rows.length === 0) return rows;
   const query = await lexemesOf(db, key, tsquery);
   if (query.exact.size === 0 && query.prefixes.length === 0) return rows;
-  const texts = rows.flatMap((row) => [row.headings, row.body]);
-  const chunked = texts.map(chunksOf);
-  const words = await wordsOf(db, chunked.flatMap((text) => text.chunks));
-  let at = 0;
-  const marked = chunked.map(({ starts, chunks }, i) => markText(texts[i], starts, words.slice(at, (at += chunks.length)), query));
+  const shown = rows.flatMap((row) => [row.headings, row.body]);
+  const words = shown.map((text) => texts.get(text));
+  const missing = words.flatMap((found, i) => (found === undefined ? [i] : []));
+  if (missing.length > 0) {
+    const chunked = missing.map((i) => chunksOf(shown[i]));
+    const found = await wordsOf(db, chunked.flatMap((text) => text.chunks));
+    let at = 0;
+    chunked.forEach(({ starts, chunks }, k) => {
+      const i = missing[k];
+      words[i] = textWords(starts, found.slice(at, (at += chunks.length)));
+      keepText(shown[i], words[i]!);
+    });
+  }
+  const marked = shown.map((text, i) => markText(text, words[i]!, query));
   return rows.map((row, i) => ({ ...row, headings: marked[2 * i], body: marked[2 * i + 1] }));
 }

@@ -97,19 +97,23 @@ function matches(lexemes: string[], query: QueryLexemes): boolean {
   return false;
 }
 
-/** `text` with every word whose lexeme the query holds between MATCH_START and MATCH_END: `words[i]` are the words of the chunk at `starts[i]`. */
-export function markText(text: string, starts: number[], words: ChunkWords[], query: QueryLexemes): string {
+/** The words of a text, where they stand in it, from its chunks' starts and words (null: a chunk whose words are not known). */
+export function textWords(starts: number[], words: ChunkWords[]): ChunkWord[] {
+  const found: ChunkWord[] = [];
+  for (let c = 0; c < starts.length; c++) {
+    for (const [from, to, lexemes] of words[c] ?? []) found.push([starts[c] + from, starts[c] + to, lexemes]);
+  }
+  return found;
+}
+
+/** `text` with every word of `words` (textWords) whose lexeme the query holds between MATCH_START and MATCH_END. */
+export function markText(text: string, words: ChunkWord[], query: QueryLexemes): string {
   let out = '';
   let copied = 0;
-  for (let c = 0; c < words.length; c++) {
-    const found = words[c];
-    if (!found) continue;
-    for (const [from, to, lexemes] of found) {
-      if (!matches(lexemes, query)) continue;
-      const start = starts[c];
-      out += `${text.slice(copied, start + from)}${MATCH_START}${text.slice(start + from, start + to)}${MATCH_END}`;
-      copied = start + to;
-    }
+  for (const [start, end, lexemes] of words) {
+    if (!matches(lexemes, query)) continue;
+    out += `${text.slice(copied, start)}${MATCH_START}${text.slice(start, end)}${MATCH_END}`;
+    copied = end;
   }
   return copied === 0 ? text : out + text.slice(copied);
 }
