@@ -15,7 +15,7 @@ const MAX_KEPT_CHUNK = 200;
 const MAX_KEPT_QUERIES = 1_000;
 /** Texts' words are kept for texts of at most MAX_KEPT_TEXT characters, MAX_KEPT_TEXTS_CHARS characters in all. */
 const MAX_KEPT_TEXT = 20_000;
-const MAX_KEPT_TEXTS_CHARS = 4_000_000;
+const MAX_KEPT_TEXTS_CHARS = 2_000_000;
 
 const known = new Map<string, ChunkWords>();
 const queries = new Map<string, QueryLexemes>();
@@ -33,6 +33,14 @@ function keepText(text: string, words: ChunkWord[]): void {
   textChars += text.length;
 }
 
+/**
+ * A copy of a chunk that does not hold on to the text it was cut from: V8 keeps a slice of 13 characters or more as
+ * a view of the whole string, which a kept chunk would keep alive.
+ */
+function own(chunk: string): string {
+  return chunk.length < 13 ? chunk : Buffer.from(chunk, 'utf8').toString('utf8');
+}
+
 function keep<V>(cache: Map<string, V>, key: string, value: V, max: number): void {
   if (cache.size >= max) cache.delete(cache.keys().next().value as string);
   cache.set(key, value);
@@ -46,7 +54,7 @@ export function forgetLexicon(): void {
   textChars = 0;
 }
 
-/** How many chunks are known, and how many were learned from PostgreSQL (a measure for benches and tests). */
+/** How many chunks were learned from PostgreSQL, in how many statements (for benches and tests). */
 export const lexiconStats = { learned: 0, statements: 0 };
 
 const PARSER = sql`(select cfgparser from pg_ts_config where oid = 'english'::regconfig)`;
@@ -88,7 +96,7 @@ async function wordsOf(db: Kysely<DB>, chunks: string[]): Promise<ChunkWords[]> 
   list.forEach((chunk, k) => {
     const found = chunkWords(chunk, parsed[k]);
     for (const i of unknown.get(chunk)!) words[i] = found;
-    if (chunk.length <= MAX_KEPT_CHUNK) keep(known, chunk, found, MAX_KEPT_CHUNKS);
+    if (chunk.length <= MAX_KEPT_CHUNK) keep(known, own(chunk), found, MAX_KEPT_CHUNKS);
   });
   return words;
 }
