@@ -5,6 +5,7 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type DatabaseIntrospector, type SchemaMetadata, type SqliteDatabase, type TableMetadata } from 'kysely';
 import type { DB } from './types.ts';
 import { migrationProvider } from './migration-provider.ts';
+import { namingPool } from './named-statements.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -183,7 +184,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
   // database dropped) is reported by the pool as an 'error' event: without a listener Node throws it and the process
   // ends. The pool has already let go of that connection and opens another for the next query, so it is only said.
   pool.on('error', (error) => process.emitWarning(`An idle PostgreSQL connection was closed by the server (${error.message}); the next query opens another.`, { code: 'QUIRE_PG_IDLE_CLOSED' }));
-  const db = new Kysely<DB>({ dialect: new QuirePostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new QuirePostgresDialect({ pool: namingPool(pool) }) });
   return { db, dialect: 'postgres', schema: options.schema, close: () => db.destroy() };
 }
 

@@ -18,7 +18,10 @@ export interface MatchSql {
   tier: RawBuilder<number>;
   /** The engine's relevance; lower is better. */
   score: RawBuilder<number>;
-  /** `p.headings` and `p.body` with every match between MATCH_START and MATCH_END (src/search/page-text.ts). */
+  /**
+   * `p.headings` and `p.body` with every match between MATCH_START and MATCH_END (src/search/page-text.ts), or, for an
+   * engine with `markRows`, unmarked.
+   */
   headings: RawBuilder<string>;
   body: RawBuilder<string>;
 }
@@ -38,6 +41,8 @@ export interface SearchDialect {
    * when it answers null, the ranking in SQL (engine.ts) is used.
    */
   matchingSpaces?(db: Kysely<DB>, query: SearchQuery, spaceIds: string[], window: Window, perSpace: number): Promise<SpaceMatches | null>;
+  /** Marks the matches in rows read unmarked (PostgreSQL: postgres-marks.ts); without it, the statements mark them. */
+  markRows?<Row extends { headings: string; body: string }>(db: Kysely<DB>, query: SearchQuery, rows: Row[]): Promise<Row[]>;
   /**
    * Writes again what the engine keeps beside its full-text index for the pages of `pageIds` (written or
    * rewritten in this transaction): the title terms (sqlite-title-terms.ts, postgres-title-terms.ts). Removed

@@ -12,6 +12,12 @@ export function searchDialect(dialect: DialectName): SearchDialect {
   return dialect === 'sqlite' ? sqliteSearch : postgresSearch;
 }
 
+/** The rows with their matches marked, when the engine marks them after reading (PostgreSQL). */
+function markRows<Row extends { headings: string; body: string }>({ db, dialect }: Target, query: SearchQuery, rows: Row[]): Promise<Row[]> {
+  const engine = searchDialect(dialect);
+  return engine.markRows ? engine.markRows(db, query, rows) : Promise.resolve(rows);
+}
+
 /** Which spaces to look in: one space, or the ids a subquery selects. */
 export type SpaceScope = { spaceId: string } | { spaceIds: Expression<unknown> };
 
@@ -41,7 +47,7 @@ export async function matchingPages({ db, dialect }: Target, query: SearchQuery,
     hits(m, scope),
     sql`ranked as (select space_id, page_id, 0 as position, tier, score from hits order by tier desc, score, page_id limit ${window.limit} offset ${window.offset})`,
   )} ${marked(m, sql`ranked.tier desc, ranked.score, ranked.page_id`)}`;
-  return (await statement.execute(db)).rows;
+  return markRows({ db, dialect }, query, (await statement.execute(db)).rows);
 }
 
 export async function countPages({ db, dialect }: Target, query: SearchQuery, scope: SpaceScope): Promise<number> {
@@ -59,7 +65,7 @@ export async function matchingSpaces(target: Target, query: SearchQuery, scope: 
   if (engine.matchingSpaces) {
     const readable = await sql<{ id: string }>`select id from ${scope.spaceIds} as readable`.execute(target.db);
     const answer = await engine.matchingSpaces(target.db, query, readable.rows.map((row) => row.id), window, perSpace);
-    if (answer) return answer;
+    if (answer) return { count: answer.count, rows: await markRows(target, query, answer.rows) };
   }
   return rankedSpaces(target, query, scope, window, perSpace);
 }
@@ -84,6 +90,6 @@ async function rankedSpaces({ db, dialect }: Target, query: SearchQuery, scope: 
   )} select counted.n, shown.* from counted left join shown on true order by shown.tier desc, shown.score, shown.space_id, shown.position`;
   const result = (await statement.execute(db)).rows;
   const rows = result.flatMap(({ n: _n, tier, score: _score, position, ...row }) => (tier === null ? [] : [{ ...row, position: Number(position) }]));
-  return { count: Number(result[0]?.n ?? 0), rows };
+  return { count: Number(result[0]?.n ?? 0), rows: await markRows({ db, dialect }, query, rows) };
 }
 

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { named } from '../../db/named-statements.ts';
 import type { DB } from '../../db/types.ts';
 import type { PageMatch, SpaceMatches, Window } from '../dialect.ts';
 import type { SearchQuery } from '../query.ts';
@@ -75,15 +76,19 @@ export async function postgresTitleSpaces(
   const counts = await sql<{ space_id: string; n: string | number }>`select s.id as space_id, (select count(*) from (select 1 from search_title_terms
       where term = ${lexeme} and space_id = s.id limit ${perSpace}) as found) as n from unnest(${spaceIds}::text[]) as s(id)`.execute(db);
   if (counts.rows.some((row) => Number(row.n) < perSpace)) return null;
-  const rows = await sql<PageMatch>`with q as (select ${tsquery} as q),
-    top as (select s.id as space_id, t.page_id, t.score, row_number() over (partition by s.id order by t.score, t.page_id) as position
-      from unnest(${spaceIds}::text[]) as s(id) cross join lateral (select page_id, score from search_title_terms
-        where term = ${lexeme} and space_id = s.id order by score, page_id limit ${perSpace}) as t),
-    best as (select space_id, score from top where position = 1 order by score, space_id limit ${window.limit} offset ${window.offset}),
-    ranked as (select top.space_id, top.page_id, top.position, best.score from top join best on best.space_id = top.space_id)
+  // Named: planned once per connection, then a generic plan (decision 0147). Each step is an index probe per space or
+  // per page, whatever the organization's shape: each space's best title term, the window of spaces by it, those
+  // spaces' best `perSpace` pages, the pages' rows.
+  const rows = await named(sql<PageMatch>`with q as (select ${tsquery} as q),
+    first as (select s.id as space_id, (select score from search_title_terms where term = ${lexeme} and space_id = s.id
+      order by score, page_id limit 1) as score from unnest(${spaceIds}::text[]) as s(id)),
+    best as (select space_id, score from first where score is not null order by score, space_id limit ${window.limit} offset ${window.offset}),
+    ranked as (select best.space_id, t.page_id, row_number() over (partition by best.space_id order by t.score, t.page_id) as position, best.score
+      from best cross join lateral (select page_id, score from search_title_terms
+        where term = ${lexeme} and space_id = best.space_id order by score, page_id limit ${perSpace}) as t)
     select p.space_id, p.page_id, p.title, p.path, p.sections, ${headline.headings} as headings, ${headline.body} as body, ranked.position
     from search_pages p cross join q join ranked on ranked.space_id = p.space_id and ranked.page_id = p.page_id
-    where p.document @@ q.q order by ranked.score, ranked.space_id, ranked.position`.execute(db);
+    where p.document @@ q.q order by ranked.score, ranked.space_id, ranked.position`).execute(db);
   postgresTitleTermsPath.spaces += spaceIds.length;
   return { count: spaceIds.length, rows: rows.rows.map((row) => ({ ...row, position: Number(row.position) })) };
 }

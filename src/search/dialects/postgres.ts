@@ -1,20 +1,21 @@
 import { lockRows } from '../../db/locks.ts';
 import { sql } from 'kysely';
 import type { SearchDialect } from '../dialect.ts';
-import { MATCH_END, MATCH_START } from '../page-text.ts';
 import type { SearchQuery } from '../query.ts';
+import { markPostgresRows } from './postgres-lexicon.ts';
 import { postgresTitleSpaces, writePostgresTitleTerms } from './postgres-title-terms.ts';
 
 /**
  * PostgreSQL: the generated, weighted `search_pages.document` tsvector (title A, headings B, body C) with
  * its GIN index, and English stemming. The query is parsed once (the `q` CTE): words with `to_tsquery`
  * from quoted lexemes (`'instal':* & 'guide':*`), phrases with `phraseto_tsquery`. Common English words
- * (stop words) are left out by PostgreSQL's English configuration.
+ * (stop words) are left out by PostgreSQL's English configuration. The statements read the texts unmarked; the
+ * marks are `ts_headline`'s, made in Node from PostgreSQL's parse (postgres-marks.ts, decision 0147).
  */
 const CONFIG = sql`'english'::regconfig`;
-const HEADLINE = `StartSel=${MATCH_START}, StopSel=${MATCH_END}, HighlightAll=true`;
 
-function tsquery(query: SearchQuery) {
+/** The query as a tsquery (the `english` configuration). */
+export function tsquery(query: SearchQuery) {
   const parts = query.phrases.map((words) => sql`phraseto_tsquery(${CONFIG}, ${words.join(' ')})`);
   if (query.terms.length > 0) {
     const text = query.terms.map((term) => `'${term.word}'${term.prefix ? ':*' : ''}`).join(' & ');
@@ -23,8 +24,8 @@ function tsquery(query: SearchQuery) {
   return sql.join(parts, sql` && `);
 }
 
-const headings = sql<string>`ts_headline(${CONFIG}, p.headings, q.q, ${HEADLINE})`;
-const body = sql<string>`ts_headline(${CONFIG}, p.body, q.q, ${HEADLINE})`;
+const headings = sql<string>`p.headings`;
+const body = sql<string>`p.body`;
 
 export const postgresSearch: SearchDialect = {
   match(query) {
@@ -41,6 +42,8 @@ export const postgresSearch: SearchDialect = {
 
   // A one-word query from the title terms (postgres-title-terms.ts), when it qualifies; else null: the full ranking.
   matchingSpaces: (db, query, spaceIds, window, perSpace) => postgresTitleSpaces(db, query, tsquery(query), { headings, body }, spaceIds, window, perSpace),
+
+  markRows: (db, query, rows) => markPostgresRows(db, JSON.stringify(query), tsquery(query), rows),
 
   writeTitleTerms: writePostgresTitleTerms,
 
