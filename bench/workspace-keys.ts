@@ -161,7 +161,7 @@ class OnDemandFrames {
     this.tick();
     const typed = (await this.page.locator(target).last().textContent()) ?? '';
     const expected = Array.from({ length: count }, (_, n) => text[n % text.length]).join('').slice(-40);
-    if (!typed.replace(/\u00a0/g, ' ').endsWith(expected)) throw new Error(`The keys did not all reach the page: it ends ${JSON.stringify(typed.slice(-40))}`);
+    if (!typed.replace(/\u00a0/g, ' ').endsWith(expected)) throw new Error(`The keys did not all reach the page: it ends ${JSON.stringify(typed.slice(-80))}, not ${JSON.stringify(expected)}`);
     const inPage = await keyMarks(this.page);
     if (inPage.length !== count) throw new Error(`${inPage.length} of ${count} keys were timed in the page`);
     return { inPage, roundTrips: times, undrawn };

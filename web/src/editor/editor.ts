@@ -8,7 +8,6 @@ import { schemaExtensions } from './schema.ts';
 import { SlashMenu } from './slash-menu.ts';
 import { CaretBlock } from './caret-block.ts';
 import { SelectionFromScreen } from './selection-sync.ts';
-import { TypedKeys } from './typed-keys.ts';
 import { BlockHandle } from './block-handle.ts';
 import { FindInPage } from '../find/editor-find.ts';
 import './editor.css';
@@ -32,8 +31,6 @@ export function createPageEditor(options: { element: HTMLElement; document: Docu
       // The screen's own (uploads by paste and drop, web/src/files/): before the paste conversion, so a pasted picture is a file.
       ...(options.extensions ?? []),
       ...(options.editable ? [SlashMenu, LinkPicker, PasteConversion] : []),
-      // A typed character inserted by the editor, not by the browser's editing command (decision 0149).
-      ...(options.editable ? [TypedKeys] : []),
       // The handle beside each top-level block, and Ctrl/⌘ Shift ↑ / ↓ (decision 0129).
       ...(options.editable ? [BlockHandle] : []),
       // Ctrl/⌘-F (web/src/find/): matches drawn as decorations, the document untouched.
