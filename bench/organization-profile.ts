@@ -6,6 +6,8 @@
  *
  * `BENCH_DATA_DIR=… node --import tsx bench/organization-profile.ts`
  *
+ * On PostgreSQL it listens for access changes as `quire serve` does, so that access is answered from memory.
+ *
  * PROFILE_AB=1: requests alternate between the ranking from title terms (decision 0137) and the full ranking
  * (`titleTermsPath` / `postgresTitleTermsPath` off), interleaved request by request, each side's median (min) and its answers
  * compared byte for byte. PROFILE_QUERIES=kind,kind…: the kinds of bench/search.ts's SEARCH_QUERIES to time
@@ -16,6 +18,7 @@ import { join } from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, resolveMasterKey } from '../src/config.ts';
 import { openMigratedDatabase } from '../src/db/database.ts';
+import { accessMemoStats, listenForAccessChanges } from '../src/db/memo.ts';
 import { postgresTitleTermsPath } from '../src/search/dialects/postgres-title-terms.ts';
 import { titleTermsPath } from '../src/search/dialects/sqlite-spaces.ts';
 import { SEARCH_QUERIES } from './search.ts';
@@ -28,6 +31,9 @@ const config = loadConfig({ ...process.env, QUIRE_DATA_DIR: dataDir, QUIRE_RATE_
 const { database } = await openMigratedDatabase(config);
 const app = await buildApp({ config, database, masterKey: resolveMasterKey(config), logger: false });
 await app.ready();
+// As `quire serve` does: on PostgreSQL, access is answered from memory only while a listener is connected.
+const listener = config.databaseUrl.startsWith('postgres') ? listenForAccessChanges(config.databaseUrl, (error) => console.error(error), database.schema) : null;
+while (listener && !accessMemoStats.listening) await new Promise((resolve) => setTimeout(resolve, 20));
 
 const stats = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -67,4 +73,5 @@ for (const kind of kinds) {
 }
 titleTermsPath.enabled = true;
 postgresTitleTermsPath.enabled = true;
+await listener?.close();
 await app.close();

@@ -1,4 +1,4 @@
-import type { Kysely, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
+import type { Kysely, KyselyPlugin, WithNode, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
 import type { DialectName } from './database.ts';
 import type { DB } from './types.ts';
 import { listenOnChannel, type ChannelListener } from './notifications.ts';
@@ -145,10 +145,9 @@ function writesAccess(node: RootOperationNode): 'none' | 'content' | 'access' {
 function accessTablesWritten(node: RootOperationNode): string[] {
   switch (node.kind) {
     case 'SelectQueryNode':
-      // A select only writes through a data-modifying `with`, which Quire does not use on these tables; the
-      // walk below would find one.
-      if (!node.with) return [];
-      break;
+      // A select writes only through a data-modifying statement in its `with` (Quire has none on these
+      // tables); its other common table expressions read, as the rest of it does.
+      return node.with ? writtenByWith(node.with) : [];
     case 'RawNode': {
       const raw = node.sqlFragments.join(' ');
       if (/\bupdate\s+"?change_requests"?\b[\s\S]*\bset\b[\s\S]*\bstatus\b/i.test(raw)) return ['change_requests'];
@@ -163,11 +162,24 @@ function accessTablesWritten(node: RootOperationNode): string[] {
     default:
       return [];
   }
-  const target = node.kind === 'InsertQueryNode' || node.kind === 'MergeQueryNode' ? node.into : node.kind === 'UpdateQueryNode' ? node.table : node.kind === 'DeleteQueryNode' ? node.from : node.with;
+  const target = node.kind === 'InsertQueryNode' || node.kind === 'MergeQueryNode' ? node.into : node.kind === 'UpdateQueryNode' ? node.table : node.from;
   const found = new Set<string>();
   tablesIn(target, found);
-  if (node.kind === 'SelectQueryNode' || node.with) tablesIn(node.with, found);
+  for (const table of node.with ? writtenByWith(node.with) : []) found.add(table);
   return [...found].filter((table) => ACCESS_TABLES.has(table));
+}
+
+/**
+ * The access tables written by the data-modifying statements of a `with` (and of the `with`s inside its
+ * selects). A common table expression that only reads (the chain of a collection's default levels, read on
+ * every search) writes nothing: counting the tables it reads as written forgot the memo, and told every
+ * live socket to be checked again, on every request that read through one.
+ */
+function writtenByWith(node: WithNode): string[] {
+  const written: string[] = [];
+  // accessTablesWritten answers [] for a kind that writes nothing.
+  for (const expression of node.expressions) written.push(...accessTablesWritten(expression.expression as RootOperationNode));
+  return written;
 }
 
 /**

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { accessMemoStats } from '../../src/db/memo.ts';
+import { AccessWrites, accessMemoStats, onAccessChanged } from '../../src/db/memo.ts';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createContext } from '../../src/context.ts';
@@ -51,6 +51,23 @@ for (const dialect of dialects) {
       assert.equal((await other.api.get(`/v1/orgs/${w.organizationId}`)).status, 200);
       await t.ctx.db.updateTable('members').set({ disabled: 1 }).where('user_id', '=', other.id).execute();
       assert.equal((await other.api.get(`/v1/orgs/${w.organizationId}`)).status, 404);
+    });
+
+    it('a read through a common table expression (an organization search) forgets nothing and tells no listener', { skip: dialect !== 'sqlite' && 'on PostgreSQL, memory is used only with a listener' }, async () => {
+      const member = w.members.edit; // read and comment are removed by the test above
+      let told = 0;
+      const stop = onAccessChanged(() => told++);
+      try {
+        assert.equal((await member.api.get(`/v1/orgs/${w.organizationId}`)).status, 200);
+        // The search reads the spaces the member may see through the chain of collections' default levels (a `with recursive`).
+        assert.equal((await member.api.get(`/v1/orgs/${w.organizationId}/search?query=handbook`)).status, 200);
+        const hits = accessMemoStats.hits;
+        assert.equal((await member.api.get(`/v1/orgs/${w.organizationId}/search?query=handbook`)).status, 200);
+        assert.ok(accessMemoStats.hits > hits, 'the second search finds the organization and the grants in memory');
+        assert.equal(told, 0, 'no access change was announced');
+      } finally {
+        stop();
+      }
     });
 
     it('across processes: another serving process refuses a removed member once the notification arrives', { skip: dialect !== 'postgres' && 'PostgreSQL only (SQLite has one serving process)' }, async () => {
@@ -122,3 +139,27 @@ describe('access from memory, SQLite file written by another process [sqlite]', 
   });
 });
 
+
+describe('which statements write access tables', () => {
+  it('a data-modifying common table expression counts, one that reads does not', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quire-memo-'));
+    const database = openDatabase(`sqlite:${join(dir, 'quire.db')}`);
+    let told = 0;
+    const stop = onAccessChanged(() => told++);
+    try {
+      await migrateToLatest(database);
+      const db = database.db.withPlugin(new AccessWrites());
+      const levels = db.selectFrom('collections').select('id').where('organization_id', '=', 'none');
+      await db.with('levels', () => levels).selectFrom('levels').select('id').execute();
+      await db.with('levels', () => levels).selectFrom('spaces').select('id').where('collection_id', 'in', (eb) => eb.selectFrom('levels').select('id')).execute();
+      await db.with('levels', () => levels).updateTable('users').set({ display_name: 'x' }).where('id', 'in', (eb) => eb.selectFrom('levels').select('id')).execute();
+      assert.equal(told, 0, 'reads through `with`, and a write of another table beside one, announce nothing');
+      await db.with('gone', (q) => q.deleteFrom('members').where('user_id', '=', 'none').returning('user_id')).selectFrom('gone').selectAll().compile();
+      assert.ok(told > 0, 'a delete of members inside a `with` is announced (compiled: SQLite runs no data-modifying `with`)');
+    } finally {
+      stop();
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
