@@ -16,7 +16,7 @@ import { FolderBlobStore } from '../src/storage/blobs.ts';
 import { chromiumPath } from '../test/helpers/system.ts';
 import { freePort } from '../test/helpers/ports.ts';
 import { api, header, median, ms, percentile, row, type Api } from './lib.ts';
-import { keystrokeFloor, keystrokeOnDemand, keystrokeRows, keystrokeToPaint } from './workspace-keys.ts';
+import { caretAtEnd, keystrokeFloor, keystrokeOnDemand, keystrokeRows, keystrokeToPaint } from './workspace-keys.ts';
 
 /**
  * `npm run bench -- workspace`: the workspace's budgets (issue 26), measured in Chromium against a Quire
@@ -219,8 +219,7 @@ async function saveParagraph(page: Page, s: Setup, pageId: string): Promise<numb
   const times: number[] = [];
   for (let n = 0; n < saves; n++) {
     const before = await s.liveWrites();
-    await page.locator('.page-body > p').nth(n % 5).click();
-    await page.keyboard.press('End');
+    await caretAtEnd(page, `.page-body > p:nth-of-type(${(n % 5) + 1})`);
     await page.keyboard.type(` edit ${n}`);
     await page.keyboard.press('Control+s');
     await page.getByRole('status').filter({ hasText: 'All changes saved' }).waitFor({ timeout: 300_000 }).catch(async (error: Error) => {

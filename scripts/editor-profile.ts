@@ -22,6 +22,7 @@ import { writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { chromiumPath } from '../test/helpers/system.ts';
 import { newPage, setUp } from '../bench/workspace.ts';
+import { caretAtEnd } from '../bench/workspace-keys.ts';
 
 const args = new Map(process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=') as [string, string?]).map(([k, v]) => [k, v ?? 'true']));
 const live = !args.has('no-live');
@@ -151,8 +152,7 @@ async function main(): Promise<void> {
     if (args.get('attr')) await page.evaluate((attr) => { const [name, value] = attr.split(':'); document.querySelector('.page-body')!.setAttribute(name, value); }, args.get('attr')!);
     const isLive = await page.evaluate(() => typeof WebSocket !== 'undefined');
     // As the bench types: at the end of the last paragraph, one key at a time, each followed by a frame and a task.
-    await page.locator('.page-body > p').last().click();
-    await page.keyboard.press('End');
+    await caretAtEnd(page, '.page-body > p');
     await page.waitForTimeout(1000);
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Profiler.enable');
