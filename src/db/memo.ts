@@ -274,10 +274,13 @@ interface Entry<Row> {
 /**
  * A prepared query (src/db/prepared.ts) of access rows, answered from memory by its arguments when
  * nothing could have changed them (see above). The rows are shared between callers: they must not be
- * changed (the access functions copy what they keep).
+ * changed (the access functions copy what they keep). `maxRows` bounds the rows held in all (a query whose
+ * answer is a list, such as the spaces a caller may read): past it, everything held is forgotten, and an
+ * answer longer than it is not kept.
  */
-export function memoized<Args extends string[], Row>(query: (target: { db: Kysely<DB>; dialect: DialectName }, ...args: Args) => Promise<Row[]>) {
+export function memoized<Args extends string[], Row>(query: (target: { db: Kysely<DB>; dialect: DialectName }, ...args: Args) => Promise<Row[]>, { maxRows = Number.POSITIVE_INFINITY } = {}) {
   const entries = new Map<string, Entry<Row>>();
+  let rowsHeld = 0;
   return async (target: { db: Kysely<DB>; dialect: DialectName; externalSeen?: ExternalSeen }, ...args: Args): Promise<Row[]> => {
     if (target.db.isTransaction || !active(target.dialect)) return query(target, ...args);
     const key = args.join('\u0000');
@@ -291,9 +294,14 @@ export function memoized<Args extends string[], Row>(query: (target: { db: Kysel
     }
     const started = generation;
     const rows = await query(target, ...args);
-    if (generation === started && external() === version && active(target.dialect)) {
-      if (entries.size >= MAX_ENTRIES) entries.clear();
+    if (generation === started && external() === version && active(target.dialect) && rows.length <= maxRows) {
+      rowsHeld -= entries.get(key)?.rows.length ?? 0;
+      if (entries.size >= MAX_ENTRIES || rowsHeld + rows.length > maxRows) {
+        entries.clear();
+        rowsHeld = 0;
+      }
       entries.set(key, { generation: started, external: version, until: now + MEMO_SECONDS * 1000, rows });
+      rowsHeld += rows.length;
     }
     return rows;
   };

@@ -58,13 +58,13 @@ export async function countPages({ db, dialect }: Target, query: SearchQuery, sc
 
 /**
  * Matching pages grouped by space: how many spaces have any, and the spaces in the window, best first (each
- * ranked by its best page), with their best `perSpace` pages each, best first.
+ * ranked by its best page), with their best `perSpace` pages each, best first. `scope` gives the spaces twice:
+ * as the list of their ids (the engine's own way) and as the subquery that selects them (the ranking in SQL).
  */
-export async function matchingSpaces(target: Target, query: SearchQuery, scope: { spaceIds: Expression<unknown> }, window: Window, perSpace: number): Promise<SpaceMatches> {
+export async function matchingSpaces(target: Target, query: SearchQuery, scope: { ids: string[]; spaceIds: Expression<unknown> }, window: Window, perSpace: number): Promise<SpaceMatches> {
   const engine = searchDialect(target.dialect);
   if (engine.matchingSpaces) {
-    const readable = await sql<{ id: string }>`select id from ${scope.spaceIds} as readable`.execute(target.db);
-    const answer = await engine.matchingSpaces(target.db, query, readable.rows.map((row) => row.id), window, perSpace);
+    const answer = await engine.matchingSpaces(target.db, query, scope.ids, window, perSpace);
     if (answer) return { count: answer.count, rows: await markRows(target, query, answer.rows) };
   }
   return rankedSpaces(target, query, scope, window, perSpace);

@@ -187,6 +187,20 @@ for (const dialect of dialects) {
       assert.equal((await world.admin.api.delete(`/v1/spaces/${spaces.trashed}`)).status, 205);
     });
 
+    it('follows a space closed, opened or renamed between two searches of the same caller', async () => {
+      const titles = async () => (await search(world.members.read, 'otter')).body.items.map((item: { title: string }) => item.title);
+      assert.deepEqual(await titles(), ['Open', 'Public']);
+      assert.equal((await world.admin.api.patch(`/v1/spaces/${spaces.open}`, { defaultLevel: null })).status, 200);
+      assert.deepEqual(await titles(), ['Public'], 'closed to members: gone at the next search');
+      assert.equal((await world.admin.api.patch(`/v1/spaces/${spaces.closed}`, { defaultLevel: 'read' })).status, 200);
+      assert.deepEqual(await titles(), ['Public', 'Closed'], 'opened: found at the next search');
+      assert.equal((await world.admin.api.patch(`/v1/spaces/${spaces.closed}`, { title: 'Was closed' })).status, 200);
+      assert.deepEqual(await titles(), ['Public', 'Was closed'], 'renamed: the new title');
+      await world.admin.api.patch(`/v1/spaces/${spaces.closed}`, { title: 'Closed', defaultLevel: null });
+      await world.admin.api.patch(`/v1/spaces/${spaces.open}`, { defaultLevel: 'inherit' });
+      assert.deepEqual(await titles(), ['Open', 'Public']);
+    });
+
     it('lists at most 10 pages per space, and pages through spaces', async () => {
       const walrus = await search(world.members.read, 'walrus');
       assert.deepEqual([walrus.body.count, walrus.body.items[0].pages.length], [1, 10]);

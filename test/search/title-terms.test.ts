@@ -73,7 +73,8 @@ for (const dialect of dialects) {
         const readable = only
           ? sql`(select id from spaces where id in (${sql.join(ids)}) and deleted_at is null)`
           : sql`(select id from spaces where organization_id = ${world.organizationId} and deleted_at is null)`;
-        return await matchingSpaces(t.ctx, parseSearchQuery(text), { spaceIds: readable }, window, 10);
+        const listed = await sql<{ id: string }>`select id from ${readable} as readable`.execute(t.ctx.db);
+        return await matchingSpaces(t.ctx, parseSearchQuery(text), { ids: listed.rows.map((row) => row.id), spaceIds: readable }, window, 10);
       } finally {
         paths().enabled = true;
       }

@@ -19,6 +19,7 @@ const MAX_KEPT_TEXTS_CHARS = 2_000_000;
 
 const known = new Map<string, ChunkWords>();
 const queries = new Map<string, QueryLexemes>();
+const queryTexts = new Map<string, string>();
 const texts = new Map<string, ChunkWord[]>();
 let textChars = 0;
 
@@ -50,6 +51,7 @@ function keep<V>(cache: Map<string, V>, key: string, value: V, max: number): voi
 export function forgetLexicon(): void {
   known.clear();
   queries.clear();
+  queryTexts.clear();
   texts.clear();
   textChars = 0;
 }
@@ -101,12 +103,21 @@ async function wordsOf(db: Kysely<DB>, chunks: string[]): Promise<ChunkWords[]> 
   return words;
 }
 
+/** The query as PostgreSQL parses it (`tsquery`, as text), kept by the query's key: asked once, not on every search. */
+export async function tsqueryText(db: Kysely<DB>, key: string, tsquery: RawBuilder<unknown>): Promise<string> {
+  const found = queryTexts.get(key);
+  if (found !== undefined) return found;
+  const row = await sql<{ q: string }>`select (${tsquery})::text as q`.execute(db);
+  const text = row.rows[0]?.q ?? '';
+  keep(queryTexts, key, text, MAX_KEPT_QUERIES);
+  return text;
+}
+
 /** The query's lexemes as PostgreSQL parses it (`tsquery`), kept by the query's key. */
 async function lexemesOf(db: Kysely<DB>, key: string, tsquery: RawBuilder<unknown>): Promise<QueryLexemes> {
   const found = queries.get(key);
   if (found) return found;
-  const row = await sql<{ q: string }>`select (${tsquery})::text as q`.execute(db);
-  const lexemes = queryLexemes(row.rows[0]?.q ?? '');
+  const lexemes = queryLexemes(await tsqueryText(db, key, tsquery));
   keep(queries, key, lexemes, MAX_KEPT_QUERIES);
   return lexemes;
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { named } from '../../db/named-statements.ts';
+import { tsqueryText } from './postgres-lexicon.ts';
 import type { DB } from '../../db/types.ts';
 import type { PageMatch, SpaceMatches, Window } from '../dialect.ts';
 import type { SearchQuery } from '../query.ts';
@@ -37,22 +38,17 @@ export const postgresTitleTermsPath = { enabled: true, spaces: 0 };
 const LEXEME = /^'((?:[^']|'')+)'(:\*)?$/;
 
 /**
- * The query's one lexeme, when the query is one word (no phrase), PostgreSQL reads it as one lexeme, and the
- * lexeme's score is a page's score for the query: always for a whole word; for a word typed as a start, when
- * no other lexeme the index has held starts with it (a page's rank counts every lexeme the start matches).
+ * The query's one lexeme, when the query is one word (no phrase) and PostgreSQL reads it as one lexeme (the
+ * query's text as PostgreSQL parses it, kept by the query's key: postgres-lexicon.ts); whether it is a word
+ * typed as a start (`:*`).
  */
-async function titleLexeme(db: Kysely<DB>, query: SearchQuery, tsquery: ReturnType<typeof sql>): Promise<string | null> {
+async function titleLexeme(db: Kysely<DB>, query: SearchQuery, key: string, tsquery: ReturnType<typeof sql>): Promise<{ lexeme: string; prefix: boolean } | null> {
   if (query.phrases.length > 0 || query.terms.length !== 1) return null;
-  const parsed = await sql<{ q: string }>`select (${tsquery})::text as q`.execute(db);
-  const match = LEXEME.exec(parsed.rows[0]?.q ?? '');
+  const match = LEXEME.exec(await tsqueryText(db, key, tsquery));
   if (!match) return null;
   const lexeme = match[1].replace(/''/g, "'");
   if (lexeme.includes('\\')) return null;
-  if (match[2]) {
-    const next = await sql<{ lexeme: string }>`select lexeme from search_lexemes where lexeme > ${lexeme} order by lexeme limit 1`.execute(db);
-    if (next.rows[0]?.lexeme.startsWith(lexeme)) return null;
-  }
-  return lexeme;
+  return { lexeme, prefix: Boolean(match[2]) };
 }
 
 /**
@@ -64,6 +60,7 @@ async function titleLexeme(db: Kysely<DB>, query: SearchQuery, tsquery: ReturnTy
 export async function postgresTitleSpaces(
   db: Kysely<DB>,
   query: SearchQuery,
+  key: string,
   tsquery: ReturnType<typeof sql>,
   headline: { headings: ReturnType<typeof sql>; body: ReturnType<typeof sql> },
   spaceIds: string[],
@@ -71,10 +68,17 @@ export async function postgresTitleSpaces(
   perSpace: number,
 ): Promise<SpaceMatches | null> {
   if (!postgresTitleTermsPath.enabled || spaceIds.length === 0) return null;
-  const lexeme = await titleLexeme(db, query, tsquery);
-  if (lexeme === null) return null;
-  const counts = await sql<{ space_id: string; n: string | number }>`select s.id as space_id, (select count(*) from (select 1 from search_title_terms
-      where term = ${lexeme} and space_id = s.id limit ${perSpace}) as found) as n from unnest(${spaceIds}::text[]) as s(id)`.execute(db);
+  const parsed = await titleLexeme(db, query, key, tsquery);
+  if (parsed === null) return null;
+  const { lexeme, prefix } = parsed;
+  // In one statement: how many title matches each space has (up to `perSpace`), and, for a word typed as a
+  // start, the next lexeme the index has held after it. The lexeme's score is a page's score for the query
+  // only when no other lexeme starts with it (a page's rank counts every lexeme the start matches).
+  const next = prefix ? sql`(select lexeme from search_lexemes where lexeme > ${lexeme} order by lexeme limit 1)` : sql`null::text`;
+  // Named (decision 0147): its generic plan is the same index probes, per space and for the next lexeme.
+  const counts = await named(sql<{ space_id: string; n: string | number; next: string | null }>`select s.id as space_id, (select count(*) from (select 1 from search_title_terms
+      where term = ${lexeme} and space_id = s.id limit ${perSpace}) as found) as n, ${next} as next from unnest(${spaceIds}::text[]) as s(id)`).execute(db);
+  if (counts.rows[0]?.next?.startsWith(lexeme)) return null;
   if (counts.rows.some((row) => Number(row.n) < perSpace)) return null;
   // Named: planned once per connection, then a generic plan (decision 0147). Each step is an index probe per space or
   // per page, whatever the organization's shape: each space's best title term, the window of spaces by it, those

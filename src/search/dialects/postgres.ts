@@ -41,7 +41,7 @@ export const postgresSearch: SearchDialect = {
   },
 
   // A one-word query from the title terms (postgres-title-terms.ts), when it qualifies; else null: the full ranking.
-  matchingSpaces: (db, query, spaceIds, window, perSpace) => postgresTitleSpaces(db, query, tsquery(query), { headings, body }, spaceIds, window, perSpace),
+  matchingSpaces: (db, query, spaceIds, window, perSpace) => postgresTitleSpaces(db, query, JSON.stringify(query), tsquery(query), { headings, body }, spaceIds, window, perSpace),
 
   markRows: (db, query, rows) => markPostgresRows(db, JSON.stringify(query), tsquery(query), rows),
 
