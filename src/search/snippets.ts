@@ -19,27 +19,76 @@ export const MAX_SECTIONS_PER_PAGE = 5;
 export const SNIPPET_LENGTH = 200;
 
 const MARKS = new RegExp(`[${MATCH_START}${MATCH_END}]`, 'g');
-// The words of a phrase are marked one by one; a match is the run of marked words.
-const BETWEEN_MARKED_WORDS = new RegExp(`${MATCH_END}([\\s\\p{P}]*)${MATCH_START}`, 'gu');
 
 function unmark(text: string): string {
   return text.replace(MARKS, '');
 }
 
-/** The plain text and where its first match starts and ends (-1 when nothing is marked). */
-function firstMatch(marked: string): { text: string; start: number; end: number } {
-  const joined = marked.replace(BETWEEN_MARKED_WORDS, '$1');
-  const at = joined.indexOf(MATCH_START);
-  if (at < 0) return { text: unmark(joined), start: -1, end: -1 };
-  const before = unmark(joined.slice(0, at));
-  const close = joined.indexOf(MATCH_END, at);
-  const inside = unmark(joined.slice(at, close < 0 ? joined.length : close));
-  return { text: unmark(joined), start: before.length, end: before.length + inside.length };
+const NEXT_MARKED_WORD = new RegExp(`[\\s\\p{P}]*${MATCH_START}`, 'uy');
+const UNMARKED = new RegExp(`[^${MATCH_START}${MATCH_END}]`);
+const SQUEEZABLE = /\s\s|[^\S ]/;
+const WHITE_SPACE = /\s+/g;
+const START_CODE = MATCH_START.charCodeAt(0);
+const END_CODE = MATCH_END.charCodeAt(0);
+
+/** The index in `text` after `count` plain characters from `from` (marks not counted), or its length. */
+function afterPlain(text: string, from: number, count: number): number {
+  let i = from;
+  for (let plain = 0; i < text.length && plain < count; i++) {
+    const code = text.charCodeAt(i);
+    if (code !== START_CODE && code !== END_CODE) plain++;
+  }
+  return i;
+}
+
+/** How many marks `text` holds between `from` and `to`. */
+function marksBetween(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i);
+    if (code === START_CODE || code === END_CODE) count++;
+  }
+  return count;
+}
+
+/**
+ * The plain text a snippet of `length` can come from, and where the first match starts and ends in it (-1 when
+ * nothing is marked): every character before the first match (there is no mark before it) back to `length` + 2
+ * of them, the match (its marked words joined by the spaces or punctuation between them), and after it
+ * `length` + 2 plain characters; whether plain text lies before and after that part. A snippet cut from the
+ * part is the one cut from the whole text: the cut and its word boundaries stay within `length` + 1 characters
+ * of the match. A section's text may run to kilobytes, its snippet to a couple of hundred characters, and an
+ * organization search cuts up to 500 of them: the part alone is copied, once.
+ */
+function around(marked: string, length: number): { text: string; start: number; end: number; before: boolean; after: boolean } {
+  const at = marked.indexOf(MATCH_START);
+  // The first match's end: the close of its last marked word that only spaces or punctuation join to the next.
+  let end = at < 0 ? 0 : marked.length;
+  let close = -1;
+  for (let from = at; at >= 0; ) {
+    close = marked.indexOf(MATCH_END, from);
+    if (close < 0) break;
+    NEXT_MARKED_WORD.lastIndex = close + 1;
+    if (!NEXT_MARKED_WORD.test(marked)) {
+      end = close + 1;
+      break;
+    }
+    from = NEXT_MARKED_WORD.lastIndex;
+  }
+  const from = Math.max(0, at - (length + 2));
+  const to = afterPlain(marked, end, length + 2);
+  const text = unmark(marked.slice(from, to));
+  const before = from > 0;
+  const after = to < marked.length && UNMARKED.test(marked.slice(to));
+  if (at < 0) return { text, start: -1, end: -1, before, after };
+  const start = at - from;
+  const last = close < 0 ? to : close;
+  return { text, start, end: start + (last - at) - marksBetween(marked, at, last), before, after };
 }
 
 /** A part of `marked` around its first match (the start of the text when nothing is marked). */
 export function snippet(marked: string, length = SNIPPET_LENGTH): string {
-  const { text, start, end } = firstMatch(marked);
+  const { text, start, end, before, after } = around(marked, length);
   const [matchStart, matchEnd] = start < 0 ? [0, 0] : [start, end];
   const room = Math.max(0, length - (matchEnd - matchStart));
   let from = Math.max(0, matchStart - Math.floor(room / 3));
@@ -54,8 +103,10 @@ export function snippet(marked: string, length = SNIPPET_LENGTH): string {
     const space = text.slice(matchEnd, to).search(/\s\S*$/);
     if (space >= 0) to = matchEnd + space;
   }
-  const part = text.slice(from, to).replace(/\s+/g, ' ').trim();
-  return `${from > 0 ? '… ' : ''}${part}${to < text.length ? ' …' : ''}`;
+  const cut = text.slice(from, to);
+  // White space squeezed to single spaces; most parts have none to squeeze, and are not copied for it.
+  const part = (SQUEEZABLE.test(cut) ? cut.replace(WHITE_SPACE, ' ') : cut).trim();
+  return `${before || from > 0 ? '… ' : ''}${part}${after || to < text.length ? ' …' : ''}`;
 }
 
 /** The sections of a page whose heading or text holds a match, in reading order. */

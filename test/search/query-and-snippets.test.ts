@@ -63,6 +63,50 @@ describe('snippets', () => {
     for (let i = 0; i < 80; i++) assert.ok(part.includes(` w${i} `) || part.includes(` w${i}`), `w${i} kept`);
   });
 
+  it('cuts the same snippet from the part around the match as from the whole text (10,000 texts)', () => {
+    // The snippet as it was cut from the whole text, before it was cut from the part around the first match.
+    const marks = new RegExp(`[${S}${E}]`, 'g');
+    const unmark = (text: string) => text.replace(marks, '');
+    const whole = (marked: string, length: number): string => {
+      const joined = marked.replace(new RegExp(`${E}([\\s\\p{P}]*)${S}`, 'gu'), '$1');
+      const at = joined.indexOf(S);
+      const close = joined.indexOf(E, at);
+      const text = unmark(joined);
+      const [matchStart, matchEnd] = at < 0 ? [0, 0] : [unmark(joined.slice(0, at)).length, unmark(joined.slice(0, at)).length + unmark(joined.slice(at, close < 0 ? joined.length : close)).length];
+      const room = Math.max(0, length - (matchEnd - matchStart));
+      let from = Math.max(0, matchStart - Math.floor(room / 3));
+      let to = Math.min(text.length, matchEnd + (room - (matchStart - from)));
+      from = Math.max(0, Math.min(from, to - length));
+      if (from > 0 && !/\s/.test(text[from - 1])) {
+        const space = text.slice(from, matchStart).search(/\s/);
+        if (space >= 0) from += space + 1;
+      }
+      if (to < text.length && !/\s/.test(text[to])) {
+        const space = text.slice(matchEnd, to).search(/\s\S*$/);
+        if (space >= 0) to = matchEnd + space;
+      }
+      return `${from > 0 ? '… ' : ''}${text.slice(from, to).replace(/\s+/g, ' ').trim()}${to < text.length ? ' …' : ''}`;
+    };
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const pieces = ['a', 'word', 'x', ' ', '  ', '.', ', ', '-', 'é', '\n', 'longerword', '…', '"'];
+    for (let n = 0; n < 10_000; n++) {
+      let marked = '';
+      const count = random(400);
+      for (let i = 0; i < count; i++) {
+        const piece = pieces[random(pieces.length)];
+        // Some words marked, runs of marked words, marks side by side, a match never closed.
+        const kind = random(n % 2 === 0 ? 12 : 3); // every other text densely marked
+        marked += kind === 0 ? `${S}${piece}${E}` : kind === 1 && piece.trim() ? `${S}${piece}${E}${S}x${E}` : kind === 2 && i === count - 1 ? `${S}${piece}` : piece;
+      }
+      const length = [200, 20, 5, 1, 0][random(5)];
+      assert.equal(snippet(marked, length), whole(marked, length), JSON.stringify({ marked, length }));
+    }
+  });
+
   it('starts at the beginning when only the heading matched, and picks the matching sections', () => {
     const sections = matchedSections({
       sections: JSON.stringify(['', 'setup', 'other', 'usage']),
