@@ -92,7 +92,7 @@ export async function keystrokeFloor(browser: Browser, s: Setup): Promise<number
 }
 
 /** A headless shell whose one page draws frames only when asked, and a clock that asks every 16 ms until stopped. */
-class OnDemandFrames {
+export class OnDemandFrames {
   private ticking: Promise<void> | null = null;
   private stopped = false;
 
@@ -100,7 +100,7 @@ class OnDemandFrames {
     private readonly process: ChildProcess,
     readonly browser: Browser,
     readonly page: Page,
-    private readonly cdp: CDPSession,
+    readonly cdp: CDPSession,
   ) {}
 
   static async launch(s: Setup, shell: string): Promise<OnDemandFrames> {
