@@ -23,14 +23,19 @@ interface Profile { nodes: Array<{ id: number; callFrame: { functionName: string
 interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { name?: string; data?: Record<string, unknown> } }
 
 /** The bench process's event loop: stalls over 3 ms, as [start, end] in performance.now() ms. */
-function watchStalls(): { stalls: Array<[number, number]>; stop(): void } {
-  const stalls: Array<[number, number]> = [];
+function watchStalls(): { stalls: Array<[number, number, number]>; stop(): void } {
+  // Each stall's start, end and the process's own CPU time meanwhile (busy: the server or the driver at work; near
+  // zero: the process was not given a core).
+  const stalls: Array<[number, number, number]> = [];
   let last = performance.now();
+  let lastCpu = process.cpuUsage();
   let stopped = false;
   const tick = () => {
     const now = performance.now();
-    if (now - last > 4) stalls.push([last + 1, now]);
+    const cpu = process.cpuUsage(lastCpu);
+    if (now - last > 4) stalls.push([last + 1, now, (cpu.user + cpu.system) / 1000]);
     last = now;
+    lastCpu = process.cpuUsage();
     if (!stopped) setTimeout(tick, 1);
   };
   setTimeout(tick, 1);
@@ -123,6 +128,24 @@ async function main(): Promise<void> {
       }
       stacks.set(node.id, names);
     }
+    // --stacks=N: the heaviest call paths (profile samples by their full stack) inside key N's window.
+    if (args.get('stacks')) {
+      const n = Number(args.get('stacks'));
+      const from = keydowns[n]!.ts;
+      const to = from + (inPage[n] ?? 0) * 1000;
+      const byNode = new Map<number, number>();
+      for (let i = firstSample(from); i < sampleTimes.length && sampleTimes[i]! < to; i++) byNode.set(profile.samples[i]!, (byNode.get(profile.samples[i]!) ?? 0) + ((sampleTimes[i + 1] ?? sampleTimes[i]!) - sampleTimes[i]!) / 1000);
+      // Attribute each sample to its path, cut below the 14 innermost frames.
+      const paths = new Map<string, number>();
+      for (const [id, ms] of byNode) {
+        const frames: string[] = [];
+        for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) frames.push(nodeById.get(at)!.callFrame.functionName || '(anonymous)');
+        const path = frames.slice(0, 14).join(' < ');
+        paths.set(path, (paths.get(path) ?? 0) + ms);
+      }
+      console.log(`\nkey #${n} (${inPage[n]?.toFixed(1)} ms), heaviest paths:`);
+      for (const [path, ms] of [...paths].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${ms.toFixed(2).padStart(6)}  ${path}`);
+    }
     const keys = keydowns.slice(0, count).map((k, i) => {
       const from = k.ts;
       const to = k.ts + (inPage[i] ?? 0) * 1000;
@@ -139,7 +162,8 @@ async function main(): Promise<void> {
       const gc = gcs.reduce((sum, e) => sum + overlap(from, to, e.ts, e.ts + e.dur!) / 1000, 0);
       const { start, keyDone, frameDone } = sent[i]!;
       const stall = watch.stalls.reduce((sum, [a, b]) => sum + overlap(start, frameDone, a, b), 0);
-      return { i, ms: inPage[i]!, work, fns, gc, stall, keyRound: keyDone - start, frameRound: frameDone - keyDone };
+      const stallCpu = watch.stalls.reduce((sum, [a, b, cpu]) => sum + (overlap(start, frameDone, a, b) > 0 ? cpu : 0), 0);
+      return { i, ms: inPage[i]!, work, fns, gc, stall, stallCpu, keyRound: keyDone - start, frameRound: frameDone - keyDone };
     });
     const sorted = [...keys].sort((a, b) => a.ms - b.ms);
     const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!.ms;
@@ -154,7 +178,7 @@ async function main(): Promise<void> {
       const seen = new Map<string, number>();
       for (const k of group) for (const [w, v] of k.work) { total.set(w, (total.get(w) ?? 0) + v); seen.set(w, (seen.get(w) ?? 0) + 1); }
       const mean = (f: (k: (typeof keys)[number]) => number) => (group.reduce((sum, k) => sum + f(k), 0) / group.length).toFixed(2);
-      console.log(`\n${name}: ${group.length} keys, mean ${mean((k) => k.ms)} ms; gc ${mean((k) => k.gc)}; bench-process stall ${mean((k) => k.stall)}; keyDown round ${mean((k) => k.keyRound)}; frame round ${mean((k) => k.frameRound)}`);
+      console.log(`\n${name}: ${group.length} keys, mean ${mean((k) => k.ms)} ms; gc ${mean((k) => k.gc)}; bench-process stall ${mean((k) => k.stall)} (its CPU ${mean((k) => k.stallCpu)}); keyDown round ${mean((k) => k.keyRound)}; frame round ${mean((k) => k.frameRound)}`);
       for (const [w, v] of [...total].sort((a, b) => b[1] - a[1]).slice(0, 18)) console.log(`  ${(v / group.length).toFixed(2).padStart(6)} ms/key  in ${String(seen.get(w)).padStart(3)} keys  ${w}`);
       const fns = new Map<string, number>();
       for (const k of group) for (const [w, v] of k.fns) fns.set(w, (fns.get(w) ?? 0) + v / group.length);
