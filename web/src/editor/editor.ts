@@ -23,6 +23,10 @@ export function createPageEditor(options: { element: HTMLElement; document: Docu
     element: options.element,
     editable: options.editable,
     injectCSS: false,
+    // TipTap's "delete" core extension only reports deletions to `editor.on('delete')` listeners, and Quire has
+    // none; it still queued a task after every transaction (each keystroke) to combine its steps and look for
+    // deleted ranges (issue 26: that task ran between a key and its frame).
+    enableCoreExtensions: { delete: false },
     extensions: [
       // Before every key handler: the selection on screen, not one the browser has not reported yet.
       SelectionFromScreen,
