@@ -22,7 +22,8 @@ import { newPage, openLongPageIn, type Setup } from './workspace.ts';
  *   next key, not counted in it.
  */
 
-const text = 'the quick brown fox jumps over the lazy dog ';
+/** What the benches type, over and over. */
+export const text = 'the quick brown fox jumps over the lazy dog ';
 
 /**
  * Clicks the last `target` and puts the caret at the end of its text. Not End: End goes to the end of the
@@ -58,7 +59,7 @@ export async function keystrokeToPaint(page: Page, target: string, count: number
  * In the page, from now on: each keydown's timestamp (when the browser took the key) to a task queued by the
  * next animation frame, which runs once that frame's work on the page's thread (style, layout, paint) is done.
  */
-async function watchKeys(page: Page): Promise<void> {
+export async function watchKeys(page: Page): Promise<void> {
   await page.evaluate(() => {
     const marks: number[] = [];
     (window as unknown as { benchMarks: number[] }).benchMarks = marks;
@@ -153,6 +154,27 @@ export class OnDemandFrames {
     await this.ticking;
   }
 
+  /**
+   * One key as the bench types it: the keydown, one frame drawn, the keyup, then two frames 16 ms apart (the work
+   * a key leaves to timers and frames done before the next key). When each step ended, and whether the key's frame
+   * changed anything on screen.
+   */
+  async key(key: string): Promise<{ start: number; keyDone: number; frameDone: number; drawn: boolean }> {
+    const code = key === ' ' ? 'Space' : `Key${key.toUpperCase()}`;
+    const keyCode = key.toUpperCase().charCodeAt(0);
+    const start = performance.now();
+    await this.cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key, code, text: key, unmodifiedText: key, windowsVirtualKeyCode: keyCode });
+    const keyDone = performance.now();
+    const drawn = await this.frame();
+    const frameDone = performance.now();
+    await this.cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key, code, windowsVirtualKeyCode: keyCode });
+    for (let idle = 0; idle < 2; idle++) {
+      await new Promise((resolve) => setTimeout(resolve, 16));
+      await this.frame();
+    }
+    return { start, keyDone, frameDone, drawn };
+  }
+
   /** `count` keys typed at the end of the last `target`: each one's time from sending it to its frame drawn. */
   async type(target: string, count: number): Promise<{ inPage: number[]; roundTrips: number[]; undrawn: number }> {
     await caretAtEnd(this.page, target);
@@ -162,18 +184,9 @@ export class OnDemandFrames {
     const times: number[] = [];
     let undrawn = 0;
     for (let n = 0; n < count; n++) {
-      const key = text[n % text.length];
-      const code = key === ' ' ? 'Space' : `Key${key.toUpperCase()}`;
-      const keyCode = key.toUpperCase().charCodeAt(0);
-      const started = performance.now();
-      await this.cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key, code, text: key, unmodifiedText: key, windowsVirtualKeyCode: keyCode });
-      if (!(await this.frame())) undrawn++;
-      times.push(performance.now() - started);
-      await this.cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key, code, windowsVirtualKeyCode: keyCode });
-      for (let idle = 0; idle < 2; idle++) {
-        await new Promise((resolve) => setTimeout(resolve, 16));
-        await this.frame();
-      }
+      const { start, frameDone, drawn } = await this.key(text[n % text.length]);
+      if (!drawn) undrawn++;
+      times.push(frameDone - start);
     }
     this.tick();
     const typed = (await this.page.locator(target).last().textContent()) ?? '';

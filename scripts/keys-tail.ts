@@ -13,11 +13,10 @@ import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { onPath } from '../test/helpers/system.ts';
 import { openLongPageIn, setUp } from '../bench/workspace.ts';
-import { caretAtEnd, OnDemandFrames } from '../bench/workspace-keys.ts';
+import { caretAtEnd, OnDemandFrames, text, watchKeys } from '../bench/workspace-keys.ts';
 
 const args = new Map(process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=') as [string, string?]).map(([k, v]) => [k, v ?? 'true']));
 const count = Number(args.get('keys') ?? 200);
-const text = 'the quick brown fox jumps over the lazy dog ';
 
 interface Profile { nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>; startTime: number; samples: number[]; timeDeltas: number[] }
 interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { name?: string; data?: Record<string, unknown> } }
@@ -53,18 +52,7 @@ async function main(): Promise<void> {
     await openLongPageIn(frames.page, s);
     const target = '.page-body > p';
     await caretAtEnd(frames.page, target);
-    await frames.page.evaluate(() => {
-      const marks: number[] = [];
-      (window as unknown as { benchMarks: number[] }).benchMarks = marks;
-      const channel = new MessageChannel();
-      let pending: number[] = [];
-      channel.port1.onmessage = () => {
-        const now = performance.now();
-        for (const start of pending) marks.push(now - start);
-        pending = [];
-      };
-      document.addEventListener('keydown', (event) => { pending.push(event.timeStamp); requestAnimationFrame(() => channel.port2.postMessage(null)); }, true);
-    });
+    await watchKeys(frames.page);
     await frames.page.waitForTimeout(Number(args.get('wait') ?? 500));
     await frames.pause();
     await frames.browser.startTracing(frames.page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8'] });
@@ -74,19 +62,8 @@ async function main(): Promise<void> {
     const watch = watchStalls();
     const sent: Array<{ start: number; keyDone: number; frameDone: number }> = [];
     for (let n = 0; n < count; n++) {
-      const key = text[n % text.length];
-      const code = key === ' ' ? 'Space' : `Key${key.toUpperCase()}`;
-      const keyCode = key.toUpperCase().charCodeAt(0);
-      const start = performance.now();
-      await frames.cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key, code, text: key, unmodifiedText: key, windowsVirtualKeyCode: keyCode });
-      const keyDone = performance.now();
-      await frames.frame();
-      sent.push({ start, keyDone, frameDone: performance.now() });
-      await frames.cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key, code, windowsVirtualKeyCode: keyCode });
-      for (let idle = 0; idle < 2; idle++) {
-        await new Promise((resolve) => setTimeout(resolve, 16));
-        await frames.frame();
-      }
+      const { start, keyDone, frameDone } = await frames.key(text[n % text.length]);
+      sent.push({ start, keyDone, frameDone });
     }
     watch.stop();
     const { profile } = (await frames.cdp.send('Profiler.stop')) as unknown as { profile: Profile };

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { AccessWrites, accessMemoStats, onAccessChanged } from '../../src/db/memo.ts';
+import { AccessWrites, accessMemoStats, memoized, onAccessChanged } from '../../src/db/memo.ts';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createContext } from '../../src/context.ts';
@@ -158,6 +158,42 @@ describe('which statements write access tables', () => {
       assert.ok(told > 0, 'a delete of members inside a `with` is announced (compiled: SQLite runs no data-modifying `with`)');
     } finally {
       stop();
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a list held in memory, bounded by its rows', () => {
+  it('keeps answers up to maxRows in all, forgets them all past it, and never keeps a longer one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quire-memo-'));
+    const database = openDatabase(`sqlite:${join(dir, 'quire.db')}`);
+    try {
+      const asked: string[] = [];
+      const rowsOf: Record<string, number> = { a: 2, b: 2, long: 5 };
+      const list = memoized(
+        async (_target, key: string) => {
+          asked.push(key);
+          return Array.from({ length: rowsOf[key] }, (_, i) => ({ i }));
+        },
+        { maxRows: 4 },
+      );
+      const target = { db: database.db, dialect: 'sqlite' as const };
+      await list(target, 'a');
+      await list(target, 'a');
+      await list(target, 'b');
+      await list(target, 'b');
+      assert.deepEqual(asked, ['a', 'b'], 'two answers of two rows: both held');
+      await list(target, 'long');
+      await list(target, 'long');
+      assert.deepEqual(asked, ['a', 'b', 'long', 'long'], 'five rows, more than the bound: never kept');
+      await list(target, 'a');
+      assert.deepEqual(asked, ['a', 'b', 'long', 'long'], 'and the others are still held');
+      rowsOf.c = 2;
+      await list(target, 'c');
+      await list(target, 'a');
+      assert.deepEqual(asked, ['a', 'b', 'long', 'long', 'c', 'a'], 'a third answer passes the bound: everything held before is forgotten');
+    } finally {
       await database.close();
       rmSync(dir, { recursive: true, force: true });
     }
