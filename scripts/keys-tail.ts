@@ -166,6 +166,11 @@ async function main(): Promise<void> {
     for (const [w, v] of [...tail].map(([w, v]) => [w, v - (mid.get(w) ?? 0)] as [string, number]).sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`  ${v.toFixed(2).padStart(6)} (median ${(mid.get(w) ?? 0).toFixed(2)}, tail ${(tail.get(w) ?? 0).toFixed(2)})  ${w}`);
     if (args.get('keys-out')) writeFileSync(args.get('keys-out')!, JSON.stringify(keys.map((k) => ({ ...k, work: Object.fromEntries(k.work), fns: Object.fromEntries(k.fns) }))));
     console.log(`\nin order: ${keys.map((k) => k.ms.toFixed(0)).join(' ')}`);
+    // The first keys after the page opened against later ones (decision 0154: the typing path warmed at idle).
+    const mean = (from: number, to: number) => { const part = keys.slice(from, to).map((k) => k.ms); return part.length ? (part.reduce((a, b) => a + b, 0) / part.length).toFixed(1) : '-'; };
+    console.log(`by place: keys 1–3 ${mean(0, 3)}, 4–10 ${mean(3, 10)}, 11–30 ${mean(10, 30)}, 31– ${mean(30, keys.length)} ms (means)`);
+    const warmed = await frames.page.evaluate(() => performance.getEntriesByName('quire:typing-warm-up').map((mark) => ({ at: mark.startTime, ...(mark as PerformanceMark).detail })));
+    console.log(`typing warm-up: ${warmed.length ? warmed.map((w) => JSON.stringify(w)).join(' ') : 'none'}`);
     console.log('\nslowest keys:');
     for (const k of sorted.slice(-12).reverse()) console.log(`  #${k.i} ${k.ms.toFixed(1)} ms: stall ${k.stall.toFixed(1)}, gc ${k.gc.toFixed(1)}, keyDown ${k.keyRound.toFixed(1)}, frame ${k.frameRound.toFixed(1)}; ${[...k.work].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([w, v]) => `${w} ${v.toFixed(1)}`).join(', ')}`);
   } finally {

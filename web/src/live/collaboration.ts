@@ -9,7 +9,7 @@ import './live.css';
  * The other people's carets and selections, each in their colour with their name over the caret. Built with
  * classes and CSSOM only: the Content-Security-Policy allows no style attributes.
  */
-function carets(live: LiveDocument): AnyExtension {
+function carets(live: LiveBinding): AnyExtension {
   return Extension.create({
     name: 'liveCarets',
     addProseMirrorPlugins() {
@@ -39,7 +39,7 @@ function carets(live: LiveDocument): AnyExtension {
  * A change from someone else is drawn with the selection the editor holds: read the one on screen first, or
  * a selection the browser has not reported yet is replaced by the older one (selection-sync.ts).
  */
-function selectionBeforeRemote(live: LiveDocument): AnyExtension {
+function selectionBeforeRemote(live: LiveBinding): AnyExtension {
   return Extension.create({
     name: 'liveSelectionBeforeRemote',
     onCreate() {
@@ -53,7 +53,16 @@ function selectionBeforeRemote(live: LiveDocument): AnyExtension {
   });
 }
 
+/**
+ * What the binding uses of a live document: its Yjs document and its provider's awareness and hook. The typing
+ * warm-up (web/src/editor/warm-typing.ts) binds an editor the same way to a document of its own, with no provider.
+ */
+export interface LiveBinding {
+  doc: LiveDocument['doc'];
+  provider: { awareness: LiveDocument['provider']['awareness']; beforeRemote: LiveDocument['provider']['beforeRemote'] };
+}
+
 /** The editor extensions of a page open live: the shared document (with its own undo) and the carets. */
-export function liveExtensions(live: LiveDocument): AnyExtension[] {
+export function liveExtensions(live: LiveBinding): AnyExtension[] {
   return [Collaboration.configure({ document: live.doc, field: 'default' }), carets(live), selectionBeforeRemote(live)];
 }

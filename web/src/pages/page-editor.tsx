@@ -28,6 +28,8 @@ import { BlockCommentButton } from '../comments/block-comment-button.tsx';
 // Find in page (web/src/find/).
 import { FindInPage } from '../find/find-bar.tsx';
 import { editorFindTarget } from '../find/editor-find.ts';
+// The first keys as fast as later ones: the typing path warmed once per load of the app (decision 0154).
+import { warmTypingPath } from '../editor/warm-typing.ts';
 
 const UNSAVED = 'This page has changes that are not saved yet. Leave anyway?';
 
@@ -76,6 +78,7 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
     setUploads(queue);
     const editor = createPageEditor({ element: host.current!, document: props.page.document, editable: true, label: `Body of ${props.page.title}`, onChange: shared ? undefined : () => saver.documentChanged(), live: shared ? liveExtensions(shared) : undefined, place: { spaceId: props.spaceId, changeRequestId: props.changeRequestId }, extensions: [UploadDrop.configure({ queue }), BlockCommentMarks] });
     const unregister = blockComments.register(editor);
+    const stopWarming = warmTypingPath({ live: shared ? (doc, awareness) => liveExtensions({ doc, provider: { awareness, beforeRemote: undefined } }) : undefined, extensions: [BlockCommentMarks] });
     const unguardDrops = guardWindowDrops();
     editorRef.current = editor;
     // Only a change of who may write touches the editor (the live document tells of every acknowledgement too).
@@ -111,6 +114,7 @@ export function PageEditor(props: { spaceId: string; changeRequestId: string; pa
       window.removeEventListener('beforeunload', beforeUnload);
       window.removeEventListener('keydown', keys);
       unguard();
+      stopWarming();
       saver.dispose();
       queue.dispose();
       unregister();
