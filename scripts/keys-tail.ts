@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { onPath } from '../test/helpers/system.ts';
 import { openLongPageIn, setUp } from '../bench/workspace.ts';
 import { caretAtEnd, OnDemandFrames, text, watchKeys } from '../bench/workspace-keys.ts';
+import { WARM_MARK } from '../web/src/editor/warm-typing-report.ts';
 
 const args = new Map(process.argv.slice(2).map((arg) => arg.replace(/^--/, '').split('=') as [string, string?]).map(([k, v]) => [k, v ?? 'true']));
 const count = Number(args.get('keys') ?? 200);
@@ -169,7 +170,7 @@ async function main(): Promise<void> {
     // The first keys after the page opened against later ones (decision 0154: the typing path warmed at idle).
     const mean = (from: number, to: number) => { const part = keys.slice(from, to).map((k) => k.ms); return part.length ? (part.reduce((a, b) => a + b, 0) / part.length).toFixed(1) : '-'; };
     console.log(`by place: keys 1–3 ${mean(0, 3)}, 4–10 ${mean(3, 10)}, 11–30 ${mean(10, 30)}, 31– ${mean(30, keys.length)} ms (means)`);
-    const warmed = await frames.page.evaluate(() => performance.getEntriesByName('quire:typing-warm-up').map((mark) => ({ at: mark.startTime, ...(mark as PerformanceMark).detail })));
+    const warmed = await frames.page.evaluate((name) => performance.getEntriesByName(name).map((mark) => ({ at: Math.round(mark.startTime), ...(mark as PerformanceMark).detail })), WARM_MARK);
     console.log(`typing warm-up: ${warmed.length ? warmed.map((w) => JSON.stringify(w)).join(' ') : 'none'}`);
     console.log('\nslowest keys:');
     for (const k of sorted.slice(-12).reverse()) console.log(`  #${k.i} ${k.ms.toFixed(1)} ms: stall ${k.stall.toFixed(1)}, gc ${k.gc.toFixed(1)}, keyDown ${k.keyRound.toFixed(1)}, frame ${k.frameRound.toFixed(1)}; ${[...k.work].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([w, v]) => `${w} ${v.toFixed(1)}`).join(', ')}`);

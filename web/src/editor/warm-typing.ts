@@ -1,9 +1,10 @@
-import { Extension, type AnyExtension, type Editor } from '@tiptap/core';
+import { Extension, type AnyExtension, type Editor, type JSONContent } from '@tiptap/core';
 import { Plugin, PluginKey } from '@tiptap/pm/state';
 import type { EditorView } from '@tiptap/pm/view';
 import * as Y from 'yjs';
 import { Awareness } from 'y-protocols/awareness';
 import { createPageEditor } from './editor.ts';
+import { WARM_KEYS, WARM_MARK, type WarmReport } from './warm-typing-report.ts';
 import './warm-typing.css';
 
 /**
@@ -16,31 +17,24 @@ import './warm-typing.css';
  * outside it hears them). It stops at once when the person presses a key, clicks or leaves the page.
  */
 
-/** How many characters the warm-up types; every `SPLIT_EVERY`th key is Enter, and Backspace follows it. */
-export const WARM_KEYS = 120;
+// Every `SPLIT_EVERY`th key is Enter, and Backspace follows it.
 const SPLIT_EVERY = 20;
 /** Leaves this much of an idle period unused, so a frame or an input due at its end is not delayed. */
 const IDLE_MARGIN_MS = 3;
 
 let started = false;
 
-/** The performance mark set when the warm-up ends; its detail is the WarmReport. */
-export const WARM_MARK = 'quire:typing-warm-up';
-
 export interface WarmOptions {
   /** The live binding's extensions for a Yjs document and awareness of the warm-up's own (absent: not live). */
   live?: (doc: Y.Doc, awareness: Awareness) => AnyExtension[];
+  /** The page to type into: a copy of the open page's content (read, never changed), or a small page of its own. */
+  content?: () => JSONContent | undefined;
   /** The screen's own extensions, as the real editor has them (none that reach the server). */
   extensions?: AnyExtension[];
   /** Called with the main thread's time it took, once it ended (finished or stopped). */
   onEnd?: (report: WarmReport) => void;
 }
 
-/**
- * `keys`: keys typed; `grew`: characters the warm-up's page gained by them (the keys reached the editor);
- * `cpuMs`: the main thread's time in its idle callbacks; `stopped`: the person acted or left first; `failed`: it threw.
- */
-export interface WarmReport { keys: number; grew: number; cpuMs: number; stopped: boolean; failed: boolean }
 
 /** Whether this load of the app has started its warm-up already (a second editor does not warm again). */
 export function typingWarmed(): boolean {
@@ -142,13 +136,20 @@ function open(options: WarmOptions) {
   });
   // A page as a writer's: a heading, paragraphs, a list; the caret at the end of the last paragraph.
   const paragraph = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
-  editor.commands.setContent([
+  const copy = options.content?.();
+  editor.commands.setContent(copy ?? [
     { type: 'heading', attrs: { level: 2 }, content: [{ type: 'text', text: 'Warm-up' }] },
     ...Array.from({ length: 12 }, (_, n) => paragraph(`Paragraph ${n} of the warm-up, a line as long as a writer's.`)),
     { type: 'bulletList', content: [{ type: 'listItem', content: [paragraph('An item')] }] },
     paragraph('Typing goes here'),
   ], { emitUpdate: false });
-  editor.commands.setTextSelection(editor.state.doc.content.size - 1);
+  // The caret at the end of the page's last textblock.
+  let end = editor.state.doc.content.size - 1;
+  editor.state.doc.descendants((node, pos) => {
+    if (node.isTextblock) end = pos + node.nodeSize - 1;
+    return !node.isTextblock;
+  });
+  editor.commands.setTextSelection(end);
   return { editor, host, doc, awareness };
 }
 
