@@ -20,7 +20,7 @@ const args = new Map(process.argv.slice(2).map((arg) => arg.replace(/^--/, '').s
 const count = Number(args.get('keys') ?? 200);
 
 interface Profile { nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>; startTime: number; samples: number[]; timeDeltas: number[] }
-interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { name?: string; data?: Record<string, unknown> } }
+interface TraceEvent { name: string; ph: string; ts: number; dur?: number; tdur?: number; pid: number; tid: number; args?: { name?: string; data?: Record<string, unknown> } }
 
 /** The bench process's event loop: stalls over 3 ms, as [start, end] in performance.now() ms. */
 function watchStalls(): { stalls: Array<[number, number, number]>; stop(): void } {
@@ -137,11 +137,14 @@ async function main(): Promise<void> {
         const dt = (sampleTimes[n + 1] ?? sampleTimes[n]!) - sampleTimes[n]!;
         for (const name of stacks.get(profile.samples[n]!) ?? []) fns.set(name, (fns.get(name) ?? 0) + dt / 1000);
       }
+      // The main thread's own CPU in the window (the trace's thread durations of the top-level work starting in it):
+      // under load it holds where wall times do not.
+      const cpu = top.reduce((sum, e) => sum + (e.ts >= from && e.ts < to ? (e.tdur ?? 0) / 1000 : 0), 0);
       const gc = gcs.reduce((sum, e) => sum + overlap(from, to, e.ts, e.ts + e.dur!) / 1000, 0);
       const { start, keyDone, frameDone } = sent[i]!;
       const stall = watch.stalls.reduce((sum, [a, b]) => sum + overlap(start, frameDone, a, b), 0);
       const stallCpu = watch.stalls.reduce((sum, [a, b, cpu]) => sum + (overlap(start, frameDone, a, b) > 0 ? cpu : 0), 0);
-      return { i, ms: inPage[i]!, work, fns, gc, stall, stallCpu, keyRound: keyDone - start, frameRound: frameDone - keyDone };
+      return { i, ms: inPage[i]!, cpu, work, fns, gc, stall, stallCpu, keyRound: keyDone - start, frameRound: frameDone - keyDone };
     });
     const sorted = [...keys].sort((a, b) => a.ms - b.ms);
     const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!.ms;
@@ -169,7 +172,10 @@ async function main(): Promise<void> {
     console.log(`\nin order: ${keys.map((k) => k.ms.toFixed(0)).join(' ')}`);
     // The first keys after the page opened against later ones (decision 0154: the typing path warmed at idle).
     const mean = (from: number, to: number) => { const part = keys.slice(from, to).map((k) => k.ms); return part.length ? (part.reduce((a, b) => a + b, 0) / part.length).toFixed(1) : '-'; };
+    const meanCpu = (from: number, to: number) => { const part = keys.slice(from, to).map((k) => k.cpu); return part.length ? (part.reduce((a, b) => a + b, 0) / part.length).toFixed(1) : '-'; };
     console.log(`by place: keys 1–3 ${mean(0, 3)}, 4–10 ${mean(3, 10)}, 11–30 ${mean(10, 30)}, 31– ${mean(30, keys.length)} ms (means)`);
+    console.log(`by place, main thread CPU: keys 1–3 ${meanCpu(0, 3)}, 4–10 ${meanCpu(3, 10)}, 11–30 ${meanCpu(10, 30)}, 31– ${meanCpu(30, keys.length)} ms (means)`);
+    console.log(`CPU in order: ${keys.slice(0, 12).map((k) => k.cpu.toFixed(1)).join(' ')}`);
     const warmed = await frames.page.evaluate((name) => performance.getEntriesByName(name).map((mark) => ({ at: Math.round(mark.startTime), ...(mark as PerformanceMark).detail })), WARM_MARK);
     console.log(`typing warm-up: ${warmed.length ? warmed.map((w) => JSON.stringify(w)).join(' ') : 'none'}`);
     console.log('\nslowest keys:');
