@@ -8,6 +8,8 @@
  * renderer main thread's top-level work inside each key's window (its keydown to its frame's task) grouped by
  * kind (timers, messages, idle callbacks, garbage collection, layout, paint…), and the bench process's own stalls
  * in the same window (the server runs in the bench's process: a stall delays the frame the bench asks for).
+ * Then the keys by place (1–3, 4–10, 11–30, later: wall time and the main thread's CPU, which holds under load)
+ * and the typing warm-up's mark, if the page made one (decision 0154).
  */
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';

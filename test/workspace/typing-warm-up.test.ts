@@ -152,6 +152,7 @@ describe('typing warm-up [sqlite]', { skip }, () => {
       holdsFocus: element.contains(document.activeElement),
     }));
     assert.deepEqual(shown, { ariaHidden: 'true', inert: true, visible: false, position: 'fixed', holdsFocus: false });
+    assert.equal(await page.locator('.page-body').count(), 1, 'its editor is not a page body to what looks for one');
     // Some of its keys, then the accessibility tree while it is at work: none of its text there.
     await runIdle(page, 10);
     const names = await accessibleNames(page);

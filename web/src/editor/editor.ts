@@ -16,9 +16,11 @@ import './blocks/table-typed.css';
 /**
  * The page editor: TipTap 3 with Quire's schema only (schema.ts). TipTap's own <style> element is not injected: the
  * Content-Security-Policy forbids it, and editor.css carries those rules. `place` (the space and change request)
- * is what the pickers list: pages, files, people, OpenAPI operations.
+ * is what the pickers list: pages, files, people, OpenAPI operations. `className` replaces the body's `page-body`
+ * (the typing warm-up's hidden editor, warm-typing.ts, is not a page body to the page's styles or to what looks
+ * for one).
  */
-export function createPageEditor(options: { element: HTMLElement; document: Document | undefined; editable: boolean; label: string; onChange?: () => void; place?: EditorPlace; live?: AnyExtension[]; extensions?: AnyExtension[] }): Editor {
+export function createPageEditor(options: { element: HTMLElement; document: Document | undefined; editable: boolean; label: string; onChange?: () => void; place?: EditorPlace; live?: AnyExtension[]; extensions?: AnyExtension[]; className?: string }): Editor {
   const editor = new Editor({
     element: options.element,
     editable: options.editable,
@@ -44,7 +46,7 @@ export function createPageEditor(options: { element: HTMLElement; document: Docu
     ],
     // Live (web/src/live/): the content is the shared document's, not the page as loaded.
     ...(options.live ? {} : { content: documentToEditor(options.document) }),
-    editorProps: { attributes: { class: 'page-body', 'aria-label': options.label, 'aria-multiline': 'true', role: 'textbox' } },
+    editorProps: { attributes: { class: options.className ?? 'page-body', 'aria-label': options.label, 'aria-multiline': 'true', role: 'textbox' } },
     onUpdate: () => options.onChange?.(),
   });
   return editor;

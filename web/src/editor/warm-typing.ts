@@ -131,6 +131,7 @@ function open(options: WarmOptions) {
     document: undefined,
     editable: true,
     label: 'Typing warm-up',
+    className: 'typing-warm-up-body',
     live: options.live?.(doc, awareness),
     extensions: [NoScroll, ...(options.extensions ?? [])],
   });
