@@ -1,4 +1,4 @@
-import { Extension, type AnyExtension, type Editor, type JSONContent } from '@tiptap/core';
+import { Extension, type AnyExtension, type Editor } from '@tiptap/core';
 import { Plugin, PluginKey } from '@tiptap/pm/state';
 import type { EditorView } from '@tiptap/pm/view';
 import * as Y from 'yjs';
@@ -27,18 +27,8 @@ let started = false;
 export interface WarmOptions {
   /** The live binding's extensions for a Yjs document and awareness of the warm-up's own (absent: not live). */
   live?: (doc: Y.Doc, awareness: Awareness) => AnyExtension[];
-  /** The page to type into: a copy of the open page's content (read, never changed), or a small page of its own. */
-  content?: () => JSONContent | undefined;
   /** The screen's own extensions, as the real editor has them (none that reach the server). */
   extensions?: AnyExtension[];
-  /** Called with the main thread's time it took, once it ended (finished or stopped). */
-  onEnd?: (report: WarmReport) => void;
-}
-
-
-/** Whether this load of the app has started its warm-up already (a second editor does not warm again). */
-export function typingWarmed(): boolean {
-  return started;
 }
 
 const NoScroll = Extension.create({
@@ -81,7 +71,6 @@ export function warmTypingPath(options: WarmOptions): () => void {
     const report: WarmReport = { keys: typed, grew, cpuMs: Math.round(cpuMs * 10) / 10, stopped, failed };
     // For the keystroke tools (scripts/keys-tail.ts): what the warm-up did and cost, as a performance mark.
     performance.mark(WARM_MARK, { detail: report });
-    options.onEnd?.(report);
   };
   const stop = () => {
     if (stopped || ended) return;
@@ -103,10 +92,9 @@ export function warmTypingPath(options: WarmOptions): () => void {
     } catch {
       // A warm-up that fails costs the person nothing but the time: the real editor is apart from it.
       failed = true;
-      typed = WARM_KEYS;
     }
     cpuMs += performance.now() - begun;
-    if (typed >= WARM_KEYS) {
+    if (typed >= WARM_KEYS || failed) {
       ended = true;
       finish();
       return;
@@ -117,41 +105,46 @@ export function warmTypingPath(options: WarmOptions): () => void {
   return stop;
 }
 
-/** The warm-up's editor: hidden, out of the accessibility tree and of focus, on a document of its own. */
-function open(options: WarmOptions) {
+/**
+ * The warm-up's editor: hidden, out of the accessibility tree and of focus, on a document of its own, with a
+ * small page as a writer's (a heading, paragraphs, a list) and the caret at the end of its last paragraph. If
+ * making it fails, what was made is taken away again.
+ */
+function open(options: WarmOptions): { editor: Editor; host: HTMLElement; doc: Y.Doc; awareness: Awareness } {
   const host = document.createElement('div');
   host.className = 'typing-warm-up';
   host.setAttribute('aria-hidden', 'true');
   host.inert = true;
-  document.body.append(host);
   const doc = new Y.Doc();
   const awareness = new Awareness(doc);
-  const editor = createPageEditor({
-    element: host,
-    document: undefined,
-    editable: true,
-    label: 'Typing warm-up',
-    className: 'typing-warm-up-body',
-    live: options.live?.(doc, awareness),
-    extensions: [NoScroll, ...(options.extensions ?? [])],
-  });
-  // A page as a writer's: a heading, paragraphs, a list; the caret at the end of the last paragraph.
-  const paragraph = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
-  const copy = options.content?.();
-  editor.commands.setContent(copy ?? [
-    { type: 'heading', attrs: { level: 2 }, content: [{ type: 'text', text: 'Warm-up' }] },
-    ...Array.from({ length: 12 }, (_, n) => paragraph(`Paragraph ${n} of the warm-up, a line as long as a writer's.`)),
-    { type: 'bulletList', content: [{ type: 'listItem', content: [paragraph('An item')] }] },
-    paragraph('Typing goes here'),
-  ], { emitUpdate: false });
-  // The caret at the end of the page's last textblock.
-  let end = editor.state.doc.content.size - 1;
-  editor.state.doc.descendants((node, pos) => {
-    if (node.isTextblock) end = pos + node.nodeSize - 1;
-    return !node.isTextblock;
-  });
-  editor.commands.setTextSelection(end);
-  return { editor, host, doc, awareness };
+  let editor: Editor | null = null;
+  try {
+    document.body.append(host);
+    editor = createPageEditor({
+      element: host,
+      document: undefined,
+      editable: true,
+      label: 'Typing warm-up',
+      className: 'typing-warm-up-body',
+      live: options.live?.(doc, awareness),
+      extensions: [NoScroll, ...(options.extensions ?? [])],
+    });
+    const paragraph = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
+    editor.commands.setContent([
+      { type: 'heading', attrs: { level: 2 }, content: [{ type: 'text', text: 'Warm-up' }] },
+      ...Array.from({ length: 12 }, (_, n) => paragraph(`Paragraph ${n} of the warm-up, a line as long as a writer's.`)),
+      { type: 'bulletList', content: [{ type: 'listItem', content: [paragraph('An item')] }] },
+      paragraph('Typing goes here'),
+    ], { emitUpdate: false });
+    editor.commands.setTextSelection(editor.state.doc.content.size - 1);
+    return { editor, host, doc, awareness };
+  } catch (error) {
+    editor?.destroy();
+    host.remove();
+    awareness.destroy();
+    doc.destroy();
+    throw error;
+  }
 }
 
 const LETTERS = 'the quick brown fox jumps over a lazy dog ';
