@@ -43,8 +43,8 @@ const PIECES = [
   // Apostrophes, hyphens, underscores, URLs, e-mails, paths, code.
   "don't", "O'Reilly's", 'l’été', 'state-of-the-art', 'foo-bar', 'foo–bar', 'x86-64', 'foo_bar', '__init__', 'fooBar.baz()',
   'https://example.com/install/guide?x=1#top', 'me@example.com', '/usr/local/bin/quire', 'C++', 'C#', 'node.js',
-  // Long words: porter leaves words of more than 64 bytes as they are.
-  'installation'.repeat(6), 'run'.repeat(30), 'é'.repeat(40),
+  // Long words (porter has a limit of its own past which it does not stem).
+  'installation'.repeat(6), 'installations'.repeat(12), 'run'.repeat(30), 'é'.repeat(40),
 ];
 
 const GAPS = [' ', ' ', ' ', ', ', '. ', '\t', '\n', '\r\n', SECTION_SEPARATOR, '\u00a0', '\u3000', '', '-', '/', '"', '(', ')'];
@@ -221,8 +221,9 @@ for (const dialect of dialects.filter((name) => name === 'sqlite')) {
         const { rows, differences } = await answer('install');
         assert.deepEqual(differences, []);
         assert.equal(marksStats.fallbacks - fallbacks, 1, 'that one page went to highlight()');
-        assert.deepEqual(rows.map((shown) => shown.page_id), first.rows.map((shown) => shown.page_id));
-        assert.ok(rows[0].body.includes(MATCH_START));
+        // The same pages (the extra word may move one by BM25).
+        assert.deepEqual(rows.map((shown) => shown.page_id).sort(), first.rows.map((shown) => shown.page_id).sort());
+        assert.ok(rows.find((shown) => shown.page_id === first.rows[0].page_id)!.body.includes(MATCH_START));
       } finally {
         await remove(sql`body || ' extra'`).execute(t.ctx.db);
         await indexed(sql`body`).execute(t.ctx.db);
