@@ -82,11 +82,15 @@ function pageNotFound(scope: ContentScope, what: string): NotFound {
 
 /** One page with its body in the format asked for (a JSON document by default, or Markdown). */
 export async function getPage(ctx: Context, spaceId: string, pageId: string, query: PageQuery, revisionId?: string): Promise<PageView> {
-  return pageIn(ctx, await readableRevision(ctx, spaceId, revisionId), pageId, query);
+  const scope = await readableRevision(ctx, spaceId, revisionId);
+  return pageById(ctx, scope, cachedTree(scope.revision.root) ?? (await loadTree(ctx, scope.revision.root)), pageId, query);
 }
 
 export async function pageIn(ctx: Context, scope: ContentScope, pageId: string, query: PageQuery): Promise<PageView> {
-  const tree = cachedTree(scope.revision.root) ?? (await loadTree(ctx, scope.revision.root));
+  return pageById(ctx, scope, cachedTree(scope.revision.root) ?? (await loadTree(ctx, scope.revision.root)), pageId, query);
+}
+
+function pageById(ctx: Context, scope: ContentScope, tree: RevisionTree, pageId: string, query: PageQuery): PageView {
   const page = tree.byId.get(pageId);
   if (!page) throw pageNotFound(scope, `"${pageId}"`);
   return pageView(ctx, scope, tree, page, query);
@@ -96,8 +100,8 @@ export async function pageIn(ctx: Context, scope: ContentScope, pageId: string, 
  * The view of a page found in `tree`. Its body reader is an arrow made by `bodyReader`, named by nothing: tsx and
  * the command line's bundle keep names (esbuild's keepNames), so an arrow that a property names gets its `name`
  * defined as it is made, and `bind` of a named function takes V8's slow path (it sets "bound …" through the
- * runtime): either was ~1 µs of every page read (issue 29, decision 0155). The tree in memory is taken without a
- * promise (`cachedTree`); `loadTree` reads it when it is not.
+ * runtime): either was ~1 µs of every page read (issue 29, decision 0155). The callers take the tree in memory
+ * without a promise (`cachedTree`), and read it with `loadTree` when it is not.
  */
 function pageView(ctx: Context, scope: ContentScope, tree: RevisionTree, page: TreePage, query: PageQuery): PageView {
   // Object.assign, not a spread added to: V8 takes a slow path for `{ ...scope, more }` (µs on every read).
