@@ -6,7 +6,7 @@ import { findRevision, type RevisionRecord, type StoredFile } from '../../conten
 import { cachedTree, loadRoot, loadTree, normalizePath, type RevisionTree, type TreePage } from '../../content/tree.ts';
 import { mergedChangeRequest } from '../change-requests/service.ts';
 import type { ChangeRequestView } from '../change-requests/views.ts';
-import { spaceAccess, type SpaceRow } from '../../access/spaces.ts';
+import { findSpaceAccess, spaceNotFound, type SpaceRow } from '../../access/spaces.ts';
 import { pageBody, type PageBody } from './bodies.ts';
 import type { FilesQuery, PageQuery } from './schemas.ts';
 import { safeDecode } from '../../url-text.ts';
@@ -44,7 +44,10 @@ export interface FileView extends ContentScope {
  * caller must be able to read the space; a revision of another space is reported as missing.
  */
 async function readableRevision(ctx: Context, spaceId: string, revisionId?: string): Promise<ContentScope> {
-  const { space, actor } = await spaceAccess(ctx, spaceId);
+  // `spaceAccess` without its own async call: every content read comes through here (issue 29, decision 0155).
+  const access = await findSpaceAccess(ctx, spaceId);
+  if (!access) throw spaceNotFound(spaceId);
+  const { space, actor } = access;
   authorize(ctx, 'space.view', actor);
   const revision = await findRevision(ctx, revisionId ?? space.revision_id);
   if (!revision || revision.spaceId !== space.id) {
