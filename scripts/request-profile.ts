@@ -20,6 +20,10 @@
  * garbage collector, …) as its profile's busy samples are: set beside the same bytes from a bare Fastify,
  * what is left is Quire's.
  *
+ * And each kind's main thread by step (the token, the memo lookups, the content views, the kept answer, routing,
+ * validation, each hook, the socket write, …): wall µs per request from the samples, each step without the steps
+ * it calls (issue 29, decision 0155).
+ *
  * QUIRE_PROFILE_DIR=dir writes each kind's CPU profile there (`<kind>.cpuprofile`).
  *
  * With `--http`, every app listens on a loopback port and autocannon (a child process, 10 connections)
@@ -180,6 +184,69 @@ function byPart(profile: { nodes: ProfileNode[] }): Array<{ name: string; share:
   return [...totals.entries()].sort((a, b) => b[1] - a[1]).map(([name, hits]) => ({ name, share: hits / busy }));
 }
 
+/**
+ * The steps of a request, each a test of a stack frame (its URL, its function's name). A sample is charged to
+ * the innermost frame that passes one of them (a native frame, such as `writev` or `oneShotDigest`, to its
+ * JavaScript caller unless named here), so a step is its own time without the steps it calls.
+ */
+const STEPS: Array<[string, (frame: ProfileNode['callFrame']) => boolean]> = [
+  ['socket write (writev; wall time, descheduling in it included)', (f) => f.functionName === 'writev' || f.functionName === 'writevGeneric' || f.functionName === 'createWriteWrap'],
+  ['this profiler\'s statement counter and hooks', (f) => f.url.includes('scripts/request-profile')],
+  ['token: SHA-256 of the Bearer token', (f) => f.functionName === 'hashToken'],
+  ['token hook (remembered token)', (f) => f.url.includes('src/http/auth.ts')],
+  ['SQLite file version (pragma data_version, once a turn)', (f) => f.url.includes('src/db/database.ts')],
+  ['memo lookups (space, collection chain, grants, revision)', (f) => f.url.includes('src/db/memo.ts') || f.url.includes('src/db/prepared.ts')],
+  ['the request\'s context (onRequest)', (f) => f.url.includes('src/app.ts') || f.url.includes('src/context.ts')],
+  ['control characters (preValidation)', (f) => f.url.includes('src/http/text-rules.ts')],
+  ['params and query validation (Ajv)', (f) => /^validate\d*$/.test(f.functionName) || f.url.includes('fastify/lib/validation') || f.url.includes('src/http/validation.ts')],
+  ['policy guard (onSend)', (f) => f.url.includes('src/http/policy-guard.ts')],
+  ['metrics (onResponse)', (f) => f.url.includes('src/operations/')],
+  ['request logger (Fastify\'s child logger factory)', (f) => f.url.includes('logger-factory') || f.url.includes('src/http/logging.ts') || f.url.includes('/pino')],
+  ['space access and policy', (f) => f.url.includes('src/access/') || f.url.includes('src/policy/')],
+  ['revision record', (f) => f.url.includes('src/content/revisions.ts')],
+  ['tree from memory, LRU', (f) => f.url.includes('src/content/tree.ts') || f.url.includes('src/lru.ts')],
+  ['content views (src/modules/content/service.ts)', (f) => f.url.includes('src/modules/content/service.ts')],
+  ['answer key (presenters)', (f) => f.url.includes('/presenter.ts')],
+  ['kept answer, ETag, headers (src/http/immutable-json.ts)', (f) => f.url.includes('src/http/immutable-json.ts')],
+  ['route handlers (src/modules/…/routes.ts)', (f) => /src\/modules\/[^/]+\/routes\.ts/.test(f.url)],
+  ['other Quire code', (f) => /\/src\//.test(f.url)],
+  ['routing (find-my-way, the query string)', (f) => f.url.includes('find-my-way') || f.url.includes('fast-querystring')],
+  ['Fastify: reply', (f) => f.url.includes('fastify/lib/reply.js')],
+  ['Fastify: hooks, request, route, the rest', (f) => f.url.includes('/fastify/')],
+  ['Node: HTTP, streams, events, crypto, promises', (f) => f.url.startsWith('node:')],
+  ['garbage collector (main thread)', (f) => f.functionName === '(garbage collector)'],
+  ['V8 and native, unattributed ((program))', (f) => f.functionName === '(program)'],
+  ['microtasks and other native frames', () => true],
+];
+
+/**
+ * Wall µs per request on the main thread by step (STEPS): the busy samples of each step times the sampling
+ * interval, over the requests profiled. Unlike the CPU shares above it needs no CPU figure, and unlike them it
+ * counts a thread descheduled inside a call (mostly the socket write) as busy in it.
+ */
+function bySteps(profile: { nodes: ProfileNode[]; samples?: number[]; startTime?: number; endTime?: number }, count: number): Array<{ name: string; micros: number }> {
+  if (!profile.samples?.length || profile.startTime === undefined || profile.endTime === undefined) return [];
+  const interval = (profile.endTime - profile.startTime) / profile.samples.length;
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const hits = new Map<number, number>();
+  for (const id of profile.samples) hits.set(id, (hits.get(id) ?? 0) + 1);
+  const totals = new Map<string, number>();
+  for (const [id, samples] of hits) {
+    if (byId.get(id)!.callFrame.functionName === '(idle)') continue;
+    let step: string | undefined;
+    for (let at: number | undefined = id; at !== undefined && step === undefined; at = parent.get(at)) {
+      const frame = byId.get(at)!.callFrame;
+      const native = frame.url === '' && !frame.functionName.startsWith('(') && frame.functionName !== 'writev' && parent.has(at);
+      if (!native) step = STEPS.find(([, test]) => test(frame))?.[0];
+    }
+    step ??= 'microtasks and other native frames';
+    totals.set(step, (totals.get(step) ?? 0) + samples);
+  }
+  return STEPS.map(([name]) => ({ name, micros: ((totals.get(name) ?? 0) * interval) / count })).filter((step) => step.micros > 0);
+}
+
 function topSelf(nodes: ProfileNode[], count: number): Array<{ name: string; share: number }> {
   const totals = new Map<string, number>();
   let all = 0;
@@ -241,7 +308,7 @@ async function profileKind(session: Session, kind: Kind): Promise<void> {
   for (let i = 0; i < requests; i++) await send();
   const wall = performance.now() - started;
   const used = process.cpuUsage(cpu);
-  const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: { nodes: ProfileNode[] } };
+  const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: { nodes: ProfileNode[]; samples: number[]; startTime: number; endTime: number } };
   report(kind, used, wall, profile);
 }
 
@@ -262,11 +329,11 @@ async function profileKindOverHttp(session: Session, kind: Kind): Promise<void> 
   await session.post('Profiler.start');
   await cannon(url, kind.headers, requests);
   for (const [name, count] of statements) statements.set(name, count / 2);
-  const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: { nodes: ProfileNode[] } };
+  const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: { nodes: ProfileNode[]; samples: number[]; startTime: number; endTime: number } };
   report(kind, used, wall, profile);
 }
 
-function report(kind: Kind, used: NodeJS.CpuUsage, wall: number, profile: { nodes: ProfileNode[] }): void {
+function report(kind: Kind, used: NodeJS.CpuUsage, wall: number, profile: { nodes: ProfileNode[]; samples?: number[]; startTime?: number; endTime?: number }): void {
   // QUIRE_PROFILE_DIR: each kind's profile is written there too (open it in Chrome's DevTools, or compare two).
   if (process.env.QUIRE_PROFILE_DIR) writeFileSync(join(process.env.QUIRE_PROFILE_DIR, `${kind.name}.cpuprofile`), JSON.stringify(profile));
   const perRequest = [...statements.entries()].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${(n / requests).toFixed(2)}`);
@@ -281,6 +348,10 @@ function report(kind: Kind, used: NodeJS.CpuUsage, wall: number, profile: { node
   const micros = (used.user + used.system) / requests;
   console.log('CPU µs per request by part (the busy samples\' shares of the CPU above; idle left out):');
   for (const { name, share } of byPart(profile)) if (share >= 0.005) console.log(`  ${(share * micros).toFixed(1).padStart(7)} µs  ${(share * 100).toFixed(1).padStart(5)}%  ${name}`);
+  const steps = bySteps(profile, requests);
+  if (steps.length > 0) console.log('main thread wall µs per request by step (sampled; each step without the steps it calls):');
+  for (const { name, micros } of steps) if (micros >= 0.05) console.log(`  ${micros.toFixed(2).padStart(7)} µs  ${name}`);
+  if (steps.length > 0) console.log(`  ${steps.reduce((sum, step) => sum + step.micros, 0).toFixed(2).padStart(7)} µs  in all`);
   console.log('top self time (share of samples):');
   for (const { name, share } of topSelf(profile.nodes, 15)) console.log(`  ${(share * 100).toFixed(1).padStart(5)}%  ${name}`);
   const own = topInclusive(profile.nodes, 15);

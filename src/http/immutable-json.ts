@@ -19,15 +19,26 @@ const bodies = new LruCache<string, SerializedBody>(10_000, 128 * 1024 * 1024);
 
 export const immutableJsonStats = { serialized: 0 };
 
-export async function sendImmutableJson(request: FastifyRequest, reply: FastifyReply, key: string, make: () => unknown | Promise<unknown>): Promise<FastifyReply> {
-  let entry = bodies.get(key);
-  if (!entry) {
-    immutableJsonStats.serialized++;
-    // Through the route's response schema, as any answer: the same bytes, made once.
-    const body = Buffer.from(reply.serialize(await make()) as string);
-    entry = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
-    bodies.set(key, entry, body.length);
-  }
+/**
+ * Sends the answer kept under `key`, or makes, keeps and sends it. A kept answer is sent in the same turn,
+ * without a promise (issue 29, decision 0155: the usual case of every read of a space's head).
+ */
+export function sendImmutableJson(request: FastifyRequest, reply: FastifyReply, key: string, make: () => unknown | Promise<unknown>): FastifyReply | Promise<FastifyReply> {
+  const entry = bodies.get(key);
+  if (entry) return sendEntry(request, reply, entry);
+  return serializeAndSend(request, reply, key, make);
+}
+
+async function serializeAndSend(request: FastifyRequest, reply: FastifyReply, key: string, make: () => unknown | Promise<unknown>): Promise<FastifyReply> {
+  immutableJsonStats.serialized++;
+  // Through the route's response schema, as any answer: the same bytes, made once.
+  const body = Buffer.from(reply.serialize(await make()) as string);
+  const entry = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+  bodies.set(key, entry, body.length);
+  return sendEntry(request, reply, entry);
+}
+
+function sendEntry(request: FastifyRequest, reply: FastifyReply, entry: SerializedBody): FastifyReply {
   reply.header('etag', entry.etag).header('cache-control', 'private, no-cache');
   if (request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
   return reply.type('application/json; charset=utf-8').send(entry.body);

@@ -3,10 +3,10 @@ import { NotFound } from '../../errors.ts';
 import { paginate, type Page } from '../../db/keyset.ts';
 import { authorize } from '../../policy/index.ts';
 import { findRevision, type RevisionRecord, type StoredFile } from '../../content/revisions.ts';
-import { loadRoot, loadTree, normalizePath, type RevisionTree, type TreePage } from '../../content/tree.ts';
+import { cachedTree, loadRoot, loadTree, normalizePath, type RevisionTree, type TreePage } from '../../content/tree.ts';
 import { mergedChangeRequest } from '../change-requests/service.ts';
 import type { ChangeRequestView } from '../change-requests/views.ts';
-import { spaceAccess, type SpaceRow } from '../../access/spaces.ts';
+import { findSpaceAccess, spaceNotFound, type SpaceRow } from '../../access/spaces.ts';
 import { pageBody, type PageBody } from './bodies.ts';
 import type { FilesQuery, PageQuery } from './schemas.ts';
 import { safeDecode } from '../../url-text.ts';
@@ -44,7 +44,10 @@ export interface FileView extends ContentScope {
  * caller must be able to read the space; a revision of another space is reported as missing.
  */
 async function readableRevision(ctx: Context, spaceId: string, revisionId?: string): Promise<ContentScope> {
-  const { space, actor } = await spaceAccess(ctx, spaceId);
+  // `spaceAccess` without its own async call: every content read comes through here (issue 29, decision 0155).
+  const access = await findSpaceAccess(ctx, spaceId);
+  if (!access) throw spaceNotFound(spaceId);
+  const { space, actor } = access;
   authorize(ctx, 'space.view', actor);
   const revision = await findRevision(ctx, revisionId ?? space.revision_id);
   if (!revision || revision.spaceId !== space.id) {
@@ -82,16 +85,34 @@ function pageNotFound(scope: ContentScope, what: string): NotFound {
 
 /** One page with its body in the format asked for (a JSON document by default, or Markdown). */
 export async function getPage(ctx: Context, spaceId: string, pageId: string, query: PageQuery, revisionId?: string): Promise<PageView> {
-  return pageIn(ctx, await readableRevision(ctx, spaceId, revisionId), pageId, query);
+  const scope = await readableRevision(ctx, spaceId, revisionId);
+  return pageById(ctx, scope, cachedTree(scope.revision.root) ?? (await loadTree(ctx, scope.revision.root)), pageId, query);
 }
 
 export async function pageIn(ctx: Context, scope: ContentScope, pageId: string, query: PageQuery): Promise<PageView> {
-  const tree = await loadTree(ctx, scope.revision.root);
+  return pageById(ctx, scope, cachedTree(scope.revision.root) ?? (await loadTree(ctx, scope.revision.root)), pageId, query);
+}
+
+function pageById(ctx: Context, scope: ContentScope, tree: RevisionTree, pageId: string, query: PageQuery): PageView {
   const page = tree.byId.get(pageId);
   if (!page) throw pageNotFound(scope, `"${pageId}"`);
-  // A bound function, not an arrow: the arrow, named "body" by its property, is given that name by tsx's
-  // keepNames (a defineProperty on every request: ~1% of a page read's CPU in issue 29's profile).
-  return Object.assign({}, scope, { tree, page, body: pageBody.bind(null, ctx, tree, page, query) });
+  return pageView(ctx, scope, tree, page, query);
+}
+
+/**
+ * The view of a page found in `tree`. Its body reader is an arrow made by `bodyReader`, named by nothing: tsx and
+ * the command line's bundle keep names (esbuild's keepNames), so an arrow that a property names gets its `name`
+ * defined as it is made, and `bind` of a named function takes V8's slow path (it sets "bound …" through the
+ * runtime): either was ~1 µs of every page read (issue 29, decision 0155). The callers take the tree in memory
+ * without a promise (`cachedTree`), and read it with `loadTree` when it is not.
+ */
+function pageView(ctx: Context, scope: ContentScope, tree: RevisionTree, page: TreePage, query: PageQuery): PageView {
+  // Object.assign, not a spread added to: V8 takes a slow path for `{ ...scope, more }` (µs on every read).
+  return Object.assign({}, scope, { tree, page, body: bodyReader(ctx, tree, page, query) });
+}
+
+function bodyReader(ctx: Context, tree: RevisionTree, page: TreePage, query: PageQuery): () => Promise<PageBody | null> {
+  return () => pageBody(ctx, tree, page, query);
 }
 
 /** A page by its path ("guides/install"); documents and groups have paths, links do not. */
@@ -100,11 +121,11 @@ export async function getPageByPath(ctx: Context, spaceId: string, path: string,
 }
 
 export async function pageByPathIn(ctx: Context, scope: ContentScope, path: string, query: PageQuery): Promise<PageView> {
-  const tree = await loadTree(ctx, scope.revision.root);
+  const tree = cachedTree(scope.revision.root) ?? (await loadTree(ctx, scope.revision.root));
   const wanted = normalizePath(safeDecode(path));
   const page = tree.byPath.get(wanted);
   if (!page) throw pageNotFound(scope, `at the path "${wanted}"`);
-  return Object.assign({}, scope, { tree, page, body: pageBody.bind(null, ctx, tree, page, query) });
+  return pageView(ctx, scope, tree, page, query);
 }
 
 /** A path as sent: "a/b" or "a%2Fb" both name the page "b" under "a". */

@@ -5,6 +5,7 @@ import { MATCH_END, MATCH_START } from '../page-text.ts';
 import type { SearchQuery } from '../query.ts';
 import { BM25, ftsExpression, textMatch } from './fts5-expression.ts';
 import { tokensOf, withoutIdlePrefixes } from './fts5-prefixes.ts';
+import { markShownRows } from './sqlite-marks-lexicon.ts';
 import { titleCandidates, titleScores, type TitleCandidate } from './sqlite-title-terms.ts';
 
 /**
@@ -101,11 +102,27 @@ async function bestTitleMatches(db: Kysely<DB>, term: string, spaceIds: string[]
 /** The text of the ranked pages, headings and body marked, by doc id; only pages of `spaceIds`. */
 async function markedPages(db: Kysely<DB>, query: SearchQuery, spaceIds: string[], pages: Ranked[]): Promise<Map<number, Omit<PageMatch, 'position'>>> {
   if (pages.length === 0) return new Map();
+  const ids = JSON.stringify(pages.map((page) => page.docId));
+  // By primary key, without FTS5 matching the query again: marked in Node (sqlite-marks.ts, decision 0153).
+  const rows = await sql<Omit<PageMatch, 'position'> & { doc_id: number; sz: Uint8Array | null }>`select p.doc_id, p.space_id, p.page_id, p.title, p.path, p.sections, p.headings, p.body, d.sz
+    from search_pages p left join search_fts_docsize d on d.id = p.doc_id
+    where p.doc_id in (select value from json_each(${ids})) and p.space_id in (${sql.join(spaceIds)})`.execute(db);
+  const { marked, unsure } = await markShownRows(db, query, rows.rows);
+  const found = new Map(marked.map(({ doc_id, ...row }) => [doc_id, row]));
+  if (unsure.length > 0) for (const [docId, row] of await highlightedPages(db, query, spaceIds, unsure.map((row) => row.doc_id))) found.set(docId, row);
+  return found;
+}
+
+/**
+ * The pages of `ids` marked by FTS5's highlight(), which needs the query matched again over the whole index: only
+ * for pages whose marks Node cannot vouch for (markShownRows).
+ */
+async function highlightedPages(db: Kysely<DB>, query: SearchQuery, spaceIds: string[], ids: number[]): Promise<Map<number, Omit<PageMatch, 'position'>>> {
   const rows = await sql<Omit<PageMatch, 'position'> & { doc_id: number }>`select search_fts.rowid as doc_id, p.space_id, p.page_id, p.title, p.path, p.sections,
       highlight(search_fts, 1, ${MATCH_START}, ${MATCH_END}) as headings, highlight(search_fts, 2, ${MATCH_START}, ${MATCH_END}) as body
     from search_fts join search_pages p on p.doc_id = search_fts.rowid
     where search_fts match ${textMatch(query)}
-      and ${docIds(pages.map((page) => page.docId))} and p.space_id in (${sql.join(spaceIds)})`.execute(db);
+      and ${docIds(ids)} and p.space_id in (${sql.join(spaceIds)})`.execute(db);
   return new Map(rows.rows.map(({ doc_id, ...row }) => [doc_id, row]));
 }
 

@@ -103,8 +103,8 @@ export async function titleScores(db: Kysely<DB>, term: string, candidates: Titl
   return scores;
 }
 
-/** FTS5's varints (SQLite's format: 7 bits a byte, high bit set while more follow). */
-function varints(bytes: Uint8Array): number[] {
+/** FTS5's varints (SQLite's format: 7 bits a byte, high bit set while more follow), e.g. a row's tokens per column from `search_fts_docsize`. */
+export function varints(bytes: Uint8Array): number[] {
   const values: number[] = [];
   let value = 0;
   for (let i = 0; i < bytes.length; i++) {

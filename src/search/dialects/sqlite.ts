@@ -20,6 +20,8 @@ export const sqliteSearch: SearchDialect = {
       where: sql`search_fts match ${textMatch(query)}`,
       tier: sql<number>`case when ${inColumn('title')} then 3 when ${inColumn('headings')} then 2 else 1 end`,
       score: BM25,
+      // highlight() here: these statements match the query anyway (engine.ts). The organization path reads its shown
+      // pages by primary key and marks them in Node instead (sqlite-spaces.ts, sqlite-marks.ts; decision 0153).
       headings: sql<string>`highlight(search_fts, 1, ${MATCH_START}, ${MATCH_END})`,
       body: sql<string>`highlight(search_fts, 2, ${MATCH_START}, ${MATCH_END})`,
     };
