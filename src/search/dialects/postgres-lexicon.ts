@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../../db/types.ts';
+import { keep, KeptTexts, own } from './kept.ts';
 import { chunksOf, chunkWords, markText, queryLexemes, textWords, type ChunkWord, type ChunkWords, type ParsedToken, type QueryLexemes } from './postgres-marks.ts';
 
 /**
@@ -20,32 +21,7 @@ const MAX_KEPT_TEXTS_CHARS = 2_000_000;
 const known = new Map<string, ChunkWords>();
 const queries = new Map<string, QueryLexemes>();
 const queryTexts = new Map<string, string>();
-const texts = new Map<string, ChunkWord[]>();
-let textChars = 0;
-
-function keepText(text: string, words: ChunkWord[]): void {
-  if (text.length > MAX_KEPT_TEXT || texts.has(text)) return;
-  for (const old of texts.keys()) {
-    if (textChars + text.length <= MAX_KEPT_TEXTS_CHARS) break;
-    texts.delete(old);
-    textChars -= old.length;
-  }
-  texts.set(text, words);
-  textChars += text.length;
-}
-
-/**
- * A copy of a chunk that does not hold on to the text it was cut from: V8 keeps a slice of 13 characters or more as
- * a view of the whole string, which a kept chunk would keep alive.
- */
-function own(chunk: string): string {
-  return chunk.length < 13 ? chunk : Buffer.from(chunk, 'utf8').toString('utf8');
-}
-
-function keep<V>(cache: Map<string, V>, key: string, value: V, max: number): void {
-  if (cache.size >= max) cache.delete(cache.keys().next().value as string);
-  cache.set(key, value);
-}
+const texts = new KeptTexts<ChunkWord[]>(MAX_KEPT_TEXT, MAX_KEPT_TEXTS_CHARS);
 
 /** Forgets what was learned (tests). */
 export function forgetLexicon(): void {
@@ -53,7 +29,6 @@ export function forgetLexicon(): void {
   queries.clear();
   queryTexts.clear();
   texts.clear();
-  textChars = 0;
 }
 
 /** How many chunks were learned from PostgreSQL, in how many statements (for benches and tests). */
@@ -137,7 +112,7 @@ export async function markPostgresRows<Row extends { headings: string; body: str
     chunked.forEach(({ starts, chunks }, k) => {
       const i = missing[k];
       words[i] = textWords(starts, found.slice(at, (at += chunks.length)));
-      keepText(shown[i], words[i]!);
+      texts.keep(shown[i], words[i]!);
     });
   }
   const marked = shown.map((text, i) => markText(text, words[i]!, query));

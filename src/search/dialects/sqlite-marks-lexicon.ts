@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/types.ts';
 import type { SearchQuery } from '../query.ts';
 import { tokensOf } from './fts5-prefixes.ts';
+import { keep, KeptTexts, own } from './kept.ts';
 import { varints } from './sqlite-title-terms.ts';
 import { charClasses, CONTINUES, cutText, markedRuns, markText, SEPARATOR, STARTS, unknownChars, type Cut, type QueryPhrase } from './sqlite-marks.ts';
 
@@ -33,42 +34,16 @@ interface CutText extends Cut {
 
 const words = new Map<string, string | null>();
 const queries = new Map<string, QueryPhrase[]>();
-const texts = new Map<string, CutText>();
-let textChars = 0;
+const texts = new KeptTexts<CutText>(MAX_KEPT_TEXT, MAX_KEPT_TEXTS_CHARS);
 
 /** What was learned and done, for tests and benches. */
 export const marksStats = { chars: 0, words: 0, asks: 0, fallbacks: 0 };
-
-function keep<V>(cache: Map<string, V>, key: string, value: V, max: number): void {
-  if (cache.size >= max) cache.delete(cache.keys().next().value as string);
-  cache.set(key, value);
-}
-
-function keepText(text: string, cut: CutText): void {
-  if (text.length > MAX_KEPT_TEXT || texts.has(text)) return;
-  for (const old of texts.keys()) {
-    if (textChars + text.length <= MAX_KEPT_TEXTS_CHARS) break;
-    texts.delete(old);
-    textChars -= old.length;
-  }
-  texts.set(text, cut);
-  textChars += text.length;
-}
-
-/**
- * A copy of a word that does not hold on to the text it was cut from: V8 keeps a slice of 13 characters or more as a
- * view of the whole string, which a kept word would keep alive.
- */
-function own(word: string): string {
-  return word.length < 13 ? word : Buffer.from(word, 'utf8').toString('utf8');
-}
 
 /** Forgets what was learned but the characters' classes (tests). */
 export function forgetMarks(): void {
   words.clear();
   queries.clear();
   texts.clear();
-  textChars = 0;
 }
 
 /** The FTS5 strings of the query's phrases: each word (as ftsExpression quotes it) and each phrase. */
@@ -161,7 +136,7 @@ export async function markSqliteTexts(db: Kysely<DB>, query: SearchQuery, shown:
   for (const i of missing) {
     const cut = cuts[i]!;
     cut.sure = cut.terms.every((term) => term !== null);
-    if (cut.sure) keepText(shown[i], cut);
+    if (cut.sure) texts.keep(shown[i], cut);
   }
   if (!phrases) {
     phrases = strings.map((_, i) => ({ tokens: queryTokens[i], prefix: prefixes[i] }));
