@@ -59,15 +59,22 @@ export async function countPages({ db, dialect }: Target, query: SearchQuery, sc
 /**
  * Matching pages grouped by space: how many spaces have any, and the spaces in the window, best first (each
  * ranked by its best page), with their best `perSpace` pages each, best first. `scope` gives the spaces twice:
- * as the list of their ids (the engine's own way) and as the subquery that selects them (the ranking in SQL).
+ * as the list of their ids (the engine's own way) and as a maker of the subquery that selects them (the ranking
+ * in SQL), called only when the engine's own way does not answer.
  */
-export async function matchingSpaces(target: Target, query: SearchQuery, scope: { ids: string[]; spaceIds: Expression<unknown> }, window: Window, perSpace: number): Promise<SpaceMatches> {
+export async function matchingSpaces(
+  target: Target,
+  query: SearchQuery,
+  scope: { ids: string[]; spaceIds: () => Promise<Expression<unknown>> },
+  window: Window,
+  perSpace: number,
+): Promise<SpaceMatches> {
   const engine = searchDialect(target.dialect);
   if (engine.matchingSpaces) {
     const answer = await engine.matchingSpaces(target.db, query, scope.ids, window, perSpace);
     if (answer) return { count: answer.count, rows: await markRows(target, query, answer.rows) };
   }
-  return rankedSpaces(target, query, scope, window, perSpace);
+  return rankedSpaces(target, query, { spaceIds: await scope.spaceIds() }, window, perSpace);
 }
 
 /**

@@ -182,7 +182,7 @@ for (const dialect of dialects.filter((name) => name === 'sqlite')) {
     /** The organization's answer, and highlight()'s marks of the same pages (by doc id). */
     async function answer(typed: string) {
       const query = parseSearchQuery(typed);
-      const found = await matchingSpaces(t.ctx, query, { ids: spaceIds, spaceIds: sql`(select id from spaces where id in (${sql.join(spaceIds)}))` }, { offset: 0, limit: 10 }, 10);
+      const found = await matchingSpaces(t.ctx, query, { ids: spaceIds, spaceIds: async () => sql`(select id from spaces where id in (${sql.join(spaceIds)}))` }, { offset: 0, limit: 10 }, 10);
       const docs = await sql<{ doc_id: number; page_id: string; space_id: string }>`select doc_id, page_id, space_id from search_pages`.execute(t.ctx.db);
       const docId = (row: { page_id: string; space_id: string }) => docs.rows.find((doc) => doc.page_id === row.page_id && doc.space_id === row.space_id)!.doc_id;
       const theirs = await sql<{ doc_id: number; headings: string; body: string }>`select search_fts.rowid as doc_id, highlight(search_fts, 1, ${MATCH_START}, ${MATCH_END}) as headings,

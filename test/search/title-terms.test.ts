@@ -74,7 +74,7 @@ for (const dialect of dialects) {
           ? sql`(select id from spaces where id in (${sql.join(ids)}) and deleted_at is null)`
           : sql`(select id from spaces where organization_id = ${world.organizationId} and deleted_at is null)`;
         const listed = await sql<{ id: string }>`select id from ${readable} as readable`.execute(t.ctx.db);
-        return await matchingSpaces(t.ctx, parseSearchQuery(text), { ids: listed.rows.map((row) => row.id), spaceIds: readable }, window, 10);
+        return await matchingSpaces(t.ctx, parseSearchQuery(text), { ids: listed.rows.map((row) => row.id), spaceIds: async () => readable }, window, 10);
       } finally {
         paths().enabled = true;
       }

@@ -111,8 +111,8 @@ export async function searchOrganization(ctx: Context, organizationId: string, r
   if (isEmptyQuery(query)) return { items: [], count: 0 };
   const readable = await readableSpaces(ctx, organization.id, actor.userId, actor.role ?? GUEST);
   if (readable.length === 0) return { items: [], count: 0 };
-  // The ranking in SQL (when the engine's own way does not answer) reads the same rule as a subquery.
-  const inSql = readableQuery(ctx.db, organization.id, actor.role, await loadGrants(ctx, organization.id, actor.userId)).select('spaces.id');
+  // The ranking in SQL (only when the engine's own way does not answer) reads the same rule as a subquery.
+  const inSql = async () => readableQuery(ctx.db, organization.id, actor.role, await loadGrants(ctx, organization.id, actor.userId)).select('spaces.id');
   const { count, rows } = await matchingSpaces(ctx, query, { ids: readable.map((space) => space.id), spaceIds: inSql }, { offset, limit: limit + 1 }, PAGES_PER_SPACE);
 
   const groups = new Map<string, PageHit[]>();
